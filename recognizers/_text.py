@@ -1,0 +1,106 @@
+"""Text helpers shared by the recognizers: matching normalisation and context words."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from typing import Final
+
+__all__ = [
+    "MATCHING_TABLE",
+    "ContextWords",
+    "fold",
+    "normalize_for_matching",
+]
+
+
+def _build_matching_table() -> dict[int, str]:
+    """One character in, one character out, so offsets stay valid after translation."""
+    table: dict[int, str] = {}
+    # Fullwidth digits, letters and the separators used in identifiers.
+    for offset in range(10):
+        table[0xFF10 + offset] = chr(0x30 + offset)
+    for offset in range(26):
+        table[0xFF21 + offset] = chr(0x41 + offset)
+        table[0xFF41 + offset] = chr(0x61 + offset)
+    table[0xFF0D] = "-"  # fullwidth hyphen-minus
+    table[0xFF0E] = "."  # fullwidth full stop
+    table[0xFF0F] = "/"  # fullwidth solidus
+    # Dash variants, including the minus sign, to a hyphen.
+    for code in (0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015, 0x2212, 0xFE63):
+        table[code] = "-"
+    # Space variants and invisible characters to a plain space.
+    for code in (0x00A0, 0x2007, 0x2009, 0x202F, 0x200A, 0x2002, 0x2003, 0x2004, 0x2005,
+                 0x2006, 0x2008, 0x205F, 0x3000, 0x200B, 0x2060, 0xFEFF, 0x00AD):
+        table[code] = " "
+    return table
+
+
+MATCHING_TABLE: Final = _build_matching_table()
+
+
+def normalize_for_matching(text: str) -> str:
+    """Map look-alike characters onto ASCII without changing the length of the text."""
+    return text.translate(MATCHING_TABLE)
+
+
+def fold(text: str) -> str:
+    """Lower-case and strip accents (``Usuário`` -> ``usuario``); may change the length."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def words(text: str) -> list[str]:
+    """Folded word tokens; punctuation, ``_`` and separators split words."""
+    return _WORD.findall(fold(text))
+
+
+class ContextWords:
+    """Keywords that raise the confidence of a match when they stand near it.
+
+    Keywords are matched on folded word tokens of the raw text, so they are case
+    and accent insensitive and need no lemmatizer.  A single-word keyword also
+    matches its plural with a trailing ``s``; a phrase must appear word for word.
+    """
+
+    __slots__ = ("_phrases", "_single", "before", "after")
+
+    def __init__(self, keywords: Iterable[str], *, before: int = 5, after: int = 3) -> None:
+        single: set[str] = set()
+        phrases: list[tuple[str, ...]] = []
+        for keyword in keywords:
+            tokens = tuple(words(keyword))
+            if len(tokens) == 1:
+                single.add(tokens[0])
+            elif tokens:
+                phrases.append(tokens)
+        self._single = frozenset(single)
+        self._phrases = tuple(phrases)
+        self.before = before
+        self.after = after
+
+    def _in_tokens(self, tokens: list[str]) -> bool:
+        for token in tokens:
+            if token in self._single or (token.endswith("s") and token[:-1] in self._single):
+                return True
+        for phrase in self._phrases:
+            size = len(phrase)
+            for index in range(len(tokens) - size + 1):
+                if tuple(tokens[index:index + size]) == phrase:
+                    return True
+        return False
+
+    def near(self, text: str, start: int, end: int) -> bool:
+        """True when a keyword is among the words just before or just after ``text[start:end]``."""
+        # 24 characters per word is generous for log text and bounds the work per match.
+        left = words(text[max(0, start - 24 * self.before):start])[-self.before:]
+        right = words(text[end:end + 24 * self.after])[:self.after]
+        return self._in_tokens(left) or self._in_tokens(right)
+
+    def in_labels(self, labels: Iterable[str]) -> bool:
+        """True when an external label (a JSON key, a column name) holds a keyword."""
+        return any(self._in_tokens(words(label)) for label in labels)

@@ -1,0 +1,77 @@
+"""Shared pieces of the recognizer pack: raw-text context scoring and boundary wrapping."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Final
+
+import regex
+from presidio_analyzer import RecognizerResult
+
+from recognizers._text import ContextWords
+
+if TYPE_CHECKING:
+    from presidio_analyzer.nlp_engine import NlpArtifacts
+
+__all__ = [
+    "CONTEXT_BOOST",
+    "CONTEXT_FLOOR",
+    "FLAGS",
+    "RawContextMixin",
+    "bounded",
+]
+
+#: Patterns of this pack are case sensitive unless they scope ``(?i:...)`` themselves:
+#: Presidio's default IGNORECASE lets ``[A-Z]`` match lower case, the Kelvin sign and ``ı``.
+FLAGS: Final = regex.DOTALL | regex.MULTILINE
+
+#: Same numbers as Presidio's LemmaContextAwareEnhancer, applied on the raw text.
+CONTEXT_BOOST: Final = 0.35
+CONTEXT_FLOOR: Final = 0.4
+
+
+def bounded(core: str) -> str:
+    """Wrap a pattern so that letters and digits may not touch it on either side.
+
+    ``_ = : "`` and spaces separate; ``cpf_11144477735`` still matches, while a
+    14-digit window inside a 44-digit key does not.
+    """
+    return rf"(?<![0-9A-Za-z])(?:{core})(?![0-9A-Za-z])"
+
+
+class RawContextMixin:
+    """Context scoring on the raw text, for use without a lemmatizing NLP engine.
+
+    Presidio's own enhancer reads lemmas, which the no-op engine and a blank spaCy
+    pipeline do not produce, and only looks to the left.  This mixin looks at the
+    words on both sides of each match (and at labels passed as ``context=``, such
+    as JSON keys), raises the score like Presidio would, and marks the result as
+    enhanced so the engine does not boost it twice.
+    """
+
+    DEFAULT_CONTEXT: ClassVar[tuple[str, ...]] = ()
+    context_words: ContextWords
+
+    def _init_context(self, context: Iterable[str] | None) -> list[str]:
+        words = list(context) if context is not None else list(self.DEFAULT_CONTEXT)
+        self.context_words = ContextWords(words)
+        return words
+
+    def enhance_using_context(
+        self,
+        text: str,
+        raw_recognizer_results: list[RecognizerResult],
+        other_raw_recognizer_results: list[RecognizerResult],
+        nlp_artifacts: NlpArtifacts | None,
+        context: list[str] | None = None,
+    ) -> list[RecognizerResult]:
+        """Raise the score of matches with a keyword nearby; see the class docstring."""
+        label_hit = bool(context) and self.context_words.in_labels(context or ())
+        for result in raw_recognizer_results:
+            if label_hit or self.context_words.near(text, result.start, result.end):
+                result.score = min(1.0, max(result.score + CONTEXT_BOOST, CONTEXT_FLOOR))
+            if result.recognition_metadata is None:
+                result.recognition_metadata = {}
+            metadata: dict[str, Any] = result.recognition_metadata
+            metadata[RecognizerResult.IS_SCORE_ENHANCED_BY_CONTEXT_KEY] = True
+        return raw_recognizer_results

@@ -1,0 +1,118 @@
+"""BR_CNPJ: Cadastro Nacional da Pessoa Jurídica, numeric and alphanumeric (IN RFB 2.229/2024)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Final
+
+import regex
+from presidio_analyzer import Pattern, PatternRecognizer, RecognizerResult
+
+from recognizers.base import FLAGS, RawContextMixin, bounded
+from recognizers.checksums import cnpj_is_valid
+
+if TYPE_CHECKING:
+    from presidio_analyzer.nlp_engine import NlpArtifacts
+
+__all__ = ["BrCnpjRecognizer", "looks_like_timestamp"]
+
+# The mask is the same for both formats; lower case is accepted here and folded
+# before the check (validate-docbr accepts it, it is not part of the format).
+_MASKED: Final = r"[0-9A-Za-z]{2}\.[0-9A-Za-z]{3}\.[0-9A-Za-z]{3}/[0-9A-Za-z]{4}-[0-9]{2}"
+_SEPARATED: Final = (
+    r"(?=[0-9]{2,12}[-. /])[0-9]{2}[. ]?[0-9]{3}[. ]?[0-9]{3}[/. ]?[0-9]{4}[-. ]?[0-9]{2}"
+)
+_BARE: Final = r"[0-9]{14}"
+# Unmasked alphanumeric: upper case only and at least one letter, so lower-case hex
+# and base32 identifiers stay out.
+_BARE_ALNUM: Final = r"(?=[0-9A-Z]{0,11}[A-Z])[0-9A-Z]{12}[0-9]{2}"
+_MASKED_RE: Final = regex.compile(_MASKED)
+_DIGITS14_RE: Final = regex.compile(r"[0-9]{14}")
+
+#: Score of a bare 14-digit run that also reads as YYYYMMDDhhmmss: below the
+#: threshold, so only a CNPJ keyword nearby brings it back.
+TIMESTAMP_SCORE: Final = 0.1
+
+
+def looks_like_timestamp(digits: str) -> bool:
+    """True for a plausible ``YYYYMMDDhhmmss`` between the years 1900 and 2100."""
+    if not _DIGITS14_RE.fullmatch(digits):
+        return False
+    year = int(digits[0:4])
+    if not 1900 <= year <= 2100:
+        return False
+    try:
+        dt.datetime(
+            year, int(digits[4:6]), int(digits[6:8]),
+            int(digits[8:10]), int(digits[10:12]), int(digits[12:14]),
+        )
+    except ValueError:
+        return False
+    return True
+
+
+class BrCnpjRecognizer(RawContextMixin, PatternRecognizer):
+    """Recognize CNPJs, numeric and alphanumeric, masked and bare, checked with validate-docbr.
+
+    Check digits of the alphanumeric format use ASCII code minus 48 per character;
+    validate-docbr implements it.  All-equal strings are rejected (the all-zero one
+    passes the raw checksum).  A bare 14-digit run that is a plausible timestamp
+    needs a CNPJ keyword nearby.
+    """
+
+    ENTITY: Final = "BR_CNPJ"
+    PATTERNS: Final = (
+        Pattern("CNPJ (masked)", bounded(_MASKED), 1.0),
+        Pattern("CNPJ (separated)", bounded(_SEPARATED), 0.5),
+        Pattern("CNPJ (bare)", bounded(_BARE), 0.5),
+        Pattern("CNPJ (bare alphanumeric)", bounded(_BARE_ALNUM), 0.5),
+    )
+    DEFAULT_CONTEXT = (
+        "cnpj", "c.n.p.j.", "cnpj/mf", "cgc", "inscrita no cnpj", "inscrito no cnpj",
+        "pessoa juridica", "razao social", "empresa", "matriz", "filial",
+        "estabelecimento", "fornecedor", "emitente", "tomador", "destinatario",
+        "company tax id", "corporate taxpayer id",
+    )
+
+    def __init__(
+        self,
+        supported_language: str = "pt",
+        context: Iterable[str] | None = None,
+        name: str | None = None,
+    ) -> None:
+        words = self._init_context(context)
+        super().__init__(
+            supported_entity=self.ENTITY,
+            patterns=list(self.PATTERNS),
+            context=words,
+            supported_language=supported_language,
+            name=name or "BrCnpjRecognizer",
+            global_regex_flags=FLAGS,
+        )
+
+    def analyze(
+        self,
+        text: str,
+        entities: list[str],
+        nlp_artifacts: NlpArtifacts | None = None,
+        regex_flags: int | None = None,
+    ) -> list[RecognizerResult]:
+        """Run the patterns, then lower bare runs that read as timestamps."""
+        results: list[RecognizerResult] = super().analyze(
+            text, entities, nlp_artifacts, regex_flags
+        )
+        for result in results:
+            if looks_like_timestamp(text[result.start:result.end]):
+                result.score = min(result.score, TIMESTAMP_SCORE)
+        return results
+
+    def validate_result(self, pattern_text: str) -> bool | None:
+        """The mask is decided by its check digits; other forms keep their score."""
+        if _MASKED_RE.fullmatch(pattern_text):
+            return cnpj_is_valid(pattern_text)
+        return None
+
+    def invalidate_result(self, pattern_text: str) -> bool | None:
+        """Drop any form whose check digits fail."""
+        return not cnpj_is_valid(pattern_text)

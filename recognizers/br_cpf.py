@@ -1,0 +1,79 @@
+"""BR_CPF: Cadastro de Pessoas Físicas, 11 digits with two mod-11 check digits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+import regex
+from presidio_analyzer import Pattern, PatternRecognizer
+
+from recognizers.base import FLAGS, RawContextMixin, bounded
+from recognizers.checksums import cpf_is_valid
+
+__all__ = ["BrCpfRecognizer"]
+
+_MASKED: Final = r"[0-9]{3}\.[0-9]{3}\.[0-9]{3}-[0-9]{2}"
+# Any other separated form; the lookahead demands at least one separator.
+_SEPARATED: Final = r"(?=[0-9]{3,9}[-. /])[0-9]{3}[-. ]?[0-9]{3}[-. ]?[0-9]{3}[-. /]?[0-9]{2}"
+_BARE: Final = r"[0-9]{11}"
+# Portal-style partial masks: the hidden digits cannot be checked, the visible ones
+# are still a quasi-identifier.
+_HIDDEN: Final = (
+    r"[*xX\u2022]{3}\.[0-9]{3}\.[0-9]{3}-[*xX\u2022]{2}"
+    r"|[0-9]{3}\.[*xX\u2022]{3}\.[*xX\u2022]{3}-[0-9]{2}"
+)
+_MASKED_RE: Final = regex.compile(_MASKED)
+_HIDDEN_RE: Final = regex.compile(_HIDDEN)
+
+
+class BrCpfRecognizer(RawContextMixin, PatternRecognizer):
+    """Recognize CPF numbers in every common written form, checked with validate-docbr.
+
+    The canonical mask scores 1.0 when its check digits pass and is dropped when they
+    fail.  Bare and otherwise separated runs are dropped on a failed check and keep
+    0.5 on a pass, above the default threshold: a CPF in a CSV row or a grep argument
+    has no keyword near it, and a missed CPF is a leak.  Context words lift the score.
+    """
+
+    ENTITY: Final = "BR_CPF"
+    PATTERNS: Final = (
+        Pattern("CPF (masked)", bounded(_MASKED), 1.0),
+        Pattern("CPF (separated)", bounded(_SEPARATED), 0.5),
+        Pattern("CPF (bare)", bounded(_BARE), 0.5),
+        Pattern("CPF (partially hidden)", bounded(_HIDDEN), 0.6),
+    )
+    DEFAULT_CONTEXT = (
+        "cpf", "c.p.f.", "cpf/mf", "cic", "cadastro de pessoa fisica",
+        "cadastro de pessoas fisicas", "inscrito no cpf", "inscrita no cpf",
+        "portador do cpf", "portadora do cpf", "contribuinte", "titular",
+        "brazilian tax id", "taxpayer id", "individual taxpayer number",
+    )
+
+    def __init__(
+        self,
+        supported_language: str = "pt",
+        context: Iterable[str] | None = None,
+        name: str | None = None,
+    ) -> None:
+        words = self._init_context(context)
+        super().__init__(
+            supported_entity=self.ENTITY,
+            patterns=list(self.PATTERNS),
+            context=words,
+            supported_language=supported_language,
+            name=name or "BrCpfRecognizer",
+            global_regex_flags=FLAGS,
+        )
+
+    def validate_result(self, pattern_text: str) -> bool | None:
+        """The canonical mask is decided by its check digits; other forms keep their score."""
+        if _MASKED_RE.fullmatch(pattern_text):
+            return cpf_is_valid(pattern_text)
+        return None
+
+    def invalidate_result(self, pattern_text: str) -> bool | None:
+        """Drop every fully visible form whose check digits fail."""
+        if _HIDDEN_RE.fullmatch(pattern_text):
+            return False
+        return not cpf_is_valid(pattern_text)

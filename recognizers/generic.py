@@ -1,0 +1,135 @@
+"""Presidio's own generic recognizers, tuned for Brazilian text and offline use.
+
+Each keeps Presidio's patterns and validation and gains Portuguese context words
+scored on the raw text.  Two changes of behaviour:
+
+* e-mail domains are checked against tldextract's bundled suffix list only; the
+  stock recognizer may try to download the list, and a redaction hook must not
+  touch the network;
+* a credit card number written as one bare digit run (SAP IDoc numbers and other
+  16-digit IDs pass Luhn one time in ten) needs a card keyword nearby; numbers
+  written in groups keep Presidio's score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Final
+
+from presidio_analyzer import RecognizerResult
+from presidio_analyzer.predefined_recognizers import (
+    CreditCardRecognizer,
+    EmailRecognizer,
+    IbanRecognizer,
+    IpRecognizer,
+    PhoneRecognizer,
+)
+
+from recognizers.base import RawContextMixin
+
+if TYPE_CHECKING:
+    from presidio_analyzer.nlp_engine import NlpArtifacts
+
+__all__ = [
+    "BrCreditCardRecognizer",
+    "BrEmailRecognizer",
+    "BrIbanRecognizer",
+    "BrIpRecognizer",
+    "BrPhoneRecognizer",
+]
+
+#: Score of a bare-digit card number before context: below the default threshold.
+BARE_CARD_SCORE: Final = 0.2
+
+
+@lru_cache(maxsize=1)
+def _offline_tldextract() -> Any:
+    import tldextract
+
+    # No suffix list URLs and no cache: the snapshot bundled with tldextract.
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+
+class BrEmailRecognizer(RawContextMixin, EmailRecognizer):
+    """E-mail addresses, validated against the bundled public suffix list."""
+
+    DEFAULT_CONTEXT = ("email", "e-mail", "correio eletronico", "endereco eletronico")
+
+    def __init__(self, supported_language: str = "pt",
+                 context: Iterable[str] | None = None) -> None:
+        words = self._init_context(context)
+        super().__init__(supported_language=supported_language, context=words,
+                         name="BrEmailRecognizer")
+
+    def validate_result(self, pattern_text: str) -> bool:
+        """True when the domain ends in a public suffix."""
+        return bool(_offline_tldextract()(pattern_text).fqdn)
+
+
+class BrPhoneRecognizer(RawContextMixin, PhoneRecognizer):
+    """Phone numbers via python-phonenumbers, Brazilian region only (one scan)."""
+
+    DEFAULT_CONTEXT = ("telefone", "tel", "celular", "cel", "fone", "whatsapp", "zap",
+                       "contato", "ramal", "phone", "mobile", "cell")
+
+    def __init__(self, supported_language: str = "pt",
+                 context: Iterable[str] | None = None) -> None:
+        words = self._init_context(context)
+        super().__init__(supported_language=supported_language, context=words,
+                         supported_regions=("BR",), name="BrPhoneRecognizer")
+
+
+class BrCreditCardRecognizer(RawContextMixin, CreditCardRecognizer):
+    """Card numbers with Luhn; bare digit runs need context (see the module docstring)."""
+
+    DEFAULT_CONTEXT = ("cartao", "cartao de credito", "cartao de debito", "bandeira", "elo",
+                       "hipercard", "visa", "mastercard", "amex", "validade", "cvv", "card",
+                       "credit card", "debit card")
+
+    def __init__(self, supported_language: str = "pt",
+                 context: Iterable[str] | None = None) -> None:
+        words = self._init_context(context)
+        super().__init__(supported_language=supported_language, context=words,
+                         name="BrCreditCardRecognizer")
+
+    def analyze(
+        self,
+        text: str,
+        entities: list[str],
+        nlp_artifacts: NlpArtifacts | None = None,
+        regex_flags: int | None = None,
+    ) -> list[RecognizerResult]:
+        """Presidio's analysis, with bare digit runs lowered below the threshold."""
+        results: list[RecognizerResult] = super().analyze(
+            text, entities, nlp_artifacts, regex_flags
+        )
+        for result in results:
+            if text[result.start:result.end].isdigit():
+                result.score = min(result.score, BARE_CARD_SCORE)
+        return results
+
+
+class BrIpRecognizer(RawContextMixin, IpRecognizer):
+    """IPv4 and IPv6 addresses."""
+
+    DEFAULT_CONTEXT = ("ip", "ipv4", "ipv6", "endereco ip", "host", "servidor")
+
+    def __init__(self, supported_language: str = "pt",
+                 context: Iterable[str] | None = None) -> None:
+        words = self._init_context(context)
+        super().__init__(supported_language=supported_language, context=words,
+                         name="BrIpRecognizer")
+
+
+class BrIbanRecognizer(RawContextMixin, IbanRecognizer):
+    """IBANs, Brazilian ones included (BR + 27 characters)."""
+
+    DEFAULT_CONTEXT = ("iban", "conta", "banco", "transferencia", "bank", "account",
+                       "transaction")
+
+    def __init__(self, supported_language: str = "pt",
+                 context: Iterable[str] | None = None) -> None:
+        words = self._init_context(context)
+        super().__init__(supported_language=supported_language, context=words,
+                         name="BrIbanRecognizer")

@@ -1,0 +1,337 @@
+"""USERNAME: the login names of people, as they appear in logs and tool output.
+
+Two recognizers share the entity:
+
+* ``UsernameRecognizer`` finds names by the shape around them: key/value pairs in
+  Portuguese and English, SAP user fields and messages, ``uid=1000(x)``, command
+  flags, home directories, ``x@host`` prompts and ssh targets.  Only the name itself
+  is reported, not the key or the path around it.
+* ``KnownUsernameRecognizer`` finds the names of a configured list wherever they
+  stand as whole words, case and accent insensitively.
+
+Service accounts are not people: ``root``, ``DDIC``, ``<sid>adm`` and the like are
+left alone unless the caller switches that allowlist off.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+import regex
+from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult
+
+from recognizers._text import fold
+from recognizers.base import FLAGS, RawContextMixin
+
+if TYPE_CHECKING:
+    from presidio_analyzer.nlp_engine import NlpArtifacts
+
+__all__ = [
+    "DEFAULT_SERVICE_ACCOUNTS",
+    "KnownUsernameRecognizer",
+    "ServiceAccounts",
+    "UsernameRecognizer",
+]
+
+ENTITY: Final = "USERNAME"
+
+#: Accounts of systems and software, never redacted by default (compared case-folded).
+DEFAULT_SERVICE_ACCOUNTS: Final = frozenset({
+    # Unix and common daemons
+    "root", "nobody", "daemon", "bin", "sys", "sync", "games", "man", "lp", "mail", "news",
+    "uucp", "proxy", "www-data", "www", "backup", "list", "irc", "gnats", "systemd-network",
+    "systemd-resolve", "systemd-timesync", "messagebus", "syslog", "sshd", "_apt", "polkitd",
+    "postgres", "mysql", "redis", "nginx", "apache", "httpd", "tomcat", "jenkins", "git",
+    "docker", "ubuntu", "debian", "centos", "ec2-user", "admin", "administrator", "guest",
+    "oracle", "grid", "db2inst1", "hdbadm", "mongodb", "elasticsearch", "kafka", "zookeeper",
+    "node", "runner", "vagrant", "ftp", "nfsnobody", "operator", "halt", "shutdown",
+    # Windows built-ins and profile folders
+    "public", "default", "default user", "all users", "defaultapppool", "system",
+    "localsystem", "localservice", "networkservice", "shared",
+    # SAP technical users
+    "sap*", "sap", "ddic", "tmsadm", "tmssup", "earlywatch", "sapcpic", "sapjsf",
+    "sapsupport", "sapadm", "wf-batch", "sap_wfrt", "bwremote", "aleremote", "sap_system",
+    # Placeholders used in documentation
+    "user", "username", "usuario", "usr", "someone", "anonymous", "me", "you",
+})
+
+# <sid>adm (SAP OS admin), SAPService<SID> (Windows), ora<sid>, <sid>hdb-like names.
+_SERVICE_PATTERNS: Final = (
+    re.compile(r"[a-z][a-z0-9]{2}adm"),
+    re.compile(r"sapservice[a-z][a-z0-9]{2}"),
+    re.compile(r"ora[a-z][a-z0-9]{2}"),
+    re.compile(r"systemd-[a-z-]+"),
+)
+
+#: Words that follow a user key in ordinary text without being a name.
+_STOPWORDS: Final = frozenset({
+    "a", "an", "the", "is", "not", "has", "was", "are", "be", "been", "for", "and", "or",
+    "in", "on", "of", "to", "with", "from", "by", "at", "as", "if", "it", "this", "that",
+    "de", "do", "da", "dos", "das", "o", "os", "as", "e", "em", "no", "na", "nos", "nas",
+    "com", "para", "por", "pelo", "pela", "que", "se", "pode", "foi", "esta", "nao", "sim",
+    "um", "uma", "ao", "aos", "seu", "sua", "ja", "sem", "tem", "ter", "deve", "ser",
+    "failed", "failure", "fail", "success", "successful", "succeeded", "ok", "true", "false",
+    "none", "null", "nil", "undefined", "unknown", "invalid", "valid", "empty", "yes", "no",
+    "falha", "falhou", "sucesso", "erro", "error", "denied", "granted", "locked", "unlocked",
+    "ativo", "inativo", "active", "inactive", "disabled", "enabled", "required", "optional",
+    "string", "str", "int", "integer", "object", "type", "name", "id", "current", "default",
+    "self", "all", "any", "new", "other", "info", "data", "group", "master", "logged",
+    "logon", "login", "logoff", "logout", "session", "account", "accounts", "password",
+    "bloqueado", "desbloqueado", "logado", "nome", "senha", "conta", "tipo", "changed",
+    "created", "deleted", "updated", "alterado", "criado", "excluido", "origin", "upstream",
+    "interface", "agent", "profile", "settings", "mode", "list", "details", "sem",
+})
+
+_NAME: Final = r"(?P<v>[^\W\d][\w.-]{0,63}(?<![.-]))"
+_SAP_NAME: Final = r"(?P<v>[A-Z][A-Z0-9_.-]{1,11}(?<![.-]))"
+_END: Final = r"(?![\w-])"
+# Commands whose -u / -U flag names a user; a bare -u elsewhere (git push -u,
+# python -u, sort -u) means something else.
+_USER_COMMANDS: Final = re.compile(
+    r"(?:^|[\s;|&(])(?:sudo|su|runuser|ps|pgrep|pkill|killall|crontab|top|htop|w|who|last|"
+    r"lastlog|passwd|chage|usermod|userdel|useradd|id|groups|finger|quota|mysql|mariadb|"
+    r"mysqldump|psql|pg_dump|pg_dumpall|createdb|dropdb|docker|podman|kubectl|exec|curl|"
+    r"journalctl|systemctl|loginctl|chown|rsync|smbclient|ldapsearch)(?=\s)"
+)
+_NON_USER_HOSTS: Final = frozenset({
+    "latest", "next", "beta", "alpha", "canary", "rc", "stable", "dev", "main", "master",
+    "head", "edge", "nightly", "lts",
+})
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    name: str
+    pattern: regex.Pattern[str]
+    score: float
+    check: Callable[[str, regex.Match[str]], bool] | None = None
+
+
+def _flag_needs_command(text: str, match: regex.Match[str]) -> bool:
+    """A short ``-u``/``-U`` counts only after a command that takes a user."""
+    flag = match.group("flag")
+    if flag.startswith("--"):
+        return True
+    line_start = text.rfind("\n", 0, match.start()) + 1
+    return bool(_USER_COMMANDS.search(text, max(line_start, match.start() - 200), match.start()))
+
+
+def _host_is_plausible(text: str, match: regex.Match[str]) -> bool:
+    return fold(match.group("host")) not in _NON_USER_HOSTS
+
+
+_KEYS: Final = (
+    r"user(?:[_-]?(?:name|id))?|usu[aá]rio|usr|login|logon|owner|uname|bname|usnam|"
+    r"ernam|aenam|sy-uname|userid|benutzer|operador|operator_?name|created_?by|changed_?by"
+)
+
+_SHAPES: Final = (
+    # user=jsilva, usuário: jsilva, "login": "jsilva", BNAME = JSILVA
+    _Shape("key/value", regex.compile(
+        rf"(?i:\b(?:{_KEYS})\b)[\"']?[ \t]*[=:][ \t]*[\"']?{_NAME}{_END}", FLAGS), 0.85),
+    # uid=1000(jsilva) gid=1000(jsilva)
+    _Shape("uid/gid", regex.compile(
+        rf"\b(?:e?uid|e?gid)=[0-9]{{1,10}}\({_NAME}\)", FLAGS), 0.85),
+    # --user jsilva, --user=jsilva, sudo -u jsilva, psql -U jsilva
+    _Shape("command flag", regex.compile(
+        rf"(?<![\w-])(?P<flag>--user(?:name)?|--login|--owner|-u|-U)(?:[ \t]+|=)[\"']?{_NAME}{_END}",
+        FLAGS), 0.75, _flag_needs_command),
+    # SAP system log and audit messages: "Logon failed for user JSILVA", "usuário JSILVA"
+    _Shape("user message", regex.compile(
+        rf"(?i:\b(?:user|usu[aá]rio|benutzer)[ \t]+){_SAP_NAME}(?![\w-])", FLAGS), 0.75),
+    _Shape("quoted user", regex.compile(
+        rf"(?i:\b(?:user|usu[aá]rio|benutzer)[ \t]+)[\"'`]{_NAME}[\"'`]", FLAGS), 0.8),
+    # sshd and PAM: "Failed password for invalid user jsilva from", "session opened for user jsilva"
+    _Shape("auth log", regex.compile(
+        rf"(?i:\b(?:password|publickey|keyboard-interactive(?:/pam)?|hostbased)[ \t]+for"
+        rf"[ \t]+(?:invalid[ \t]+user[ \t]+)?){_NAME}(?=[ \t]+from\b)", FLAGS), 0.85),
+    _Shape("auth log", regex.compile(
+        rf"(?i:\b(?:invalid[ \t]+user|for[ \t]+user|by[ \t]+user|por[ \t]+usu[aá]rio|"
+        rf"pelo[ \t]+usu[aá]rio|do[ \t]+usu[aá]rio)[ \t]+){_NAME}{_END}", FLAGS), 0.7),
+    # Home directories on Linux, macOS and Windows
+    _Shape("home path", regex.compile(
+        rf"(?:(?<![\w.])/home/|(?<![\w.])/Users/|(?<![\w.])/export/home/|"
+        rf"(?i:\b[A-Z]:(?:\\\\|\\|/)(?:Users|Documents and Settings)(?:\\\\|\\|/))){_NAME}{_END}",
+        FLAGS), 0.85),
+    # jsilva@srv01:~$, [jsilva@srv01 ~]$, ssh jsilva@10.0.0.5, scp f jsilva@host:/tmp
+    _Shape("user@host", regex.compile(
+        rf"(?<![\w.%+/@-]){_NAME}@(?P<host>[A-Za-z][\w-]*(?:\.[\w-]+)*"
+        rf"|[0-9]{{1,3}}(?:\.[0-9]{{1,3}}){{3}})(?=[:\s\]~]|$)", FLAGS), 0.7, _host_is_plausible),
+)
+
+
+class ServiceAccounts:
+    """The allowlist of accounts that belong to software, not to people."""
+
+    __slots__ = ("_names", "_patterns")
+
+    def __init__(self, names: Iterable[str] = DEFAULT_SERVICE_ACCOUNTS,
+                 *, patterns: bool = True) -> None:
+        self._names = frozenset(fold(name) for name in names)
+        self._patterns = _SERVICE_PATTERNS if patterns else ()
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        folded = fold(name)
+        return folded in self._names or any(p.fullmatch(folded) for p in self._patterns)
+
+
+def _is_plausible_name(value: str) -> bool:
+    folded = fold(value)
+    return len(value) >= 2 and folded not in _STOPWORDS and not folded.isdigit()
+
+
+class UsernameRecognizer(RawContextMixin, EntityRecognizer):
+    """Find user names by the shapes around them (see the module docstring)."""
+
+    DEFAULT_CONTEXT = ("usuario", "user", "login", "logon", "owner", "conta", "account",
+                       "operador", "benutzer")
+
+    def __init__(
+        self,
+        supported_language: str = "pt",
+        service_accounts: ServiceAccounts | None = None,
+        context: Iterable[str] | None = None,
+        name: str | None = None,
+    ) -> None:
+        self.service_accounts = service_accounts if service_accounts is not None \
+            else ServiceAccounts()
+        words = self._init_context(context)
+        super().__init__(
+            supported_entities=[ENTITY],
+            supported_language=supported_language,
+            context=words,
+            name=name or "UsernameRecognizer",
+        )
+
+    def load(self) -> None:
+        """Nothing to load: the patterns are compiled at import."""
+
+    def analyze(
+        self,
+        text: str,
+        entities: list[str],
+        nlp_artifacts: NlpArtifacts | None = None,
+    ) -> list[RecognizerResult]:
+        """Return one result per name, spanning the name only."""
+        best: dict[tuple[int, int], RecognizerResult] = {}
+        for shape in _SHAPES:
+            for match in shape.pattern.finditer(text):
+                value = match.group("v")
+                if not _is_plausible_name(value) or value in self.service_accounts:
+                    continue
+                if shape.check is not None and not shape.check(text, match):
+                    continue
+                start, end = match.span("v")
+                known = best.get((start, end))
+                if known is not None and known.score >= shape.score:
+                    continue
+                best[(start, end)] = RecognizerResult(
+                    entity_type=ENTITY,
+                    start=start,
+                    end=end,
+                    score=shape.score,
+                    analysis_explanation=AnalysisExplanation(
+                        recognizer=self.name, original_score=shape.score,
+                        pattern_name=shape.name,
+                    ),
+                    recognition_metadata={
+                        RecognizerResult.RECOGNIZER_NAME_KEY: self.name,
+                        RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
+                    },
+                )
+        return sorted(best.values(), key=lambda r: (r.start, r.end))
+
+
+_TOKEN: Final = re.compile(r"[^\W_](?:[\w.-]*[^\W_])?")
+
+
+class KnownUsernameRecognizer(EntityRecognizer):
+    """Find the names of a configured list as whole words, case and accent insensitively.
+
+    An entry may hold several words ("joao silva"); they must then follow each other
+    separated by white space only.  Lookup is one dictionary probe per word of text,
+    so lists of thousands of names cost no more than short ones.
+    """
+
+    SCORE: Final = 0.95
+
+    def __init__(
+        self,
+        known_usernames: Iterable[str],
+        supported_language: str = "pt",
+        name: str | None = None,
+    ) -> None:
+        index: dict[str, list[tuple[str, ...]]] = {}
+        for entry in known_usernames:
+            tokens = tuple(fold(token) for token in entry.split())
+            if tokens:
+                index.setdefault(tokens[0], []).append(tokens[1:])
+        for tails in index.values():
+            tails.sort(key=len, reverse=True)  # longest entry first
+        self._index = index
+        super().__init__(
+            supported_entities=[ENTITY],
+            supported_language=supported_language,
+            name=name or "KnownUsernameRecognizer",
+        )
+
+    def __len__(self) -> int:
+        return sum(len(tails) for tails in self._index.values())
+
+    def load(self) -> None:
+        """Nothing to load: the list is indexed in the constructor."""
+
+    def analyze(
+        self,
+        text: str,
+        entities: list[str],
+        nlp_artifacts: NlpArtifacts | None = None,
+    ) -> list[RecognizerResult]:
+        """Return one result per listed name found as whole words."""
+        if not self._index:
+            return []
+        tokens = [(m.start(), m.end(), fold(m.group())) for m in _TOKEN.finditer(text)]
+        results: list[RecognizerResult] = []
+        index = 0
+        while index < len(tokens):
+            start, end, token = tokens[index]
+            consumed = 0
+            for tail in self._index.get(token, ()):
+                if self._tail_matches(text, tokens, index, tail):
+                    consumed = len(tail) + 1
+                    end = tokens[index + len(tail)][1]
+                    break
+            if consumed:
+                results.append(RecognizerResult(
+                    entity_type=ENTITY, start=start, end=end, score=self.SCORE,
+                    analysis_explanation=AnalysisExplanation(
+                        recognizer=self.name, original_score=self.SCORE,
+                        pattern_name="known user name",
+                    ),
+                    recognition_metadata={
+                        RecognizerResult.RECOGNIZER_NAME_KEY: self.name,
+                        RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
+                    },
+                ))
+                index += consumed
+            else:
+                index += 1
+        return results
+
+    @staticmethod
+    def _tail_matches(
+        text: str, tokens: list[tuple[int, int, str]], index: int, tail: tuple[str, ...]
+    ) -> bool:
+        if index + len(tail) >= len(tokens):
+            return False
+        for offset, expected in enumerate(tail, start=1):
+            previous_end = tokens[index + offset - 1][1]
+            start, _, token = tokens[index + offset]
+            if token != expected or text[previous_end:start].strip():
+                return False
+        return True

@@ -1,0 +1,397 @@
+"""Settings and their loading from TOML files.
+
+Layers, each applied over the one before:
+
+1. built-in defaults;
+2. the user file, ``$XDG_CONFIG_HOME/redactor/config.toml`` (``~/.config/...``);
+3. the file named by ``REDACTOR_CONFIG`` (trusted like the user file; it must exist);
+4. the project file ``.redactor.toml``, the nearest one from the working directory
+   upwards.  A project file may come from a repository the user does not control,
+   so it may only tighten: add entities and known users, lower the threshold, turn
+   the service-account allowlist off, choose placeholders.  Anything that would
+   loosen detection is an error naming the key.
+
+A broken file, an unknown key or a wrong type is a :class:`ConfigError` naming the
+file, the key and the fix.  Nothing falls back to defaults silently.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from redactor.errors import ConfigError
+
+__all__ = [
+    "DEFAULT_ENTITIES",
+    "ENTITY_LABELS",
+    "OperatorSpec",
+    "Settings",
+    "config_files",
+    "load_settings",
+]
+
+#: Entities the engine knows, in a stable order.  Kept in step with recognizers.ENTITIES
+#: by a test; duplicated here so that loading settings does not import Presidio.
+DEFAULT_ENTITIES: Final = (
+    "BR_CPF", "BR_CNPJ", "USERNAME", "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD",
+    "IP_ADDRESS", "IBAN_CODE",
+)
+
+#: The short label each entity gets in placeholders: ``[CPF]``, ``[USERNAME]``.
+ENTITY_LABELS: Final[Mapping[str, str]] = {
+    "BR_CPF": "CPF",
+    "BR_CNPJ": "CNPJ",
+    "USERNAME": "USERNAME",
+    "EMAIL_ADDRESS": "EMAIL",
+    "PHONE_NUMBER": "PHONE",
+    "CREDIT_CARD": "CREDIT_CARD",
+    "IP_ADDRESS": "IP",
+    "IBAN_CODE": "IBAN",
+}
+
+OperatorKind = Literal["replace", "mask", "redact", "hash"]
+OPERATOR_KINDS: Final = ("replace", "mask", "redact", "hash")
+LANGUAGES: Final = ("pt-BR", "en")
+DEFAULT_HASH_KEY_ENV: Final = "REDACTOR_HASH_KEY"
+PROJECT_FILE: Final = ".redactor.toml"
+
+# A rendered placeholder: ASCII, in brackets, no space or shell metacharacter inside.
+_PLACEHOLDER_RE: Final = re.compile(r"\[[A-Za-z0-9_.:-]{1,80}\]")
+_TEMPLATE_FIELDS: Final = re.compile(r"\{([^{}]*)\}")
+
+
+@dataclass(frozen=True, slots=True)
+class OperatorSpec:
+    """How findings of one entity are replaced.
+
+    ``replace`` puts a placeholder; ``hash`` a placeholder with a keyed HMAC of the
+    value (same value, same token, across calls and processes); ``mask`` overwrites
+    every character with ``mask_char``; ``redact`` removes the value.
+    Placeholder templates may use ``{label}`` (``CPF``), ``{entity}`` (``BR_CPF``)
+    and, for ``hash``, ``{hash}``.
+    """
+
+    kind: OperatorKind = "replace"
+    placeholder: str | None = None
+    mask_char: str = "*"
+
+    def template(self) -> str:
+        """The placeholder template in effect."""
+        if self.placeholder is not None:
+            return self.placeholder
+        return "[{label}:{hash}]" if self.kind == "hash" else "[{label}]"
+
+    def render(self, entity: str, digest: str = "") -> str:
+        """The placeholder for one finding (``digest`` only matters for ``hash``)."""
+        label = ENTITY_LABELS.get(entity, entity.removeprefix("BR_"))
+        return self.template().format(label=label, entity=entity, hash=digest)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything that decides what is detected and how it is replaced.  Immutable."""
+
+    entities: tuple[str, ...] = DEFAULT_ENTITIES
+    score_threshold: float = 0.4
+    default_operator: OperatorSpec = OperatorSpec()
+    operators: tuple[tuple[str, OperatorSpec], ...] = ()
+    known_users_files: tuple[Path, ...] = ()
+    known_users: tuple[str, ...] = ()
+    service_accounts: tuple[str, ...] = ()
+    builtin_service_accounts: bool = True
+    allow_values: tuple[str, ...] = ()
+    hash_key_env: str = DEFAULT_HASH_KEY_ENV
+    hash_key_file: Path | None = None
+    language: str = "pt-BR"
+    spacy_model: str | None = None
+    sources: tuple[Path, ...] = field(default=(), compare=False)
+
+    def operator_for(self, entity: str) -> OperatorSpec:
+        """The operator configured for an entity, or the default one."""
+        for name, spec in self.operators:
+            if name == entity:
+                return spec
+        return self.default_operator
+
+    def with_overrides(self, **changes: Any) -> Settings:
+        """A copy with some fields changed (for flags and tests)."""
+        return replace(self, **changes)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _user_config_file(env: Mapping[str, str]) -> Path:
+    base = env.get("XDG_CONFIG_HOME") or str(Path(env.get("HOME") or Path.home()) / ".config")
+    return Path(base) / "redactor" / "config.toml"
+
+
+def _project_config_file(cwd: Path) -> Path | None:
+    for directory in (cwd, *cwd.parents):
+        candidate = directory / PROJECT_FILE
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def config_files(
+    cwd: Path | None = None, env: Mapping[str, str] | None = None
+) -> list[tuple[Path, Literal["user", "project"]]]:
+    """The files that :func:`load_settings` reads, in order, with their trust level."""
+    env = os.environ if env is None else env
+    cwd = Path.cwd() if cwd is None else cwd
+    found: list[tuple[Path, Literal["user", "project"]]] = []
+    user = _user_config_file(env)
+    if user.is_file():
+        found.append((user, "user"))
+    explicit = env.get("REDACTOR_CONFIG")
+    if explicit:
+        path = Path(explicit).expanduser()
+        if not path.is_file():
+            raise ConfigError(
+                f"REDACTOR_CONFIG names {path}, which is not a readable file; "
+                "fix the path or unset the variable"
+            )
+        found.append((path, "user"))
+    project = _project_config_file(cwd)
+    if project is not None:
+        found.append((project, "project"))
+    return found
+
+
+def load_settings(
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    files: Iterable[tuple[Path, Literal["user", "project"]]] | None = None,
+) -> Settings:
+    """Read the configuration layers (see the module docstring) into Settings."""
+    layers = config_files(cwd, env) if files is None else list(files)
+    settings = Settings()
+    for path, trust in layers:
+        settings = _apply_file(settings, path, trust)
+    return settings
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror}); fix its permissions "
+                          "or remove it") from None
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: is not UTF-8 text; save it as UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}; fix the syntax at that line") from None
+
+
+# key -> (type description, which layers may set it)
+_SCHEMA: Final[dict[str, dict[str, str]]] = {
+    "detection": {
+        "entities": "list of entity names",
+        "disabled_entities": "list of entity names",
+        "score_threshold": "number between 0 and 1",
+        "spacy_model": "name or path of an installed spaCy model",
+    },
+    "operators": {},  # entity name or "default" -> table
+    "usernames": {
+        "known_users_file": "path to a file with one user name per line",
+        "service_accounts": "list of account names never redacted",
+        "builtin_service_accounts": "true or false",
+    },
+    "allowlist": {
+        "values": "list of values never redacted",
+    },
+    "hash": {
+        "key_env": "name of the environment variable holding the HMAC key",
+        "key_file": "path to a file holding the HMAC key",
+    },
+    "messages": {
+        "language": "pt-BR or en",
+    },
+}
+_OPERATOR_KEYS: Final = {"type": "replace, mask, redact or hash",
+                         "placeholder": "template such as \"[{label}]\"",
+                         "mask_char": "one character"}
+# Keys a project file may not set at all: each could loosen the user's policy or
+# load code or secrets chosen by the repository.
+_USER_ONLY: Final = {
+    "detection.disabled_entities", "detection.spacy_model", "usernames.service_accounts",
+    "allowlist.values", "hash.key_env", "hash.key_file",
+}
+
+
+def _suggest(key: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(key, list(known), n=1)
+    return f"did you mean '{close[0]}'? " if close else ""
+
+
+def _fail(path: Path, key: str, problem: str, fix: str) -> ConfigError:
+    return ConfigError(f"{path}: key '{key}' {problem}; {fix}")
+
+
+def _string_list(path: Path, key: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _fail(path, key, "must be a list of strings", f'write it as {key.split(".")[-1]}'
+                    ' = ["a", "b"]')
+    return tuple(value)
+
+
+def _entity_list(path: Path, key: str, value: Any) -> tuple[str, ...]:
+    names = _string_list(path, key, value)
+    for name in names:
+        if name not in DEFAULT_ENTITIES:
+            raise _fail(path, key, f"names an unknown entity '{name}'",
+                        f"{_suggest(name, DEFAULT_ENTITIES)}known entities: "
+                        f"{', '.join(DEFAULT_ENTITIES)}")
+    return names
+
+
+def _relative_path(path: Path, key: str, value: Any) -> Path:
+    if not isinstance(value, str) or not value:
+        raise _fail(path, key, "must be a non-empty path string", "write it as a quoted path")
+    candidate = Path(value).expanduser()
+    return candidate if candidate.is_absolute() else path.parent / candidate
+
+
+def _operator(path: Path, key: str, value: Any, project: bool) -> OperatorSpec:
+    if not isinstance(value, dict):
+        raise _fail(path, key, "must be a table", f'write it as {key} = {{ type = "replace" }}')
+    for sub in value:
+        if sub not in _OPERATOR_KEYS:
+            raise _fail(path, f"{key}.{sub}", "is unknown",
+                        f"{_suggest(sub, _OPERATOR_KEYS)}known keys: {', '.join(_OPERATOR_KEYS)}")
+    kind = value.get("type", "replace")
+    if kind not in OPERATOR_KINDS:
+        raise _fail(path, f"{key}.type", f"has the unknown operator '{kind}'",
+                    f"use one of {', '.join(OPERATOR_KINDS)}")
+    placeholder = value.get("placeholder")
+    if placeholder is not None:
+        _check_template(path, f"{key}.placeholder", placeholder, kind)
+    mask_char = value.get("mask_char", "*")
+    if not isinstance(mask_char, str) or len(mask_char) != 1 or not mask_char.isascii() \
+            or mask_char.isalnum():
+        raise _fail(path, f"{key}.mask_char", "must be one ASCII character that is not a letter "
+                    "or digit", 'use for example "*" or "#"')
+    if project and "mask_char" in value:
+        raise _fail(path, f"{key}.mask_char", "cannot be set by a project file",
+                    "set it in your user configuration")
+    return OperatorSpec(kind=kind, placeholder=placeholder, mask_char=mask_char)
+
+
+def _check_template(path: Path, key: str, template: Any, kind: str) -> None:
+    if not isinstance(template, str):
+        raise _fail(path, key, "must be a string", 'write it as placeholder = "[{label}]"')
+    fields = set(_TEMPLATE_FIELDS.findall(template))
+    allowed = {"label", "entity"} | ({"hash"} if kind == "hash" else set())
+    if not fields <= allowed:
+        raise _fail(path, key, f"uses unknown fields {sorted(fields - allowed)}",
+                    f"use only {{{'}, {'.join(sorted(allowed))}}}")
+    if kind == "hash" and "hash" not in fields:
+        raise _fail(path, key, "has no {hash} field", 'a hash placeholder needs it, e.g. '
+                    '"[{label}:{hash}]"')
+    sample = template.format(label="CREDIT_CARD", entity="EMAIL_ADDRESS", hash="0" * 12)
+    if not _PLACEHOLDER_RE.fullmatch(sample):
+        raise _fail(path, key, "does not give a safe placeholder",
+                    "it must be ASCII letters, digits, _ . : - inside square brackets, "
+                    'such as "[{label}]"')
+
+
+def _apply_file(settings: Settings, path: Path, trust: Literal["user", "project"]) -> Settings:
+    data = _read_toml(path)
+    project = trust == "project"
+    changes: dict[str, Any] = {}
+    for section, body in data.items():
+        if section not in _SCHEMA:
+            raise _fail(path, section, "is an unknown section",
+                        f"{_suggest(section, _SCHEMA)}known sections: {', '.join(_SCHEMA)}")
+        if not isinstance(body, dict):
+            raise _fail(path, section, "must be a table", f"write it as [{section}]")
+        if section == "operators":
+            _apply_operators(settings, path, body, project, changes)
+            continue
+        for key, value in body.items():
+            dotted = f"{section}.{key}"
+            if key not in _SCHEMA[section]:
+                raise _fail(path, dotted, "is unknown",
+                            f"{_suggest(key, _SCHEMA[section])}known keys in [{section}]: "
+                            f"{', '.join(_SCHEMA[section])}")
+            if project and dotted in _USER_ONLY:
+                raise _fail(path, dotted, "cannot be set by a project file (it could loosen "
+                            "your policy)", "move it to your user configuration")
+            _apply_key(settings, path, dotted, value, project, changes)
+    return replace(settings, sources=(*settings.sources, path), **changes)
+
+
+def _apply_operators(settings: Settings, path: Path, body: dict[str, Any], project: bool,
+                     changes: dict[str, Any]) -> None:
+    operators = dict(settings.operators)
+    for name, value in body.items():
+        key = f"operators.{name}"
+        if name == "default":
+            changes["default_operator"] = _operator(path, key, value, project)
+        elif name in DEFAULT_ENTITIES:
+            operators[name] = _operator(path, key, value, project)
+        else:
+            raise _fail(path, key, "names an unknown entity",
+                        f"{_suggest(name, DEFAULT_ENTITIES)}use 'default' or one of "
+                        f"{', '.join(DEFAULT_ENTITIES)}")
+    changes["operators"] = tuple(sorted(operators.items()))
+
+
+def _apply_key(settings: Settings, path: Path, key: str, value: Any, project: bool,
+               changes: dict[str, Any]) -> None:
+    current = changes.get("entities", settings.entities)
+    if key == "detection.entities":
+        names = _entity_list(path, key, value)
+        # A project adds to what the user enabled; the user chooses the set.
+        merged = (*current, *(n for n in names if n not in current)) if project else names
+        changes["entities"] = tuple(merged)
+    elif key == "detection.disabled_entities":
+        names = _entity_list(path, key, value)
+        changes["entities"] = tuple(n for n in current if n not in names)
+    elif key == "detection.score_threshold":
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+            raise _fail(path, key, "must be a number between 0 and 1", "for example 0.4")
+        if project and value > settings.score_threshold:
+            raise _fail(path, key, f"would raise the threshold above {settings.score_threshold}",
+                        "a project file may only lower it")
+        changes["score_threshold"] = float(value)
+    elif key == "detection.spacy_model":
+        if not isinstance(value, str) or not value:
+            raise _fail(path, key, "must be a model name or path", 'e.g. "pt_core_news_sm"')
+        changes["spacy_model"] = value
+    elif key == "usernames.known_users_file":
+        file = _relative_path(path, key, value)
+        changes["known_users_files"] = (*settings.known_users_files, file) if project \
+            else (file,)
+    elif key == "usernames.service_accounts":
+        changes["service_accounts"] = _string_list(path, key, value)
+    elif key == "usernames.builtin_service_accounts":
+        if not isinstance(value, bool):
+            raise _fail(path, key, "must be true or false", "write it without quotes")
+        if project and value and not settings.builtin_service_accounts:
+            raise _fail(path, key, "cannot turn the allowlist back on",
+                        "a project file may only set it to false")
+        changes["builtin_service_accounts"] = value
+    elif key == "allowlist.values":
+        changes["allow_values"] = _string_list(path, key, value)
+    elif key == "hash.key_env":
+        if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
+            raise _fail(path, key, "must be an environment variable name", 'e.g. "REDACTOR_HASH_KEY"')
+        changes["hash_key_env"] = value
+    elif key == "hash.key_file":
+        changes["hash_key_file"] = _relative_path(path, key, value)
+    elif key == "messages.language":
+        if value not in LANGUAGES:
+            raise _fail(path, key, f"has the unknown language {value!r}",
+                        f"use one of {', '.join(LANGUAGES)}")
+        changes["language"] = value

@@ -1,0 +1,378 @@
+"""The engine: Presidio analyzer and anonymizer built once from Settings.
+
+Text flow: a length-preserving normalisation (fullwidth digits, dash and space
+variants to ASCII), Presidio analysis in chunks of bounded size, overlap
+resolution so every detected character is covered exactly once, the allowlist,
+then Presidio operators applied segment by segment onto the original text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from redactor.config import OperatorSpec, Settings
+from redactor.errors import ConfigError, EngineError
+from redactor.patch import walk_strings
+from redactor.results import Finding, JsonPath, JsonRedaction, RedactionResult
+
+if TYPE_CHECKING:
+    from presidio_analyzer import AnalyzerEngine, RecognizerResult
+    from presidio_anonymizer import AnonymizerEngine
+    from presidio_anonymizer.entities import OperatorConfig
+
+__all__ = ["Redactor"]
+
+#: Analysis chunk size and overlap, in characters.  The overlap must exceed twice
+#: the longest span plus its context window; identifiers are far shorter.
+CHUNK_SIZE: Final = 200_000
+CHUNK_OVERLAP: Final = 2_048
+#: Anonymization segment size: Presidio rebuilds the string per replacement, so it
+#: is given bounded segments rather than a whole 10 MB text.
+SEGMENT_SIZE: Final = 32_768
+#: Hex characters of the HMAC kept in a hash token.
+HASH_CHARS: Final = 12
+LANGUAGE: Final = "pt"
+
+
+@dataclass(frozen=True, slots=True)
+class _Span:
+    start: int
+    end: int
+    entity: str
+    score: float
+    recognizer: str
+
+
+def _chunks(length: int, size: int, overlap: int) -> Iterator[tuple[int, int, int, int]]:
+    """Yield ``(chunk_start, chunk_end, keep_from, keep_to)`` covering ``range(length)``.
+
+    A span found in a chunk is kept when it starts in ``[keep_from, keep_to)``; the
+    half-overlap on each side guarantees it was seen whole, with its context.
+    """
+    if length <= size:
+        yield 0, length, 0, length
+        return
+    half = overlap // 2
+    start = 0
+    keep_from = 0
+    while True:
+        end = min(length, start + size)
+        if end == length:
+            yield start, end, keep_from, length
+            return
+        keep_to = end - half
+        yield start, end, keep_from, keep_to
+        keep_from = keep_to
+        start = end - overlap
+
+
+def _resolve(spans: list[_Span]) -> list[_Span]:
+    """Make spans disjoint while covering every character any of them covered.
+
+    Higher scores win, then longer spans; a losing span keeps the parts of it that
+    no winner covers, so nothing detected is ever left in the output.
+    """
+    ordered = sorted(spans, key=lambda s: (-s.score, -(s.end - s.start), s.start, s.entity))
+    taken: list[_Span] = []
+    for span in ordered:
+        pieces = [(span.start, span.end)]
+        for other in taken:
+            next_pieces: list[tuple[int, int]] = []
+            for start, end in pieces:
+                if other.end <= start or end <= other.start:
+                    next_pieces.append((start, end))
+                    continue
+                if start < other.start:
+                    next_pieces.append((start, other.start))
+                if other.end < end:
+                    next_pieces.append((other.end, end))
+            pieces = next_pieces
+            if not pieces:
+                break
+        taken.extend(_Span(s, e, span.entity, span.score, span.recognizer) for s, e in pieces)
+    return sorted(taken, key=lambda s: s.start)
+
+
+class Redactor:
+    """Detects and replaces personal data.  Build once, call many times; thread-safe."""
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        if settings is None:
+            from redactor.config import load_settings
+
+            settings = load_settings()
+        self.settings = settings
+        self._allow = frozenset(_allow_key(v) for v in settings.allow_values)
+        self._hash_key = _hash_key(settings)
+        self._lock = threading.Lock()  # Presidio's engines are not documented thread-safe
+        self._analyzer = _build_analyzer(settings)
+        from presidio_anonymizer import AnonymizerEngine
+
+        self._anonymizer: AnonymizerEngine = AnonymizerEngine()
+        self._operators = {e: self._operator_config(e) for e in settings.entities}
+        self._check_placeholders()
+
+    # ------------------------------------------------------------------ analysis
+
+    def analyze(self, text: str, *, context: Sequence[str] | None = None) -> tuple[Finding, ...]:
+        """Findings in ``text`` (offsets into it), disjoint and sorted by position.
+
+        ``context`` are labels such as JSON keys or column names whose words count
+        as context for every match.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"analyze() needs str, not {type(text).__name__}")
+        return tuple(
+            Finding(s.start, s.end, s.entity, round(s.score, 4), s.recognizer)
+            for s in self._spans(text, context)
+        )
+
+    def _spans(self, text: str, context: Sequence[str] | None) -> list[_Span]:
+        if not text:
+            return []
+        from recognizers._text import normalize_for_matching
+
+        normalized = normalize_for_matching(text)
+        found: dict[tuple[int, int, str], _Span] = {}
+        entities = list(self.settings.entities)
+        threshold = self.settings.score_threshold
+        ctx = list(context) if context else None
+        for start, end, keep_from, keep_to in _chunks(len(text), CHUNK_SIZE, CHUNK_OVERLAP):
+            chunk = normalized[start:end]
+            try:
+                with self._lock:
+                    results = self._analyzer.analyze(
+                        text=chunk, language=LANGUAGE, entities=entities,
+                        score_threshold=threshold, context=ctx,
+                    )
+            except Exception as exc:  # noqa: BLE001 - re-raised without the text
+                raise EngineError(f"analysis failed ({type(exc).__name__})") from None
+            for result in results:
+                absolute = start + result.start
+                if not keep_from <= absolute < keep_to or result.score < threshold:
+                    continue
+                span = _Span(absolute, start + result.end, result.entity_type,
+                             float(result.score), _recognizer_name(result))
+                key = (span.start, span.end, span.entity)
+                if key not in found or found[key].score < span.score:
+                    found[key] = span
+        spans = _resolve(list(found.values()))
+        if self._allow:
+            spans = [s for s in spans if _allow_key(text[s.start:s.end]) not in self._allow]
+        return spans
+
+    # ------------------------------------------------------------------ redaction
+
+    def redact(self, text: str, *, context: Sequence[str] | None = None) -> RedactionResult:
+        """Return ``text`` with every finding replaced by its entity's operator."""
+        if not isinstance(text, str):
+            raise TypeError(f"redact() needs str, not {type(text).__name__}")
+        spans = self._spans(text, context)
+        findings = tuple(
+            Finding(s.start, s.end, s.entity, round(s.score, 4), s.recognizer) for s in spans
+        )
+        return RedactionResult(self._apply(text, spans), findings)
+
+    def redact_json(self, value: Any) -> JsonRedaction:
+        """Redact every string leaf of a JSON value (dict, list, str, numbers...).
+
+        Keys are kept as they are; each leaf is analysed with the keys on its path
+        as context.  Returns the new value, the findings with their paths, and the
+        minimal patch: the top-level keys (or indexes) whose values changed.
+        """
+        findings: list[Finding] = []
+
+        def one_leaf(path: JsonPath, leaf: str) -> str:
+            labels = [p for p in path if isinstance(p, str)]
+            result = self.redact(leaf, context=labels[-2:] or None)
+            findings.extend(
+                Finding(f.start, f.end, f.entity_type, f.score, f.recognizer, path)
+                for f in result.findings
+            )
+            return result.text
+
+        new_value = walk_strings(value, one_leaf)
+        patch: dict[str | int, Any] = {}
+        if isinstance(value, dict):
+            patch = {k: new_value[k] for k in value if new_value[k] != value[k]}
+        elif isinstance(value, list):
+            patch = {i: new_value[i] for i in range(len(value)) if new_value[i] != value[i]}
+        return JsonRedaction(new_value, tuple(findings), patch)
+
+    def _apply(self, text: str, spans: list[_Span]) -> str:
+        if not spans:
+            return text
+        from presidio_anonymizer.entities import RecognizerResult as AnonResult
+
+        out: list[str] = []
+        cursor = 0
+        index = 0
+        while index < len(spans):
+            seg_start = cursor
+            group: list[_Span] = []
+            while index < len(spans) and (not group or
+                                          spans[index].end - seg_start <= SEGMENT_SIZE):
+                group.append(spans[index])
+                index += 1
+            seg_end = group[-1].end
+            segment = text[seg_start:seg_end]
+            results = [AnonResult(s.entity, s.start - seg_start, s.end - seg_start, s.score)
+                       for s in group]
+            try:
+                with self._lock:
+                    done = self._anonymizer.anonymize(
+                        text=segment, analyzer_results=results, operators=self._operators,
+                        merge_entities_with_spaces=False,
+                    )
+            except Exception as exc:  # noqa: BLE001 - re-raised without the text
+                raise EngineError(f"anonymization failed ({type(exc).__name__})") from None
+            out.append(done.text)
+            cursor = seg_end
+        out.append(text[cursor:])
+        return "".join(out)
+
+    # ------------------------------------------------------------------ operators
+
+    def _operator_config(self, entity: str) -> OperatorConfig:
+        from presidio_anonymizer.entities import OperatorConfig
+
+        spec = self.settings.operator_for(entity)
+        if spec.kind == "replace":
+            return OperatorConfig("replace", {"new_value": spec.render(entity)})
+        if spec.kind == "mask":
+            return OperatorConfig("mask", {"masking_char": spec.mask_char,
+                                           "chars_to_mask": 1 << 30, "from_end": False})
+        if spec.kind == "redact":
+            return OperatorConfig("redact", {})
+        return OperatorConfig("custom", {"lambda": self._hasher(entity, spec)})
+
+    def _hasher(self, entity: str, spec: OperatorSpec) -> Callable[[str], str]:
+        key = self._hash_key
+        if key is None:
+            raise ConfigError(
+                f"operator 'hash' for {entity} needs a key: set the environment variable "
+                f"{self.settings.hash_key_env} or [hash] key_file in your user configuration"
+            )
+
+        def token(value: str) -> str:
+            digest = hmac.new(key, f"{entity}\0{_allow_key(value)}".encode(),
+                              hashlib.sha256).hexdigest()[:HASH_CHARS]
+            return spec.render(entity, digest)
+
+        return token
+
+    def _check_placeholders(self) -> None:
+        """Placeholders must never be detected themselves, or redaction is not idempotent."""
+        for entity in self.settings.entities:
+            spec = self.settings.operator_for(entity)
+            if spec.kind not in ("replace", "hash"):
+                continue
+            sample = spec.render(entity, "0" * HASH_CHARS)
+            hits = self._spans(f"valor {sample} fim", None)
+            if hits:
+                raise ConfigError(
+                    f"the placeholder configured for {entity} is itself detected as "
+                    f"{hits[0].entity}; choose a template without digits or names"
+                )
+
+
+# ---------------------------------------------------------------------- building
+
+
+def _recognizer_name(result: RecognizerResult) -> str:
+    metadata = result.recognition_metadata or {}
+    return str(metadata.get("recognizer_name", "unknown"))
+
+
+def _allow_key(value: str) -> str:
+    from recognizers.checksums import canonical
+
+    return canonical(value).casefold()
+
+
+def _hash_key(settings: Settings) -> bytes | None:
+    needs = any(settings.operator_for(e).kind == "hash" for e in settings.entities)
+    if settings.hash_key_file is not None:
+        try:
+            key = settings.hash_key_file.read_bytes().strip()
+        except OSError as exc:
+            raise ConfigError(f"{settings.hash_key_file}: the hash key file cannot be read "
+                              f"({exc.strerror}); fix the path in [hash] key_file") from None
+    else:
+        key = os.environ.get(settings.hash_key_env, "").encode()
+    if not key:
+        return None
+    if needs and len(key) < 16:
+        raise ConfigError("the hash key is shorter than 16 bytes; use a longer random key "
+                          "(for example: openssl rand -hex 32)")
+    return key
+
+
+def _read_known_users(files: Sequence[Path]) -> list[str]:
+    names: list[str] = []
+    for path in files:
+        try:
+            content = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ConfigError(f"{path}: the known-users file does not exist; fix "
+                              "usernames.known_users_file") from None
+        except UnicodeDecodeError:
+            raise ConfigError(f"{path}: the known-users file is not UTF-8 text") from None
+        except OSError as exc:
+            raise ConfigError(f"{path}: the known-users file cannot be read "
+                              f"({exc.strerror})") from None
+        for line in content.splitlines():
+            entry = line.strip()
+            if entry and not entry.startswith("#"):
+                names.append(entry)
+    return names
+
+
+def _nlp_engine(settings: Settings) -> Any:
+    from presidio_analyzer.nlp_engine import NlpEngineProvider
+
+    if settings.spacy_model:
+        conf = {"nlp_engine_name": "spacy",
+                "models": [{"lang_code": LANGUAGE, "model_name": settings.spacy_model}]}
+    else:
+        conf = {"nlp_engine_name": "no_op",
+                "models": [{"lang_code": LANGUAGE, "model_name": "none"}]}
+    try:
+        return NlpEngineProvider(nlp_configuration=conf).create_engine()
+    except Exception as exc:  # noqa: BLE001 - model names are not personal data
+        raise ConfigError(f"detection.spacy_model: cannot load {settings.spacy_model!r} "
+                          f"({type(exc).__name__}); install the model or remove the key") from None
+
+
+def _build_analyzer(settings: Settings) -> AnalyzerEngine:
+    from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
+
+    import recognizers
+    from recognizers.username import DEFAULT_SERVICE_ACCOUNTS, ServiceAccounts
+
+    unknown = set(settings.entities) - set(recognizers.ENTITIES)
+    if unknown:
+        raise ConfigError(f"unknown entities {sorted(unknown)} in settings")
+    base = DEFAULT_SERVICE_ACCOUNTS if settings.builtin_service_accounts else frozenset()
+    accounts = ServiceAccounts((*base, *settings.service_accounts),
+                               patterns=settings.builtin_service_accounts)
+    known = [*settings.known_users, *_read_known_users(settings.known_users_files)]
+    registry = RecognizerRegistry(supported_languages=[LANGUAGE])
+    recognizers.register(registry, languages=(LANGUAGE,), entities=settings.entities,
+                         known_usernames=known, service_accounts=accounts)
+    try:
+        return AnalyzerEngine(registry=registry, nlp_engine=_nlp_engine(settings),
+                              supported_languages=[LANGUAGE],
+                              default_score_threshold=settings.score_threshold)
+    except ConfigError:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        raise EngineError(f"cannot build the analyzer ({type(exc).__name__})") from None
+
