@@ -67,7 +67,7 @@ class ContextWords:
     matches its plural with a trailing ``s``; a phrase must appear word for word.
     """
 
-    __slots__ = ("_phrases", "_single", "before", "after")
+    __slots__ = ("_phrases", "_single", "after", "before")
 
     def __init__(self, keywords: Iterable[str], *, before: int = 5, after: int = 3) -> None:
         single: set[str] = set()

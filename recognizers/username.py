@@ -53,7 +53,7 @@ DEFAULT_SERVICE_ACCOUNTS: Final = frozenset({
     "localsystem", "localservice", "networkservice", "shared",
     # SAP technical users
     "sap*", "sap", "ddic", "tmsadm", "tmssup", "earlywatch", "sapcpic", "sapjsf",
-    "sapsupport", "sapadm", "wf-batch", "sap_wfrt", "bwremote", "aleremote", "sap_system",
+    "sapsupport", "sapadm", "sapsys", "wf-batch", "sap_wfrt", "bwremote", "aleremote", "sap_system",
     # Placeholders used in documentation
     "user", "username", "usuario", "usr", "someone", "anonymous", "me", "you",
 })
@@ -70,11 +70,11 @@ _SERVICE_PATTERNS: Final = (
 _STOPWORDS: Final = frozenset({
     "a", "an", "the", "is", "not", "has", "was", "are", "be", "been", "for", "and", "or",
     "in", "on", "of", "to", "with", "from", "by", "at", "as", "if", "it", "this", "that",
-    "de", "do", "da", "dos", "das", "o", "os", "as", "e", "em", "no", "na", "nos", "nas",
+    "de", "do", "da", "dos", "das", "o", "os", "e", "em", "no", "na", "nos", "nas",
     "com", "para", "por", "pelo", "pela", "que", "se", "pode", "foi", "esta", "nao", "sim",
     "um", "uma", "ao", "aos", "seu", "sua", "ja", "sem", "tem", "ter", "deve", "ser",
     "failed", "failure", "fail", "success", "successful", "succeeded", "ok", "true", "false",
-    "none", "null", "nil", "undefined", "unknown", "invalid", "valid", "empty", "yes", "no",
+    "none", "null", "nil", "undefined", "unknown", "invalid", "valid", "empty", "yes",
     "falha", "falhou", "sucesso", "erro", "error", "denied", "granted", "locked", "unlocked",
     "ativo", "inativo", "active", "inactive", "disabled", "enabled", "required", "optional",
     "string", "str", "int", "integer", "object", "type", "name", "id", "current", "default",
@@ -82,7 +82,7 @@ _STOPWORDS: Final = frozenset({
     "logon", "login", "logoff", "logout", "session", "account", "accounts", "password",
     "bloqueado", "desbloqueado", "logado", "nome", "senha", "conta", "tipo", "changed",
     "created", "deleted", "updated", "alterado", "criado", "excluido", "origin", "upstream",
-    "interface", "agent", "profile", "settings", "mode", "list", "details", "sem",
+    "interface", "agent", "profile", "settings", "mode", "list", "details",
 })
 
 _NAME: Final = r"(?P<v>[^\W\d][\w.-]{0,63}(?<![.-]))"
@@ -132,12 +132,15 @@ _SHAPES: Final = (
     # user=jsilva, usuário: jsilva, "login": "jsilva", BNAME = JSILVA
     _Shape("key/value", regex.compile(
         rf"(?i:\b(?:{_KEYS})\b)[\"']?[ \t]*[=:][ \t]*[\"']?{_NAME}{_END}", FLAGS), 0.85),
-    # uid=1000(jsilva) gid=1000(jsilva)
-    _Shape("uid/gid", regex.compile(
-        rf"\b(?:e?uid|e?gid)=[0-9]{{1,10}}\({_NAME}\)", FLAGS), 0.85),
+    # uid=1000(jsilva); a gid names a group, caught by propagation when it is the user's
+    _Shape("uid", regex.compile(rf"\be?uid=[0-9]{{1,10}}\({_NAME}\)", FLAGS), 0.85),
+    # sudo's own log line: "sudo: jsilva : TTY=pts/0 ; PWD=..."
+    _Shape("sudo log", regex.compile(
+        rf"\bsudo(?:\[[0-9]+\])?:[ \t]+{_NAME}[ \t]+:[ \t]", FLAGS), 0.85),
     # --user jsilva, --user=jsilva, sudo -u jsilva, psql -U jsilva
     _Shape("command flag", regex.compile(
-        rf"(?<![\w-])(?P<flag>--user(?:name)?|--login|--owner|-u|-U)(?:[ \t]+|=)[\"']?{_NAME}{_END}",
+        rf"(?<![\w-])(?P<flag>--user(?:name)?|--login|--owner|-u|-U)(?:[ \t]+|=)"
+        rf"[\"']?{_NAME}{_END}",
         FLAGS), 0.75, _flag_needs_command),
     # SAP system log and audit messages: "Logon failed for user JSILVA", "usuário JSILVA"
     _Shape("user message", regex.compile(
@@ -180,6 +183,24 @@ class ServiceAccounts:
         return folded in self._names or any(p.fullmatch(folded) for p in self._patterns)
 
 
+_TOKEN: Final = re.compile(r"[^\W_](?:[\w.-]*[^\W_])?")
+
+
+def _make_result(recognizer: EntityRecognizer, start: int, end: int, score: float,
+                 shape: str) -> RecognizerResult:
+    name: str = recognizer.name  # type: ignore[has-type]
+    return RecognizerResult(
+        entity_type=ENTITY, start=start, end=end, score=score,
+        analysis_explanation=AnalysisExplanation(
+            recognizer=name, original_score=score, pattern_name=shape,
+        ),
+        recognition_metadata={
+            RecognizerResult.RECOGNIZER_NAME_KEY: name,
+            RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: recognizer.id,
+        },
+    )
+
+
 def _is_plausible_name(value: str) -> bool:
     folded = fold(value)
     return len(value) >= 2 and folded not in _STOPWORDS and not folded.isdigit()
@@ -187,6 +208,9 @@ def _is_plausible_name(value: str) -> bool:
 
 class UsernameRecognizer(RawContextMixin, EntityRecognizer):
     """Find user names by the shapes around them (see the module docstring)."""
+
+    #: Score of further occurrences of a name that was found by its shape.
+    PROPAGATED_SCORE: Final = 0.6
 
     DEFAULT_CONTEXT = ("usuario", "user", "login", "logon", "owner", "conta", "account",
                        "operador", "benutzer")
@@ -230,24 +254,20 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
                 known = best.get((start, end))
                 if known is not None and known.score >= shape.score:
                     continue
-                best[(start, end)] = RecognizerResult(
-                    entity_type=ENTITY,
-                    start=start,
-                    end=end,
-                    score=shape.score,
-                    analysis_explanation=AnalysisExplanation(
-                        recognizer=self.name, original_score=shape.score,
-                        pattern_name=shape.name,
-                    ),
-                    recognition_metadata={
-                        RecognizerResult.RECOGNIZER_NAME_KEY: self.name,
-                        RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
-                    },
-                )
+                best[(start, end)] = _make_result(self, start, end, shape.score, shape.name)
+        if best:
+            self._propagate(text, best)
         return sorted(best.values(), key=lambda r: (r.start, r.end))
 
+    def _propagate(self, text: str, best: dict[tuple[int, int], RecognizerResult]) -> None:
+        """A name found by its shape is personal data wherever else it stands as a word."""
+        names = {fold(text[start:end]) for start, end in best}
+        for match in _TOKEN.finditer(text):
+            span = match.span()
+            if span not in best and fold(match.group()) in names:
+                best[span] = _make_result(self, span[0], span[1], self.PROPAGATED_SCORE,
+                                          "same name elsewhere")
 
-_TOKEN: Final = re.compile(r"[^\W_](?:[\w.-]*[^\W_])?")
 
 
 class KnownUsernameRecognizer(EntityRecognizer):
@@ -307,17 +327,7 @@ class KnownUsernameRecognizer(EntityRecognizer):
                     end = tokens[index + len(tail)][1]
                     break
             if consumed:
-                results.append(RecognizerResult(
-                    entity_type=ENTITY, start=start, end=end, score=self.SCORE,
-                    analysis_explanation=AnalysisExplanation(
-                        recognizer=self.name, original_score=self.SCORE,
-                        pattern_name="known user name",
-                    ),
-                    recognition_metadata={
-                        RecognizerResult.RECOGNIZER_NAME_KEY: self.name,
-                        RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
-                    },
-                ))
+                results.append(_make_result(self, start, end, self.SCORE, "known user name"))
                 index += consumed
             else:
                 index += 1

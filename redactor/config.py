@@ -240,8 +240,8 @@ def _fail(path: Path, key: str, problem: str, fix: str) -> ConfigError:
 
 def _string_list(path: Path, key: str, value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _fail(path, key, "must be a list of strings", f'write it as {key.split(".")[-1]}'
-                    ' = ["a", "b"]')
+        short = key.rsplit(".", maxsplit=1)[-1]
+        raise _fail(path, key, "must be a list of strings", f'write it as {short} = ["a", "b"]')
     return tuple(value)
 
 
@@ -327,7 +327,7 @@ def _apply_file(settings: Settings, path: Path, trust: Literal["user", "project"
             if project and dotted in _USER_ONLY:
                 raise _fail(path, dotted, "cannot be set by a project file (it could loosen "
                             "your policy)", "move it to your user configuration")
-            _apply_key(settings, path, dotted, value, project, changes)
+            _apply_key(settings, path, dotted, value, project=project, changes=changes)
     return replace(settings, sources=(*settings.sources, path), **changes)
 
 
@@ -347,7 +347,7 @@ def _apply_operators(settings: Settings, path: Path, body: dict[str, Any], proje
     changes["operators"] = tuple(sorted(operators.items()))
 
 
-def _apply_key(settings: Settings, path: Path, key: str, value: Any, project: bool,
+def _apply_key(settings: Settings, path: Path, key: str, value: Any, *, project: bool,
                changes: dict[str, Any]) -> None:
     current = changes.get("entities", settings.entities)
     if key == "detection.entities":
@@ -386,7 +386,8 @@ def _apply_key(settings: Settings, path: Path, key: str, value: Any, project: bo
         changes["allow_values"] = _string_list(path, key, value)
     elif key == "hash.key_env":
         if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
-            raise _fail(path, key, "must be an environment variable name", 'e.g. "REDACTOR_HASH_KEY"')
+            raise _fail(path, key, "must be an environment variable name",
+                        'e.g. "REDACTOR_HASH_KEY"')
         changes["hash_key_env"] = value
     elif key == "hash.key_file":
         changes["hash_key_file"] = _relative_path(path, key, value)

@@ -115,7 +115,7 @@ class Redactor:
         self._analyzer = _build_analyzer(settings)
         from presidio_anonymizer import AnonymizerEngine
 
-        self._anonymizer: AnonymizerEngine = AnonymizerEngine()
+        self._anonymizer: AnonymizerEngine = AnonymizerEngine()  # type: ignore[no-untyped-call]
         self._operators = {e: self._operator_config(e) for e in settings.entities}
         self._check_placeholders()
 
@@ -152,7 +152,7 @@ class Redactor:
                         text=chunk, language=LANGUAGE, entities=entities,
                         score_threshold=threshold, context=ctx,
                     )
-            except Exception as exc:  # noqa: BLE001 - re-raised without the text
+            except Exception as exc:
                 raise EngineError(f"analysis failed ({type(exc).__name__})") from None
             for result in results:
                 absolute = start + result.start
@@ -231,7 +231,7 @@ class Redactor:
                         text=segment, analyzer_results=results, operators=self._operators,
                         merge_entities_with_spaces=False,
                     )
-            except Exception as exc:  # noqa: BLE001 - re-raised without the text
+            except Exception as exc:
                 raise EngineError(f"anonymization failed ({type(exc).__name__})") from None
             out.append(done.text)
             cursor = seg_end
@@ -346,7 +346,7 @@ def _nlp_engine(settings: Settings) -> Any:
                 "models": [{"lang_code": LANGUAGE, "model_name": "none"}]}
     try:
         return NlpEngineProvider(nlp_configuration=conf).create_engine()
-    except Exception as exc:  # noqa: BLE001 - model names are not personal data
+    except Exception as exc:
         raise ConfigError(f"detection.spacy_model: cannot load {settings.spacy_model!r} "
                           f"({type(exc).__name__}); install the model or remove the key") from None
 
@@ -373,6 +373,6 @@ def _build_analyzer(settings: Settings) -> AnalyzerEngine:
                               default_score_threshold=settings.score_threshold)
     except ConfigError:
         raise
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         raise EngineError(f"cannot build the analyzer ({type(exc).__name__})") from None
 

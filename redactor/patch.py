@@ -34,4 +34,4 @@ def walk_strings(value: Any, transform: Callable[[JsonPath, str], str],
 
 def apply_patch(original: dict[str, Any], patch: dict[str | int, Any]) -> dict[str, Any]:
     """The complete object with the patched top-level keys replaced, order kept."""
-    return {key: (patch[key] if key in patch else item) for key, item in original.items()}
+    return {key: patch.get(key, item) for key, item in original.items()}
