@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from presidio_analyzer.nlp_engine import NlpArtifacts
 
 __all__ = [
+    "CHECKSUM_PASS_SCORE",
     "CONTEXT_BOOST",
     "CONTEXT_FLOOR",
     "FLAGS",
@@ -24,6 +25,13 @@ __all__ = [
 #: Patterns of this pack are case sensitive unless they scope ``(?i:...)`` themselves:
 #: Presidio's default IGNORECASE lets ``[A-Z]`` match lower case, the Kelvin sign and ``ı``.
 FLAGS: Final = regex.DOTALL | regex.MULTILINE
+
+#: Score of a bare or loosely separated CPF/CNPJ whose check digits pass.  Above the
+#: threshold (recall first: such values carry no keyword in CSV rows or grep
+#: arguments) and above the generic recognizers that collide with them without a
+#: keyword (phone 0.4, IP 0.6), yet below those same recognizers once their own
+#: keyword lifts them (0.75 and more): a mobile number next to "celular" stays a phone.
+CHECKSUM_PASS_SCORE: Final = 0.65
 
 #: Same numbers as Presidio's LemmaContextAwareEnhancer, applied on the raw text.
 CONTEXT_BOOST: Final = 0.35

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Final
 import regex
 from presidio_analyzer import Pattern, PatternRecognizer, RecognizerResult
 
-from recognizers.base import FLAGS, RawContextMixin, bounded
-from recognizers.checksums import cnpj_is_valid
+from recognizers.base import CHECKSUM_PASS_SCORE, FLAGS, RawContextMixin, bounded
+from recognizers.checksums import canonical, cnpj_is_valid
 
 if TYPE_CHECKING:
     from presidio_analyzer.nlp_engine import NlpArtifacts
@@ -57,16 +57,17 @@ class BrCnpjRecognizer(RawContextMixin, PatternRecognizer):
 
     Check digits of the alphanumeric format use ASCII code minus 48 per character;
     validate-docbr implements it.  All-equal strings are rejected (the all-zero one
-    passes the raw checksum).  A bare 14-digit run that is a plausible timestamp
-    needs a CNPJ keyword nearby.
+    passes the raw checksum).  A 14-digit run, bare or loosely separated
+    (``20240115 103059``), that reads as a plausible timestamp needs a CNPJ keyword
+    nearby; the canonical mask does not.
     """
 
     ENTITY: Final = "BR_CNPJ"
     PATTERNS: Final = (
         Pattern("CNPJ (masked)", bounded(_MASKED), 1.0),
-        Pattern("CNPJ (separated)", bounded(_SEPARATED), 0.5),
-        Pattern("CNPJ (bare)", bounded(_BARE), 0.5),
-        Pattern("CNPJ (bare alphanumeric)", bounded(_BARE_ALNUM), 0.5),
+        Pattern("CNPJ (separated)", bounded(_SEPARATED), CHECKSUM_PASS_SCORE),
+        Pattern("CNPJ (bare)", bounded(_BARE), CHECKSUM_PASS_SCORE),
+        Pattern("CNPJ (bare alphanumeric)", bounded(_BARE_ALNUM), CHECKSUM_PASS_SCORE),
     )
     DEFAULT_CONTEXT = (
         "cnpj", "c.n.p.j.", "cnpj/mf", "cgc", "inscrita no cnpj", "inscrito no cnpj",
@@ -103,7 +104,8 @@ class BrCnpjRecognizer(RawContextMixin, PatternRecognizer):
             text, entities, nlp_artifacts, regex_flags
         )
         for result in results:
-            if looks_like_timestamp(text[result.start:result.end]):
+            written = text[result.start:result.end]
+            if not _MASKED_RE.fullmatch(written) and looks_like_timestamp(canonical(written)):
                 result.score = min(result.score, TIMESTAMP_SCORE)
         return results
 

@@ -8,7 +8,7 @@ from typing import Final
 import regex
 from presidio_analyzer import Pattern, PatternRecognizer
 
-from recognizers.base import FLAGS, RawContextMixin, bounded
+from recognizers.base import CHECKSUM_PASS_SCORE, FLAGS, RawContextMixin, bounded
 from recognizers.checksums import cpf_is_valid
 
 __all__ = ["BrCpfRecognizer"]
@@ -32,15 +32,16 @@ class BrCpfRecognizer(RawContextMixin, PatternRecognizer):
 
     The canonical mask scores 1.0 when its check digits pass and is dropped when they
     fail.  Bare and otherwise separated runs are dropped on a failed check and keep
-    0.5 on a pass, above the default threshold: a CPF in a CSV row or a grep argument
-    has no keyword near it, and a missed CPF is a leak.  Context words lift the score.
+    CHECKSUM_PASS_SCORE on a pass, above the default threshold: a CPF in a CSV row or a
+    grep argument has no keyword near it, and a missed CPF is a leak.  Context words
+    lift the score.
     """
 
     ENTITY: Final = "BR_CPF"
     PATTERNS: Final = (
         Pattern("CPF (masked)", bounded(_MASKED), 1.0),
-        Pattern("CPF (separated)", bounded(_SEPARATED), 0.5),
-        Pattern("CPF (bare)", bounded(_BARE), 0.5),
+        Pattern("CPF (separated)", bounded(_SEPARATED), CHECKSUM_PASS_SCORE),
+        Pattern("CPF (bare)", bounded(_BARE), CHECKSUM_PASS_SCORE),
         Pattern("CPF (partially hidden)", bounded(_HIDDEN), 0.6),
     )
     DEFAULT_CONTEXT = (

@@ -86,6 +86,11 @@ _STOPWORDS: Final = frozenset({
 })
 
 _NAME: Final = r"(?P<v>[^\W\d][\w.-]{0,63}(?<![.-]))"
+# A login, or a display name of up to four capitalised words ("Maria da Silva").
+_DISPLAY_NAME: Final = (
+    r"(?P<v>(?:\p{Lu}[\p{Ll}\p{Lu}]+(?:[ ](?:d[aeo]s?[ ])?\p{Lu}[\p{Ll}]+){1,3})"
+    r"|[^\W\d][\w.-]{0,63}(?<![.-]))"
+)
 _SAP_NAME: Final = r"(?P<v>[A-Z][A-Z0-9_.-]{1,11}(?<![.-]))"
 _END: Final = r"(?![\w-])"
 # Commands whose -u / -U flag names a user; a bare -u elsewhere (git push -u,
@@ -124,14 +129,18 @@ def _host_is_plausible(text: str, match: regex.Match[str]) -> bool:
 
 
 _KEYS: Final = (
-    r"user(?:[_-]?(?:name|id))?|usu[aá]rio|usr|login|logon|owner|uname|bname|usnam|"
+    r"(?:user|usu[aá]rio)(?:[._-]?(?:name|id|login))?|usr|login|logon|owner|uname|bname|usnam|"
     r"ernam|aenam|sy-uname|userid|benutzer|operador|operator_?name|created_?by|changed_?by"
 )
 
 _SHAPES: Final = (
     # user=jsilva, usuário: jsilva, "login": "jsilva", BNAME = JSILVA
     _Shape("key/value", regex.compile(
-        rf"(?i:\b(?:{_KEYS})\b)[\"']?[ \t]*[=:][ \t]*[\"']?{_NAME}{_END}", FLAGS), 0.85),
+        rf"(?i:\b(?:{_KEYS})\b)[\"']?[ \t]*[=:][ \t]*[\"']?{_DISPLAY_NAME}{_END}", FLAGS),
+        0.85),
+    # <user>jsilva</user>, <login>jsilva</login>
+    _Shape("xml element", regex.compile(
+        rf"<(?i:(?P<tag>{_KEYS}))>[ \t]*{_NAME}[ \t]*</(?P=tag)>", FLAGS), 0.85),
     # uid=1000(jsilva); a gid names a group, caught by propagation when it is the user's
     _Shape("uid", regex.compile(rf"\be?uid=[0-9]{{1,10}}\({_NAME}\)", FLAGS), 0.85),
     # sudo's own log line: "sudo: jsilva : TTY=pts/0 ; PWD=..."
