@@ -8,7 +8,9 @@ scored on the raw text.  Two changes of behaviour:
   touch the network;
 * a credit card number written as one bare digit run (SAP IDoc numbers and other
   16-digit IDs pass Luhn one time in ten) needs a card keyword nearby; numbers
-  written in groups keep Presidio's score.
+  written in groups keep Presidio's score;
+* likewise a phone number written as a bare digit run (order numbers such as
+  ``4523456789`` are valid landlines to python-phonenumbers).
 """
 
 from __future__ import annotations
@@ -39,8 +41,8 @@ __all__ = [
     "BrPhoneRecognizer",
 ]
 
-#: Score of a bare-digit card number before context: below the default threshold.
-BARE_CARD_SCORE: Final = 0.2
+#: Score of a bare-digit card or phone number before context: below the default threshold.
+BARE_NUMBER_SCORE: Final = 0.2
 
 
 @lru_cache(maxsize=1)
@@ -68,7 +70,12 @@ class BrEmailRecognizer(RawContextMixin, EmailRecognizer):
 
 
 class BrPhoneRecognizer(RawContextMixin, PhoneRecognizer):
-    """Phone numbers via python-phonenumbers, Brazilian region only (one scan)."""
+    """Phone numbers via python-phonenumbers, Brazilian region only (one scan).
+
+    A bare run of digits (``4523456789``) is a valid landline to phonenumbers and an
+    order number in most logs, so it needs a phone keyword nearby; numbers written
+    with ``+``, parentheses or separators keep Presidio's score.
+    """
 
     DEFAULT_CONTEXT = ("telefone", "tel", "celular", "cel", "fone", "whatsapp", "zap",
                        "contato", "ramal", "phone", "mobile", "cell")
@@ -78,6 +85,21 @@ class BrPhoneRecognizer(RawContextMixin, PhoneRecognizer):
         words = self._init_context(context)
         super().__init__(supported_language=supported_language, context=words,
                          supported_regions=("BR",), name="BrPhoneRecognizer")
+
+    def analyze(
+        self,
+        text: str,
+        entities: list[str],
+        nlp_artifacts: NlpArtifacts | None = None,
+    ) -> list[RecognizerResult]:
+        """python-phonenumbers' matches, with bare digit runs lowered below the threshold."""
+        results: list[RecognizerResult] = super().analyze(
+            text, entities, nlp_artifacts  # type: ignore[arg-type]
+        )
+        for result in results:
+            if text[result.start:result.end].isdigit():
+                result.score = min(result.score, BARE_NUMBER_SCORE)
+        return results
 
 
 class BrCreditCardRecognizer(RawContextMixin, CreditCardRecognizer):
@@ -106,7 +128,7 @@ class BrCreditCardRecognizer(RawContextMixin, CreditCardRecognizer):
         )
         for result in results:
             if text[result.start:result.end].isdigit():
-                result.score = min(result.score, BARE_CARD_SCORE)
+                result.score = min(result.score, BARE_NUMBER_SCORE)
         return results
 
 

@@ -77,8 +77,27 @@ def _resolve(spans: list[_Span]) -> list[_Span]:
     """Make spans disjoint while covering every character any of them covered.
 
     Higher scores win, then longer spans; a losing span keeps the parts of it that
-    no winner covers, so nothing detected is ever left in the output.
+    no winner covers, so nothing detected is ever left in the output.  Spans are
+    first grouped into clusters of transitively overlapping ones, so the work is
+    linear in the number of spans when overlaps are rare, as they are.
     """
+    resolved: list[_Span] = []
+    cluster: list[_Span] = []
+    cluster_end = -1
+    for span in sorted(spans, key=lambda s: s.start):
+        if cluster and span.start >= cluster_end:
+            resolved.extend(_resolve_cluster(cluster))
+            cluster = []
+        cluster.append(span)
+        cluster_end = max(cluster_end, span.end) if len(cluster) > 1 else span.end
+    if cluster:
+        resolved.extend(_resolve_cluster(cluster))
+    return resolved
+
+
+def _resolve_cluster(spans: list[_Span]) -> list[_Span]:
+    if len(spans) == 1:
+        return spans
     ordered = sorted(spans, key=lambda s: (-s.score, -(s.end - s.start), s.start, s.entity))
     taken: list[_Span] = []
     for span in ordered:

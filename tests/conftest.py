@@ -1,0 +1,38 @@
+"""Shared fixtures.  Every test runs without the developer's own configuration."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from redactor import Settings
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Point the user configuration at an empty folder and drop redactor's variables."""
+    saved = dict(os.environ)
+    os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("xdg"))
+    for name in ("REDACTOR_CONFIG", "REDACTOR_HASH_KEY"):
+        os.environ.pop(name, None)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
+
+
+@pytest.fixture(scope="session")
+def engine():  # type: ignore[no-untyped-def]
+    """One engine with default settings, shared by the whole session (building costs ~1 s)."""
+    from redactor.engine import Redactor
+
+    return Redactor(Settings())
+
+
+@pytest.fixture
+def work_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A temporary working directory (so no .redactor.toml from the repo applies)."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

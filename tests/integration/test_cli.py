@@ -1,0 +1,73 @@
+"""The redactor command as a user runs it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "examples" / "sap-system.log"
+# Values planted in the example log (synthetic, generated from the algorithms).
+PLANTED = ["39825979194", "66697251027385", "907.483.378-06", "46.468.695/8969-33",
+           "RS.HE4.4FW/E0JB-13", "87623286030", "carla.menezes@exemplo.com.br", "MSOUZA",
+           "RALMEIDA", "tnogueira", "LFERREIRA", "11987654320", "10.20.30.40"]
+
+
+def run(*args: str, stdin: bytes | None = None, cwd: Path | None = None,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "redactor", *args], input=stdin,
+                          capture_output=True, cwd=cwd or REPO, env=env or dict(os.environ),
+                          timeout=120, check=False)
+
+
+def test_redact_example_file() -> None:
+    done = run("redact", str(EXAMPLE))
+    assert done.returncode == 0
+    out = done.stdout.decode()
+    for value in PLANTED:
+        assert value in EXAMPLE.read_text(encoding="utf-8")
+        assert value not in out
+        assert value not in done.stderr.decode()
+    assert "User DDIC logged on" in out and "USER=root" in out  # service accounts stay
+    assert out.count("\n") == EXAMPLE.read_text(encoding="utf-8").count("\n")
+    assert "BR_CPF: 3" in done.stderr.decode()
+
+
+def test_stdin_to_stdout_and_invalid_utf8_passes_through() -> None:
+    data = b"cpf 529.982.247-25 \xff\xfe bytes\n"
+    done = run("redact", "-q", stdin=data)
+    assert done.returncode == 0
+    assert done.stdout == b"cpf [CPF] \xff\xfe bytes\n"
+    assert done.stderr == b""
+
+
+def test_missing_file_is_reported_and_others_still_processed(tmp_path: Path) -> None:
+    good = tmp_path / "ok.log"
+    good.write_text("cpf 529.982.247-25\n", encoding="utf-8")
+    done = run("redact", str(tmp_path / "missing.log"), str(good))
+    assert done.returncode == 3
+    assert done.stdout == b"cpf [CPF]\n"
+    assert b"missing.log" in done.stderr and b"cannot be read" in done.stderr
+
+
+def test_broken_config_is_exit_2_naming_file(tmp_path: Path) -> None:
+    (tmp_path / ".redactor.toml").write_text("[detection]\nscore_treshold = 0.2\n",
+                                             encoding="utf-8")
+    done = run("redact", stdin=b"cpf 529.982.247-25\n", cwd=tmp_path,
+               env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 2
+    assert done.stdout == b""
+    assert b".redactor.toml" in done.stderr and b"score_threshold" in done.stderr
+
+
+def test_usage_error_is_exit_2() -> None:
+    done = run("frobnicate")
+    assert done.returncode == 2
+    assert b"invalid choice" in done.stderr
+
+
+def test_version() -> None:
+    done = run("--version")
+    assert done.returncode == 0 and done.stdout.startswith(b"redactor ")

@@ -1,0 +1,148 @@
+"""The recognizer pack through the engine: written forms, decoys, context, user names."""
+
+from __future__ import annotations
+
+import pytest
+
+from redactor.engine import Redactor
+
+
+def found(engine: Redactor, text: str) -> list[tuple[str, str]]:
+    return [(f.entity_type, text[f.start:f.end]) for f in engine.analyze(text)]
+
+
+@pytest.mark.parametrize("written", [
+    "529.982.247-25", "52998224725", "529982247-25", "529.982.247.25", "529 982 247 25",
+    "529-982-247-25", "529.982.247/25",
+])
+def test_cpf_forms(engine: Redactor, written: str) -> None:
+    assert found(engine, f"cliente {written} ok") == [("BR_CPF", written)]
+
+
+@pytest.mark.parametrize("written", [
+    "11.222.333/0001-81", "11222333000181", "11.222.333.0001-81", "11 222 333 0001 81",
+    "11222333/0001-81", "12.ABC.345/01DE-35", "12ABC34501DE35", "12.abc.345/01de-35",
+])
+def test_cnpj_forms(engine: Redactor, written: str) -> None:
+    assert found(engine, f"fornecedor {written} ok") == [("BR_CNPJ", written)]
+
+
+@pytest.mark.parametrize("text", [
+    "111.444.777-36",                     # bad check digit, masked
+    "11144477705",                        # bad check digit, bare
+    "111.111.111-11 00000000000",         # all equal
+    "00.000.000/0000-00 11111111111111",  # all equal (the zero one passes the raw check)
+    "12ABC34501DE45",                     # base-36 mistake
+    "12abc34501de35",                     # lower case is accepted only in the mask
+    "ts 20240115103059 fim",              # valid checksum, but a timestamp
+    "em 20240115 103059 fim",             # the same, separated like SAP writes it
+    "chave 35241011222333000181550010000012341000012345",  # CNPJ inside an NF-e key
+    "doc 00111444777350 posted",          # CPF inside a longer run
+    "trace 123e4567-e12b-12d1-a456-426655440000 sha 9f86d081884c7d659a2feaa0c55ad015",
+    "versão 2.2.366 build 2026.11.19",
+    "IDOC 4111111111111111 status 53",    # Luhn-valid, bare: not a card without context
+])
+def test_decoys_are_left_alone(engine: Redactor, text: str) -> None:
+    assert [e for e, _ in found(engine, text) if e in ("BR_CPF", "BR_CNPJ", "CREDIT_CARD")] == []
+
+
+def test_timestamp_with_cnpj_keyword_is_a_cnpj(engine: Redactor) -> None:
+    assert found(engine, "CNPJ 20240115103059") == [("BR_CNPJ", "20240115103059")]
+
+
+def test_boundaries_allow_separators_not_letters(engine: Redactor) -> None:
+    assert found(engine, "cpf_11144477735") == [("BR_CPF", "11144477735")]
+    assert found(engine, '"cpf":"11144477735"') == [("BR_CPF", "11144477735")]
+    assert found(engine, "x11144477735") == []
+
+
+def test_fullwidth_and_dash_variants(engine: Redactor) -> None:
+    text = "CPF １１１．４４４．７７７\u2013３５ fim"
+    assert [(f.entity_type, f.start, f.end) for f in engine.analyze(text)] == [("BR_CPF", 4, 18)]
+
+
+def test_partially_hidden_cpf(engine: Redactor) -> None:
+    assert found(engine, "***.444.777-** e 111.***.***-35") == [
+        ("BR_CPF", "***.444.777-**"), ("BR_CPF", "111.***.***-35")]
+
+
+def test_context_raises_scores_on_both_sides(engine: Redactor) -> None:
+    bare = engine.analyze("valor 11144477735 fim")[0].score
+    before = engine.analyze("CPF 11144477735 fim")[0].score
+    after = engine.analyze("valor 11144477735 (CPF)")[0].score
+    assert bare == 0.65
+    assert before == after == 1.0
+    from_label = engine.analyze("11144477735", context=["cpf_cliente"])[0].score
+    assert from_label == 1.0
+
+
+def test_phone_keyword_beats_cpf_checksum(engine: Redactor) -> None:
+    # 11905058942 is a mobile number and a valid CPF: the nearest keyword decides.
+    assert found(engine, "celular 11905058942") == [("PHONE_NUMBER", "11905058942")]
+    assert found(engine, "valor 11905058942") == [("BR_CPF", "11905058942")]
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("USER=JSILVA KNA1", "JSILVA"),
+    ("usuário: mferreira", "mferreira"),
+    ('{"login": "ana.prado"}', "ana.prado"),
+    ("logon=bcosta owner: rlima", "bcosta"),
+    ("BNAME = MSOUZA", "MSOUZA"),
+    ("uid=1000(tnogueira) gid=1000(tnogueira)", "tnogueira"),
+    ("sudo -u lferreira crontab -l", "lferreira"),
+    ("psql --user cmoraes -d vendas", "cmoraes"),
+    ("Logon failed for user RALMEIDA in client 100", "RALMEIDA"),
+    ("Failed password for invalid user opacheco from 10.0.0.9 port 22", "opacheco"),
+    ("cat /home/vduarte/.bashrc", "vduarte"),
+    ("open /Users/iqueiroz/Desktop", "iqueiroz"),
+    (r"C:\Users\prezende\AppData", "prezende"),
+    ("ssh gteixeira@10.1.2.3", "gteixeira"),
+    ("[hsiqueira@srv01 ~]$ ls", "hsiqueira"),
+    ("sudo: ylacerda : TTY=pts/0 ; PWD=/srv", "ylacerda"),
+    ("<user>wbarros</user>", "wbarros"),
+    ("user.name=kjunqueira", "kjunqueira"),
+    ("user: Maria da Silva logged in", "Maria da Silva"),
+])
+def test_username_shapes(engine: Redactor, text: str, name: str) -> None:
+    names = [value for entity, value in found(engine, text) if entity == "USERNAME"]
+    assert name in names
+
+
+def test_username_reports_only_the_name_and_propagates(engine: Redactor) -> None:
+    text = "uid=1000(tnogueira) gid=1000(tnogueira) groups=1000(tnogueira)"
+    spans = [(f.start, f.end) for f in engine.analyze(text) if f.entity_type == "USERNAME"]
+    assert [text[s:e] for s, e in spans] == ["tnogueira"] * 3
+
+
+@pytest.mark.parametrize("text", [
+    "user=root owner: postgres login=www-data", "User DDIC logged on; user SAP* locked",
+    "USER=TMSADM started by s4hadm uid=1001(s4hadm)", "/home/runner/work",
+    "git push -u origin main", "python -u manage.py", "sort -u lista.txt",
+    "npm i typescript@latest", "login: success user: null User NOT FOUND",
+    "o usuário pode redefinir a senha", "user: ${USER} user=%s",
+    "curl --user-agent Mozilla",
+])
+def test_usernames_left_alone(engine: Redactor, text: str) -> None:
+    assert [v for e, v in found(engine, text) if e == "USERNAME"] == []
+
+
+def test_generic_presidio_entities(engine: Redactor) -> None:
+    text = ("mail carla.menezes@exemplo.com.br tel +55 (11) 98765-4321 cartão 4111 1111 1111 1111"
+            " ip 192.168.10.20 iban BR1500000000000010932840814P2")
+    assert {e for e, _ in found(engine, text)} == {
+        "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IP_ADDRESS", "IBAN_CODE"}
+
+
+def test_email_validation_is_offline(engine: Redactor, monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    from recognizers.generic import _offline_tldextract
+
+    _offline_tldextract.cache_clear()  # the suffix list is loaded again, under the guard
+
+    def no_network(*args: object, **kwargs: object) -> None:
+        raise AssertionError("network access attempted")
+
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    assert found(engine, "a.b@empresa.com.br") == [("EMAIL_ADDRESS", "a.b@empresa.com.br")]

@@ -1,0 +1,257 @@
+"""The public API: redact(), JSON values, operators, configuration, big inputs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import redactor
+from benchmarks import synthetic as syn
+from recognizers.checksums import canonical
+from redactor import ConfigError, OperatorSpec, Settings, redact, redact_json
+from redactor.engine import Redactor
+from tests.strategies import cnpjs, cpfs
+
+SAMPLE = "cliente CPF 529.982.247-25, login=jsilva, cnpj 12.ABC.345/01DE-35 em /home/ana/x"
+
+
+def test_redact_text_and_findings(work_dir: Path) -> None:
+    result = redact(SAMPLE)
+    assert result.text == "cliente CPF [CPF], login=[USERNAME], cnpj [CNPJ] em /home/[USERNAME]/x"
+    assert [f.entity_type for f in result.findings] == ["BR_CPF", "USERNAME", "BR_CNPJ",
+                                                        "USERNAME"]
+    first = result.findings[0]
+    assert SAMPLE[first.start:first.end] == "529.982.247-25"  # offsets into the original
+    assert first.recognizer == "BrCpfRecognizer" and first.score == 1.0
+
+
+@pytest.mark.parametrize("bad", [b"529.982.247-25", None, 52998224725, ["x"]])
+def test_non_string_input_is_a_type_error(bad: object, engine: Redactor) -> None:
+    with pytest.raises(TypeError, match=type(bad).__name__):
+        redact(bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=type(bad).__name__):
+        engine.redact(bad)  # type: ignore[arg-type]
+
+
+def test_nothing_found_returns_the_same_text(engine: Redactor) -> None:
+    text = "nada aqui: pedido 4500012345 concluído"
+    result = engine.redact(text)
+    assert result.text == text and result.findings == () and not result.changed
+
+
+def test_redaction_is_idempotent_on_the_sample(engine: Redactor) -> None:
+    once = engine.redact(SAMPLE).text
+    assert engine.redact(once).findings == ()
+
+
+planted_values = st.one_of(
+    cpfs().flatmap(lambda c: st.sampled_from(list(syn.cpf_forms(c).values()))),
+    cnpjs().flatmap(lambda c: st.sampled_from(list(syn.cnpj_forms(c).values()))),
+)
+fillers = st.sampled_from(["cliente ", " CPF: ", "\n", " | ", ", cnpj ", " user=", "; ", " "])
+
+
+@given(st.lists(st.tuples(fillers, planted_values), min_size=1, max_size=6))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_no_planted_value_survives_and_second_pass_finds_nothing(
+        engine: Redactor, parts: list[tuple[str, str]]) -> None:
+    # Values are separated from letters and digits: glued ones ("…35cliente") are not
+    # identifiers by the boundary rule (br-identifiers.md §1.2).
+    text = "".join(f + v + " " for f, v in parts) + "fim"
+    out = engine.redact(text).text
+    for _, value in parts:
+        assert value not in out
+        assert canonical(value) not in canonical(out)
+    assert engine.redact(out).findings == ()
+
+
+def test_json_value_paths_patch_and_types(engine: Redactor) -> None:
+    value = {
+        "command": "grep 52998224725 /home/mario/app.log",
+        "timeout": 60000,
+        "description": "procura",
+        "run_in_background": False,
+        "nested": [{"cpf": "111.444.777-35", "n": None}, "sem dados"],
+    }
+    result = engine.redact_json(value)
+    assert result.value == {
+        "command": "grep [CPF] /home/[USERNAME]/app.log",
+        "timeout": 60000,
+        "description": "procura",
+        "run_in_background": False,
+        "nested": [{"cpf": "[CPF]", "n": None}, "sem dados"],
+    }
+    assert list(result.patch) == ["command", "nested"]
+    assert result.patch["nested"] == result.value["nested"]
+    assert [f.path for f in result.findings] == [("command",), ("command",), ("nested", 0, "cpf")]
+    assert value["command"].startswith("grep 5299")  # the input was not modified
+
+
+def test_json_keys_are_context(engine: Redactor) -> None:
+    # A timestamp-shaped number is a CNPJ when its key says so.
+    result = engine.redact_json({"cnpj": "20240115103059", "ts": "20240115103059"})
+    assert result.value == {"cnpj": "[CNPJ]", "ts": "20240115103059"}
+
+
+def test_json_without_findings_has_empty_patch(engine: Redactor) -> None:
+    result = engine.redact_json({"a": ["b", 1, {"c": "d"}]})
+    assert result.patch == {} and result.value == {"a": ["b", 1, {"c": "d"}]}
+
+
+def test_json_list_and_scalar_roots(engine: Redactor) -> None:
+    assert engine.redact_json(["x", "11144477735"]).patch == {1: "[CPF]"}
+    assert engine.redact_json("11144477735").value == "[CPF]"
+    assert engine.redact_json(42).value == 42
+
+
+def test_module_level_redact_json(work_dir: Path) -> None:
+    assert redact_json({"cpf": "11144477735"}).value == {"cpf": "[CPF]"}
+
+
+def test_operators_mask_redact_and_custom_placeholder() -> None:
+    engine = Redactor(Settings(operators=(
+        ("BR_CPF", OperatorSpec(kind="mask", mask_char="#")),
+        ("BR_CNPJ", OperatorSpec(kind="redact")),
+        ("USERNAME", OperatorSpec(placeholder="[PESSOA_{entity}]")),
+    )))
+    out = engine.redact("cpf 529.982.247-25 cnpj 11.222.333/0001-81 user=jsilva").text
+    assert out == "cpf ############## cnpj  user=[PESSOA_USERNAME]"
+    assert engine.redact(out).findings == ()
+
+
+def test_hash_operator_is_stable_across_calls_and_processes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    key = "k" * 32
+    monkeypatch.setenv("REDACTOR_HASH_KEY", key)
+    settings = Settings(default_operator=OperatorSpec(kind="hash"))
+    engine = Redactor(settings)
+    first = engine.redact("CPF 529.982.247-25").text
+    assert first.startswith("CPF [CPF:") and len(first) == len("CPF [CPF:]") + 12
+    # Masked and bare forms of the same CPF give the same token; another CPF another one.
+    assert engine.redact("CPF 52998224725").text == first
+    assert engine.redact("CPF 111.444.777-35").text != first
+    code = ("from redactor import Settings, OperatorSpec; from redactor.engine import Redactor;"
+            "print(Redactor(Settings(default_operator=OperatorSpec(kind='hash')))"
+            ".redact('CPF 529.982.247-25').text)")
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env={**dict(__import__("os").environ),
+                                            "REDACTOR_HASH_KEY": key})
+    assert other.stdout.strip() == first
+    monkeypatch.setenv("REDACTOR_HASH_KEY", "o" * 32)
+    assert Redactor(settings).redact("CPF 529.982.247-25").text != first
+
+
+def test_hash_operator_without_key_is_a_config_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REDACTOR_HASH_KEY", raising=False)
+    with pytest.raises(ConfigError, match="REDACTOR_HASH_KEY"):
+        Redactor(Settings(default_operator=OperatorSpec(kind="hash")))
+    monkeypatch.setenv("REDACTOR_HASH_KEY", "short")
+    with pytest.raises(ConfigError, match="shorter than 16"):
+        Redactor(Settings(default_operator=OperatorSpec(kind="hash")))
+
+
+def test_a_detectable_placeholder_is_refused() -> None:
+    with pytest.raises(ConfigError, match="itself detected"):
+        Redactor(Settings(operators=(
+            ("BR_CPF", OperatorSpec(placeholder="[{label}_11144477735]")),)))
+
+
+def test_allowlist_values_in_any_written_form() -> None:
+    engine = Redactor(Settings(allow_values=("529.982.247-25",)))
+    out = engine.redact("teste 52998224725 e 529.982.247-25, real 111.444.777-35").text
+    assert out == "teste 52998224725 e 529.982.247-25, real [CPF]"
+
+
+def test_disabled_entities_are_not_detected() -> None:
+    engine = Redactor(Settings(entities=("BR_CNPJ",)))
+    assert engine.redact("cpf 529.982.247-25 user=jsilva").findings == ()
+
+
+def test_known_users_file_of_thousands(tmp_path: Path) -> None:
+    names = [f"colab{i:05d}" for i in range(5000)] + ["Ana Paula Reis", "# comentário", ""]
+    users = tmp_path / "users.txt"
+    users.write_text("\n".join(names), encoding="utf-8")
+    engine = Redactor(Settings(known_users_files=(users,)))
+    text = "COLAB04321 aprovou; ana paula reis revisou; colab04321x não; comentário fica"
+    result = engine.redact(text)
+    assert result.text == "[USERNAME] aprovou; [USERNAME] revisou; colab04321x não; comentário fica"
+
+
+def test_unreadable_known_users_file_names_the_file(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.txt"
+    with pytest.raises(ConfigError, match=str(missing)):
+        Redactor(Settings(known_users_files=(missing,)))
+
+
+def test_service_accounts_are_configurable() -> None:
+    strict = Redactor(Settings(builtin_service_accounts=False))
+    assert [f.entity_type for f in strict.analyze("user=root")] == ["USERNAME"]
+    relaxed = Redactor(Settings(service_accounts=("svc_backup",)))
+    assert relaxed.analyze("user=svc_backup") == ()
+
+
+def test_ten_megabytes_with_chunks_equal_to_one_pass(engine: Redactor,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    rng = random.Random(2)
+    lines = []
+    for i in range(120_000):
+        if i % 50 == 0:
+            lines.append(f"linha {i} cliente CPF {syn.cpf_forms(syn.random_cpf(rng))['masked']}")
+        elif i % 77 == 0:
+            lines.append(f"linha {i} STCD1={syn.random_cnpj(rng)} USER=MSOUZA")
+        else:
+            lines.append(f"linha {i} pedido PED-{rng.randint(0, 10**6)} ok processado em lote")
+    text = "\n".join(lines)
+    assert len(text) > 3_500_000
+    big = text * 3  # > 10 MB
+    assert len(big) > 10_000_000
+    result = engine.redact(big)
+    assert result.text.count("[CPF]") == 3 * text.count("cliente CPF")
+    # The chunked analysis equals one pass over a text that fits one chunk.
+    import redactor.engine as engine_module
+
+    sample = text[:300_000]
+    whole = engine.analyze(sample)
+    monkeypatch.setattr(engine_module, "CHUNK_SIZE", 7_000)
+    monkeypatch.setattr(engine_module, "CHUNK_OVERLAP", 512)
+    assert engine.analyze(sample) == whole
+
+
+def test_default_redact_reads_the_project_file(work_dir: Path) -> None:
+    (work_dir / ".redactor.toml").write_text(
+        '[operators.BR_CPF]\nplaceholder = "[DOC_CPF]"\n', encoding="utf-8")
+    assert redact("cpf 529.982.247-25").text == "cpf [DOC_CPF]"
+    (work_dir / ".redactor.toml").write_text("[detection\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="invalid TOML"):
+        redact("cpf 529.982.247-25")
+
+
+def test_import_is_lazy_and_api_is_small() -> None:
+    assert set(redactor.__all__) >= {"redact", "redact_json", "Redactor", "Settings", "Finding",
+                                     "RedactionResult", "RedactorError"}
+    assert redactor.Redactor is Redactor
+
+
+def test_errors_never_hold_values(tmp_path: Path) -> None:
+    users = tmp_path / "users.txt"
+    users.write_bytes(b"\xff529.982.247-25\n")
+    with pytest.raises(ConfigError) as info:
+        Redactor(Settings(known_users_files=(users,)))
+    assert "529" not in str(info.value.args) or str(users) in str(info.value)
+    assert "982" not in str(info.value).replace(str(users), "")
+
+
+def test_findings_are_json_serialisable(engine: Redactor) -> None:
+    import dataclasses
+
+    findings = engine.redact(SAMPLE).findings
+    assert json.loads(json.dumps([dataclasses.asdict(f) for f in findings]))[0]["entity_type"] \
+        == "BR_CPF"

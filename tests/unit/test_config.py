@@ -1,0 +1,137 @@
+"""Configuration layers, validation errors and the project file's tighten-only rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from redactor.config import DEFAULT_ENTITIES, OperatorSpec, Settings, config_files, load_settings
+from redactor.errors import ConfigError
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return {"HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+
+
+def test_defaults_without_files(tmp_path: Path, env: dict[str, str]) -> None:
+    settings = load_settings(cwd=tmp_path, env=env)
+    assert settings == Settings()
+    assert settings.entities == DEFAULT_ENTITIES
+    assert settings.score_threshold == 0.4
+    assert settings.operator_for("BR_CPF").render("BR_CPF") == "[CPF]"
+
+
+def test_layers_user_env_project(tmp_path: Path, env: dict[str, str]) -> None:
+    write(tmp_path / "xdg/redactor/config.toml", """
+[detection]
+score_threshold = 0.6
+disabled_entities = ["IP_ADDRESS"]
+[operators.BR_CPF]
+type = "mask"
+mask_char = "#"
+""")
+    explicit = write(tmp_path / "explicit.toml", '[messages]\nlanguage = "en"\n')
+    project = tmp_path / "repo" / "sub"
+    project.mkdir(parents=True)
+    write(tmp_path / "repo/.redactor.toml", """
+[detection]
+entities = ["IP_ADDRESS"]
+score_threshold = 0.5
+[usernames]
+known_users_file = "users.txt"
+builtin_service_accounts = false
+""")
+    settings = load_settings(cwd=project, env={**env, "REDACTOR_CONFIG": str(explicit)})
+    assert [p.name for p in settings.sources] == ["config.toml", "explicit.toml", ".redactor.toml"]
+    assert settings.score_threshold == 0.5
+    assert "IP_ADDRESS" in settings.entities  # the project added it back
+    assert settings.operator_for("BR_CPF") == OperatorSpec(kind="mask", mask_char="#")
+    assert settings.language == "en"
+    assert settings.known_users_files == (tmp_path / "repo/users.txt",)
+    assert settings.builtin_service_accounts is False
+
+
+@pytest.mark.parametrize(("body", "key"), [
+    ('[detection]\nscore_threshold = 0.9\n', "detection.score_threshold"),
+    ('[detection]\ndisabled_entities = ["BR_CPF"]\n', "detection.disabled_entities"),
+    ('[allowlist]\nvalues = ["529.982.247-25"]\n', "allowlist.values"),
+    ('[usernames]\nservice_accounts = ["jsilva"]\n', "usernames.service_accounts"),
+    ('[hash]\nkey_env = "HOME"\n', "hash.key_env"),
+    ('[detection]\nspacy_model = "evil_model"\n', "detection.spacy_model"),
+    ('[operators.BR_CPF]\ntype = "mask"\nmask_char = "#"\n', "operators.BR_CPF.mask_char"),
+])
+def test_project_file_cannot_loosen(tmp_path: Path, env: dict[str, str], body: str,
+                                    key: str) -> None:
+    write(tmp_path / ".redactor.toml", body)
+    with pytest.raises(ConfigError) as info:
+        load_settings(cwd=tmp_path, env=env)
+    message = str(info.value)
+    assert ".redactor.toml" in message and key in message
+    assert "529.982.247-25" not in message
+
+
+def test_project_cannot_turn_allowlist_back_on(tmp_path: Path, env: dict[str, str]) -> None:
+    write(tmp_path / "xdg/redactor/config.toml", "[usernames]\nbuiltin_service_accounts = false\n")
+    write(tmp_path / ".redactor.toml", "[usernames]\nbuiltin_service_accounts = true\n")
+    with pytest.raises(ConfigError, match="builtin_service_accounts"):
+        load_settings(cwd=tmp_path, env=env)
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("[detection\n", "invalid TOML"),
+    ('[detection]\nscore_treshold = 0.5\n', "did you mean 'score_threshold'"),
+    ('[detecton]\n', "did you mean 'detection'"),
+    ('[detection]\nentities = ["BR_CFP"]\n', "did you mean 'BR_CPF'"),
+    ('[detection]\nscore_threshold = "high"\n', "number between 0 and 1"),
+    ('[detection]\nscore_threshold = 1.5\n', "number between 0 and 1"),
+    ('[operators.BR_CPF]\ntype = "shred"\n', "unknown operator 'shred'"),
+    ('[operators.BR_CPF]\nplaceholder = "$(rm -rf ~)"\n', "safe placeholder"),
+    ('[operators.BR_CPF]\nplaceholder = "[{nome}]"\n', "unknown fields"),
+    ('[operators.BR_CPF]\ntype = "hash"\nplaceholder = "[CPF]"\n', "no {hash} field"),
+    ('[operators.BR_XYZ]\ntype = "mask"\n', "unknown entity"),
+    ('[operators.BR_CPF]\nmask_char = "ab"\n', "one ASCII character"),
+    ('[messages]\nlanguage = "fr"\n', "unknown language"),
+    ('[usernames]\nbuiltin_service_accounts = "no"\n', "true or false"),
+    ('detection = 3\n', "must be a table"),
+])
+def test_broken_config_is_a_loud_error(tmp_path: Path, env: dict[str, str], body: str,
+                                       expected: str) -> None:
+    config = write(tmp_path / "xdg/redactor/config.toml", body)
+    with pytest.raises(ConfigError) as info:
+        load_settings(cwd=tmp_path, env=env)
+    assert str(config) in str(info.value)
+    assert expected in str(info.value)
+    assert info.value.exit_code == 2
+
+
+def test_invalid_toml_names_the_line(tmp_path: Path, env: dict[str, str]) -> None:
+    write(tmp_path / "xdg/redactor/config.toml", "[detection]\nscore_threshold = 0.4\n= nope\n")
+    with pytest.raises(ConfigError, match="line 3"):
+        load_settings(cwd=tmp_path, env=env)
+
+
+def test_missing_redactor_config_file_is_an_error(tmp_path: Path, env: dict[str, str]) -> None:
+    with pytest.raises(ConfigError, match="REDACTOR_CONFIG"):
+        config_files(tmp_path, {**env, "REDACTOR_CONFIG": str(tmp_path / "missing.toml")})
+
+
+def test_not_utf8_config_is_an_error(tmp_path: Path, env: dict[str, str]) -> None:
+    path = tmp_path / "xdg/redactor/config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"[messages]\nlanguage = \"\xff\"\n")
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        load_settings(cwd=tmp_path, env=env)
+
+
+def test_placeholder_templates_render() -> None:
+    assert OperatorSpec(placeholder="[{entity}]").render("BR_CNPJ") == "[BR_CNPJ]"
+    assert OperatorSpec(kind="hash").render("USERNAME", "abc") == "[USERNAME:abc]"
+    assert OperatorSpec().render("EMAIL_ADDRESS") == "[EMAIL]"
