@@ -53,7 +53,8 @@ DEFAULT_SERVICE_ACCOUNTS: Final = frozenset({
     "localsystem", "localservice", "networkservice", "shared",
     # SAP technical users
     "sap*", "sap", "ddic", "tmsadm", "tmssup", "earlywatch", "sapcpic", "sapjsf",
-    "sapsupport", "sapadm", "sapsys", "wf-batch", "sap_wfrt", "bwremote", "aleremote", "sap_system",
+    "sapsupport", "sapadm", "sapsys", "batch", "batchuser", "wf-batch", "sap_wfrt", "bwremote",
+    "aleremote", "sap_system",
     # Placeholders used in documentation
     "user", "username", "usuario", "usr", "someone", "anonymous", "me", "you",
 })
