@@ -41,8 +41,10 @@ __all__ = [
     "BrPhoneRecognizer",
 ]
 
-#: Score of a bare-digit card or phone number before context: below the default threshold.
-BARE_NUMBER_SCORE: Final = 0.2
+#: Score of a bare-digit card or phone number before context: below the default threshold,
+#: and high enough that its own keyword (+0.35) lifts it above a checksum-valid bare CPF
+#: (recognizers.base.CHECKSUM_PASS_SCORE): "celular 11905058942" is a phone.
+BARE_NUMBER_SCORE: Final = 0.35
 
 
 @lru_cache(maxsize=1)
