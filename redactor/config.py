@@ -54,6 +54,7 @@ ENTITY_LABELS: Final[Mapping[str, str]] = {
     "CREDIT_CARD": "CREDIT_CARD",
     "IP_ADDRESS": "IP",
     "IBAN_CODE": "IBAN",
+    "PERSON": "PERSON",
 }
 
 OperatorKind = Literal["replace", "mask", "redact", "hash"]

@@ -39,6 +39,8 @@ SEGMENT_SIZE: Final = 32_768
 #: Hex characters of the HMAC kept in a hash token.
 HASH_CHARS: Final = 12
 LANGUAGE: Final = "pt"
+#: Entity reported by a configured spaCy model's NER (people's names).
+NER_ENTITY: Final = "PERSON"
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +137,8 @@ class Redactor:
         from presidio_anonymizer import AnonymizerEngine
 
         self._anonymizer: AnonymizerEngine = AnonymizerEngine()  # type: ignore[no-untyped-call]
-        self._operators = {e: self._operator_config(e) for e in settings.entities}
+        self._entities = [*settings.entities, *([NER_ENTITY] if settings.spacy_model else [])]
+        self._operators = {e: self._operator_config(e) for e in self._entities}
         self._check_placeholders()
 
     # ------------------------------------------------------------------ analysis
@@ -160,7 +163,7 @@ class Redactor:
 
         normalized = normalize_for_matching(text)
         found: dict[tuple[int, int, str], _Span] = {}
-        entities = list(self.settings.entities)
+        entities = self._entities
         threshold = self.settings.score_threshold
         ctx = list(context) if context else None
         for start, end, keep_from, keep_to in _chunks(len(text), CHUNK_SIZE, CHUNK_OVERLAP):
@@ -358,6 +361,14 @@ def _nlp_engine(settings: Settings) -> Any:
     from presidio_analyzer.nlp_engine import NlpEngineProvider
 
     if settings.spacy_model:
+        import spacy.util
+
+        if not (Path(settings.spacy_model).expanduser().is_dir()
+                or spacy.util.is_package(settings.spacy_model)):
+            # Presidio would try to download a missing model; a privacy tool must not.
+            raise ConfigError(f"detection.spacy_model: {settings.spacy_model!r} is neither an "
+                              "installed spaCy package nor a model folder; install it or "
+                              "remove the key")
         conf = {"nlp_engine_name": "spacy",
                 "models": [{"lang_code": LANGUAGE, "model_name": settings.spacy_model}]}
     else:
@@ -386,6 +397,12 @@ def _build_analyzer(settings: Settings) -> AnalyzerEngine:
     registry = RecognizerRegistry(supported_languages=[LANGUAGE])
     recognizers.register(registry, languages=(LANGUAGE,), entities=settings.entities,
                          known_usernames=known, service_accounts=accounts)
+    if settings.spacy_model:
+        # A trained model brings named-entity recognition of people's names.
+        from presidio_analyzer.predefined_recognizers import SpacyRecognizer
+
+        registry.add_recognizer(SpacyRecognizer(supported_language=LANGUAGE,
+                                                supported_entities=[NER_ENTITY]))
     try:
         return AnalyzerEngine(registry=registry, nlp_engine=_nlp_engine(settings),
                               supported_languages=[LANGUAGE],

@@ -255,3 +255,36 @@ def test_findings_are_json_serialisable(engine: Redactor) -> None:
     findings = engine.redact(SAMPLE).findings
     assert json.loads(json.dumps([dataclasses.asdict(f) for f in findings]))[0]["entity_type"] \
         == "BR_CPF"
+
+
+def test_named_spacy_model_is_used_and_gives_the_same_patterns(tmp_path: Path,
+                                                              engine: Redactor) -> None:
+    import spacy
+
+    model = tmp_path / "blank-pt"
+    spacy.blank("pt").to_disk(model)
+    with_model = Redactor(Settings(spacy_model=str(model)))
+    assert type(with_model._analyzer.nlp_engine).__name__ == "SpacyNlpEngine"
+    assert any(type(r).__name__ == "SpacyRecognizer"
+               for r in with_model._analyzer.registry.recognizers)
+    text = "cliente CPF 529.982.247-25 user=jsilva cnpj 11222333000181"
+    assert with_model.redact(text).text == engine.redact(text).text
+
+
+def test_missing_spacy_model_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="spacy_model"):
+        Redactor(Settings(spacy_model="pt_model_that_is_not_installed"))
+
+
+def test_presidio_debug_logs_hold_no_values(engine: Redactor,
+                                            caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    text = "cliente CPF 529.982.247-25 login=jsilva email a.b@empresa.com.br"
+    Redactor(Settings()).redact(text)
+    engine.redact(text)
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert caplog.records  # Presidio does log at DEBUG; none of it may carry the data
+    for value in ("529.982.247-25", "52998224725", "jsilva", "a.b@empresa.com.br"):
+        assert value not in logged
