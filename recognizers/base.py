@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import regex
-from presidio_analyzer import RecognizerResult
+from presidio_analyzer import Pattern, PatternRecognizer, RecognizerResult
 
 from recognizers._text import ContextWords
 
@@ -18,8 +18,10 @@ __all__ = [
     "CONTEXT_BOOST",
     "CONTEXT_FLOOR",
     "FLAGS",
+    "PackPatternRecognizer",
     "RawContextMixin",
     "bounded",
+    "cap_scores",
 ]
 
 #: Patterns of this pack are case sensitive unless they scope ``(?i:...)`` themselves:
@@ -83,3 +85,43 @@ class RawContextMixin:
             metadata: dict[str, Any] = result.recognition_metadata
             metadata[RecognizerResult.IS_SCORE_ENHANCED_BY_CONTEXT_KEY] = True
         return raw_recognizer_results
+
+
+class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
+    """A pattern recognizer of this pack: class-level entity, patterns and context words.
+
+    Patterns are compiled with :data:`FLAGS` (case sensitive) and scored for context
+    on the raw text by :class:`RawContextMixin`.
+    """
+
+    ENTITY: ClassVar[str]
+    PATTERNS: ClassVar[tuple[Pattern, ...]]
+
+    def __init__(
+        self,
+        supported_language: str = "pt",
+        context: Iterable[str] | None = None,
+        name: str | None = None,
+    ) -> None:
+        words = self._init_context(context)
+        super().__init__(
+            supported_entity=self.ENTITY,
+            patterns=list(self.PATTERNS),
+            context=words,
+            supported_language=supported_language,
+            name=name or type(self).__name__,
+            global_regex_flags=FLAGS,
+        )
+
+
+def cap_scores(results: list[RecognizerResult], text: str,
+               applies: Callable[[str], bool], ceiling: float) -> list[RecognizerResult]:
+    """Lower to ``ceiling`` the score of every result whose matched text ``applies``.
+
+    Used for matches that are only plausible with a keyword nearby: context scoring,
+    which runs afterwards, can still lift them over the threshold.
+    """
+    for result in results:
+        if applies(text[result.start:result.end]):
+            result.score = min(result.score, ceiling)
+    return results

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
 import regex
-from presidio_analyzer import Pattern, PatternRecognizer, RecognizerResult
+from presidio_analyzer import Pattern, RecognizerResult
 
-from recognizers.base import CHECKSUM_PASS_SCORE, FLAGS, RawContextMixin, bounded
+from recognizers.base import CHECKSUM_PASS_SCORE, PackPatternRecognizer, bounded, cap_scores
 from recognizers.checksums import canonical, cnpj_is_valid
 
 if TYPE_CHECKING:
@@ -52,7 +51,11 @@ def looks_like_timestamp(digits: str) -> bool:
     return True
 
 
-class BrCnpjRecognizer(RawContextMixin, PatternRecognizer):
+def _reads_as_timestamp(written: str) -> bool:
+    return not _MASKED_RE.fullmatch(written) and looks_like_timestamp(canonical(written))
+
+
+class BrCnpjRecognizer(PackPatternRecognizer):
     """Recognize CNPJs, numeric and alphanumeric, masked and bare, checked with validate-docbr.
 
     Check digits of the alphanumeric format use ASCII code minus 48 per character;
@@ -62,8 +65,8 @@ class BrCnpjRecognizer(RawContextMixin, PatternRecognizer):
     nearby; the canonical mask does not.
     """
 
-    ENTITY: Final = "BR_CNPJ"
-    PATTERNS: Final = (
+    ENTITY = "BR_CNPJ"
+    PATTERNS = (
         Pattern("CNPJ (masked)", bounded(_MASKED), 1.0),
         Pattern("CNPJ (separated)", bounded(_SEPARATED), CHECKSUM_PASS_SCORE),
         Pattern("CNPJ (bare)", bounded(_BARE), CHECKSUM_PASS_SCORE),
@@ -76,22 +79,6 @@ class BrCnpjRecognizer(RawContextMixin, PatternRecognizer):
         "company tax id", "corporate taxpayer id",
     )
 
-    def __init__(
-        self,
-        supported_language: str = "pt",
-        context: Iterable[str] | None = None,
-        name: str | None = None,
-    ) -> None:
-        words = self._init_context(context)
-        super().__init__(
-            supported_entity=self.ENTITY,
-            patterns=list(self.PATTERNS),
-            context=words,
-            supported_language=supported_language,
-            name=name or "BrCnpjRecognizer",
-            global_regex_flags=FLAGS,
-        )
-
     def analyze(
         self,
         text: str,
@@ -103,11 +90,7 @@ class BrCnpjRecognizer(RawContextMixin, PatternRecognizer):
         results: list[RecognizerResult] = super().analyze(
             text, entities, nlp_artifacts, regex_flags
         )
-        for result in results:
-            written = text[result.start:result.end]
-            if not _MASKED_RE.fullmatch(written) and looks_like_timestamp(canonical(written)):
-                result.score = min(result.score, TIMESTAMP_SCORE)
-        return results
+        return cap_scores(results, text, _reads_as_timestamp, TIMESTAMP_SCORE)
 
     def validate_result(self, pattern_text: str) -> bool | None:
         """The mask is decided by its check digits; other forms keep their score."""

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Final
 
 import regex
-from presidio_analyzer import Pattern, PatternRecognizer
+from presidio_analyzer import Pattern
 
-from recognizers.base import CHECKSUM_PASS_SCORE, FLAGS, RawContextMixin, bounded
+from recognizers.base import CHECKSUM_PASS_SCORE, PackPatternRecognizer, bounded
 from recognizers.checksums import cpf_is_valid
 
 __all__ = ["BrCpfRecognizer"]
@@ -27,7 +26,7 @@ _MASKED_RE: Final = regex.compile(_MASKED)
 _HIDDEN_RE: Final = regex.compile(_HIDDEN)
 
 
-class BrCpfRecognizer(RawContextMixin, PatternRecognizer):
+class BrCpfRecognizer(PackPatternRecognizer):
     """Recognize CPF numbers in every common written form, checked with validate-docbr.
 
     The canonical mask scores 1.0 when its check digits pass and is dropped when they
@@ -37,8 +36,8 @@ class BrCpfRecognizer(RawContextMixin, PatternRecognizer):
     lift the score.
     """
 
-    ENTITY: Final = "BR_CPF"
-    PATTERNS: Final = (
+    ENTITY = "BR_CPF"
+    PATTERNS = (
         Pattern("CPF (masked)", bounded(_MASKED), 1.0),
         Pattern("CPF (separated)", bounded(_SEPARATED), CHECKSUM_PASS_SCORE),
         Pattern("CPF (bare)", bounded(_BARE), CHECKSUM_PASS_SCORE),
@@ -50,22 +49,6 @@ class BrCpfRecognizer(RawContextMixin, PatternRecognizer):
         "portador do cpf", "portadora do cpf", "contribuinte", "titular",
         "brazilian tax id", "taxpayer id", "individual taxpayer number",
     )
-
-    def __init__(
-        self,
-        supported_language: str = "pt",
-        context: Iterable[str] | None = None,
-        name: str | None = None,
-    ) -> None:
-        words = self._init_context(context)
-        super().__init__(
-            supported_entity=self.ENTITY,
-            patterns=list(self.PATTERNS),
-            context=words,
-            supported_language=supported_language,
-            name=name or "BrCpfRecognizer",
-            global_regex_flags=FLAGS,
-        )
 
     def validate_result(self, pattern_text: str) -> bool | None:
         """The canonical mask is decided by its check digits; other forms keep their score."""

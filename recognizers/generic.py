@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from presidio_analyzer import RecognizerResult
 from presidio_analyzer.predefined_recognizers import (
@@ -28,7 +28,7 @@ from presidio_analyzer.predefined_recognizers import (
     PhoneRecognizer,
 )
 
-from recognizers.base import RawContextMixin
+from recognizers.base import RawContextMixin, cap_scores
 
 if TYPE_CHECKING:
     from presidio_analyzer.nlp_engine import NlpArtifacts
@@ -47,6 +47,22 @@ __all__ = [
 BARE_NUMBER_SCORE: Final = 0.35
 
 
+class _Tuned(RawContextMixin):
+    """Presidio's recognizer with this pack's context words and its own class name."""
+
+    EXTRA: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, supported_language: str = "pt",
+                 context: Iterable[str] | None = None) -> None:
+        words = self._init_context(context)
+        super().__init__(supported_language=supported_language,  # type: ignore[call-arg]
+                         context=words, name=type(self).__name__, **self.EXTRA)
+
+
+def _bare_digits(written: str) -> bool:
+    return written.isdigit()
+
+
 @lru_cache(maxsize=1)
 def _offline_tldextract() -> Any:
     import tldextract
@@ -55,23 +71,18 @@ def _offline_tldextract() -> Any:
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
-class BrEmailRecognizer(RawContextMixin, EmailRecognizer):
+class BrEmailRecognizer(_Tuned, EmailRecognizer):
     """E-mail addresses, validated against the bundled public suffix list."""
 
     DEFAULT_CONTEXT = ("email", "e-mail", "correio eletronico", "endereco eletronico")
 
-    def __init__(self, supported_language: str = "pt",
-                 context: Iterable[str] | None = None) -> None:
-        words = self._init_context(context)
-        super().__init__(supported_language=supported_language, context=words,
-                         name="BrEmailRecognizer")
 
     def validate_result(self, pattern_text: str) -> bool:
         """True when the domain ends in a public suffix."""
         return bool(_offline_tldextract()(pattern_text).fqdn)
 
 
-class BrPhoneRecognizer(RawContextMixin, PhoneRecognizer):
+class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
     """Phone numbers via python-phonenumbers, Brazilian region only (one scan).
 
     A bare run of digits (``4523456789``) is a valid landline to phonenumbers and an
@@ -79,14 +90,10 @@ class BrPhoneRecognizer(RawContextMixin, PhoneRecognizer):
     with ``+``, parentheses or separators keep Presidio's score.
     """
 
+    EXTRA: ClassVar[dict[str, Any]] = {"supported_regions": ("BR",)}
     DEFAULT_CONTEXT = ("telefone", "tel", "celular", "cel", "fone", "whatsapp", "zap",
                        "contato", "ramal", "phone", "mobile", "cell")
 
-    def __init__(self, supported_language: str = "pt",
-                 context: Iterable[str] | None = None) -> None:
-        words = self._init_context(context)
-        super().__init__(supported_language=supported_language, context=words,
-                         supported_regions=("BR",), name="BrPhoneRecognizer")
 
     def analyze(
         self,
@@ -98,24 +105,16 @@ class BrPhoneRecognizer(RawContextMixin, PhoneRecognizer):
         results: list[RecognizerResult] = super().analyze(
             text, entities, nlp_artifacts  # type: ignore[arg-type]
         )
-        for result in results:
-            if text[result.start:result.end].isdigit():
-                result.score = min(result.score, BARE_NUMBER_SCORE)
-        return results
+        return cap_scores(results, text, _bare_digits, BARE_NUMBER_SCORE)
 
 
-class BrCreditCardRecognizer(RawContextMixin, CreditCardRecognizer):
+class BrCreditCardRecognizer(_Tuned, CreditCardRecognizer):
     """Card numbers with Luhn; bare digit runs need context (see the module docstring)."""
 
     DEFAULT_CONTEXT = ("cartao", "cartao de credito", "cartao de debito", "bandeira", "elo",
                        "hipercard", "visa", "mastercard", "amex", "validade", "cvv", "card",
                        "credit card", "debit card")
 
-    def __init__(self, supported_language: str = "pt",
-                 context: Iterable[str] | None = None) -> None:
-        words = self._init_context(context)
-        super().__init__(supported_language=supported_language, context=words,
-                         name="BrCreditCardRecognizer")
 
     def analyze(
         self,
@@ -128,32 +127,19 @@ class BrCreditCardRecognizer(RawContextMixin, CreditCardRecognizer):
         results: list[RecognizerResult] = super().analyze(
             text, entities, nlp_artifacts, regex_flags
         )
-        for result in results:
-            if text[result.start:result.end].isdigit():
-                result.score = min(result.score, BARE_NUMBER_SCORE)
-        return results
+        return cap_scores(results, text, _bare_digits, BARE_NUMBER_SCORE)
 
 
-class BrIpRecognizer(RawContextMixin, IpRecognizer):
+class BrIpRecognizer(_Tuned, IpRecognizer):
     """IPv4 and IPv6 addresses."""
 
     DEFAULT_CONTEXT = ("ip", "ipv4", "ipv6", "endereco ip", "host", "servidor")
 
-    def __init__(self, supported_language: str = "pt",
-                 context: Iterable[str] | None = None) -> None:
-        words = self._init_context(context)
-        super().__init__(supported_language=supported_language, context=words,
-                         name="BrIpRecognizer")
 
 
-class BrIbanRecognizer(RawContextMixin, IbanRecognizer):
+class BrIbanRecognizer(_Tuned, IbanRecognizer):
     """IBANs, Brazilian ones included (BR + 27 characters)."""
 
     DEFAULT_CONTEXT = ("iban", "conta", "banco", "transferencia", "bank", "account",
                        "transaction")
 
-    def __init__(self, supported_language: str = "pt",
-                 context: Iterable[str] | None = None) -> None:
-        words = self._init_context(context)
-        super().__init__(supported_language=supported_language, context=words,
-                         name="BrIbanRecognizer")

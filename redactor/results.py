@@ -38,12 +38,9 @@ def _summary(findings: tuple[Finding, ...]) -> str:
     return ", ".join(f"{name}={count}" for name, count in sorted(counts.items())) or "none"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
-class RedactionResult:
-    """The redacted text and what was found in the original."""
-
-    text: str
-    findings: tuple[Finding, ...] = ()
+class _Counts:
+    __slots__ = ()
+    findings: tuple[Finding, ...]
 
     @property
     def changed(self) -> bool:
@@ -54,6 +51,14 @@ class RedactionResult:
         """Number of findings per entity type."""
         return dict(Counter(f.entity_type for f in self.findings))
 
+
+@dataclass(frozen=True, slots=True, repr=False)
+class RedactionResult(_Counts):
+    """The redacted text and what was found in the original."""
+
+    text: str
+    findings: tuple[Finding, ...] = ()
+
     def __repr__(self) -> str:
         # The redacted text is left out too: with an operator switched off by
         # configuration it could still hold personal data.
@@ -62,7 +67,7 @@ class RedactionResult:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class JsonRedaction:
+class JsonRedaction(_Counts):
     """A redacted JSON value, its findings (with paths) and the minimal patch.
 
     ``patch`` holds only the top-level keys (or, for a list, indexes) whose values
@@ -72,15 +77,6 @@ class JsonRedaction:
     value: Any
     findings: tuple[Finding, ...] = ()
     patch: dict[str | int, Any] = field(default_factory=dict)
-
-    @property
-    def changed(self) -> bool:
-        """True when anything was detected."""
-        return bool(self.findings)
-
-    def entity_counts(self) -> dict[str, int]:
-        """Number of findings per entity type."""
-        return dict(Counter(f.entity_type for f in self.findings))
 
     def __repr__(self) -> str:
         return (f"JsonRedaction(findings={len(self.findings)} [{_summary(self.findings)}], "
