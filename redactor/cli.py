@@ -35,6 +35,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     redact.add_argument("paths", nargs="*", type=Path, help="files to read (default: stdin)")
     redact.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+
+    hook = commands.add_parser("hook", help="answer one hook event of an agent host (stdin)")
+    hook.add_argument("host", choices=["claude"], help="the host whose event is on stdin")
+
+    install = commands.add_parser("install", help="register redactor's hooks with a host")
+    install.add_argument("host", choices=["claude"])
+    where = install.add_mutually_exclusive_group()
+    where.add_argument("--project", type=Path, metavar="DIR",
+                       help="the project's .claude/settings.json (default: current folder)")
+    where.add_argument("--user", action="store_true", help="your own ~/.claude/settings.json")
+    install.add_argument("--dry-run", action="store_true", help="show the change, write nothing")
+    install.add_argument("--command", dest="hook_command", default=None,
+                         help="the hook command to register (default: this installation)")
     return parser
 
 
@@ -80,12 +93,45 @@ def _cmd_redact(args: argparse.Namespace) -> int:
     return InputError.exit_code if failed else 0
 
 
+def _cmd_hook(args: argparse.Namespace) -> int:
+    from redactor.hooks import claude
+
+    raw = sys.stdin.buffer.read()
+    outcome = claude.run(raw)
+    if outcome.stdout is not None:
+        _write(sys.stdout, outcome.stdout + "\n")
+    if outcome.stderr is not None:
+        print(outcome.stderr, file=sys.stderr)
+    return outcome.exit_code
+
+
+def _cmd_install(args: argparse.Namespace) -> int:
+    from redactor.hooks.claude import redactor_command
+    from redactor.install import claude_settings_path, install_claude
+
+    path = claude_settings_path(args.project, args.user)
+    command = args.hook_command or f"{redactor_command()} hook claude"
+    result = install_claude(path, command, dry_run=args.dry_run)
+    if not result.changed:
+        print(f"redactor: hooks already installed in {path}", file=sys.stderr)
+    elif args.dry_run:
+        _write(sys.stdout, result.diff)
+    else:
+        backup = f" (backup: {result.backup})" if result.backup else ""
+        print(f"redactor: hooks installed in {path}{backup}", file=sys.stderr)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``redactor`` command; returns the exit code."""
     try:
         args = _parser().parse_args(argv)
         if args.command == "redact":
             return _cmd_redact(args)
+        if args.command == "hook":
+            return _cmd_hook(args)
+        if args.command == "install":
+            return _cmd_install(args)
         raise UsageError(f"unknown command {args.command}")
     except RedactorError as exc:
         print(f"redactor: {exc}", file=sys.stderr)

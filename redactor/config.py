@@ -30,8 +30,10 @@ from redactor.errors import ConfigError
 
 __all__ = [
     "DEFAULT_ENTITIES",
+    "DEFAULT_PROMPT_BLOCK",
     "ENTITY_LABELS",
     "OperatorSpec",
+    "Rule",
     "Settings",
     "config_files",
     "load_settings",
@@ -56,6 +58,10 @@ ENTITY_LABELS: Final[Mapping[str, str]] = {
     "IBAN_CODE": "IBAN",
     "PERSON": "PERSON",
 }
+
+#: Entities that make a prompt bounce in the prompt hooks (the others are redacted in
+#: tool traffic but may appear in what a person types about their own work).
+DEFAULT_PROMPT_BLOCK: Final = ("BR_CPF", "BR_CNPJ", "CREDIT_CARD", "IBAN_CODE")
 
 OperatorKind = Literal["replace", "mask", "redact", "hash"]
 OPERATOR_KINDS: Final = ("replace", "mask", "redact", "hash")
@@ -96,6 +102,23 @@ class OperatorSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class Rule:
+    """A policy rule: stop a tool call or a prompt that mentions something forbidden.
+
+    ``pattern`` is searched in every string of a tool's input (and in the prompt);
+    ``tools`` must fully match the tool name.  ``deny`` stops the call, ``ask`` hands
+    it to the person; on a prompt both block it.  ``reason`` is shown as written.
+    """
+
+    name: str
+    pattern: str
+    reason: str
+    action: Literal["deny", "ask"] = "deny"
+    tools: str = ".*"
+    on: tuple[Literal["tool", "prompt"], ...] = ("tool", "prompt")
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     """Everything that decides what is detected and how it is replaced.  Immutable."""
 
@@ -111,7 +134,13 @@ class Settings:
     hash_key_env: str = DEFAULT_HASH_KEY_ENV
     hash_key_file: Path | None = None
     language: str = "pt-BR"
+    prompt_blocked_message: str | None = None
     spacy_model: str | None = None
+    rules: tuple[Rule, ...] = ()
+    prompt_block_entities: tuple[str, ...] = DEFAULT_PROMPT_BLOCK
+    permission_decision: Literal["none", "allow", "ask"] = "none"
+    wrap_bash: bool = False
+    hook_time_budget: float = 20.0
     sources: tuple[Path, ...] = field(default=(), compare=False)
 
     def operator_for(self, entity: str) -> OperatorSpec:
@@ -217,8 +246,20 @@ _SCHEMA: Final[dict[str, dict[str, str]]] = {
     },
     "messages": {
         "language": "pt-BR or en",
+        "prompt_blocked": "text shown when a prompt is blocked; {entities} names the types",
     },
+    "hooks": {
+        "prompt_block_entities": "list of entity names that block a prompt",
+        "permission_decision": "none, allow or ask (sent with a rewritten tool call)",
+        "wrap_bash": "true or false: pipe Bash output through redactor, failures included",
+        "time_budget_seconds": "number of seconds a hook call may take before failing closed",
+    },
+    "rules": {},  # array of tables, see _apply_rules
 }
+_RULE_KEYS: Final = {"name": "short identifier", "pattern": "regular expression",
+                     "reason": "text shown to the model and the person",
+                     "action": "deny or ask", "tools": "regular expression for tool names",
+                     "on": 'list of "tool" and "prompt"'}
 _OPERATOR_KEYS: Final = {"type": "replace, mask, redact or hash",
                          "placeholder": "template such as \"[{label}]\"",
                          "mask_char": "one character"}
@@ -226,7 +267,8 @@ _OPERATOR_KEYS: Final = {"type": "replace, mask, redact or hash",
 # load code or secrets chosen by the repository.
 _USER_ONLY: Final = {
     "detection.disabled_entities", "detection.spacy_model", "usernames.service_accounts",
-    "allowlist.values", "hash.key_env", "hash.key_file",
+    "allowlist.values", "hash.key_env", "hash.key_file", "hooks.permission_decision",
+    "hooks.time_budget_seconds",
 }
 
 
@@ -314,6 +356,9 @@ def _apply_file(settings: Settings, path: Path, trust: Literal["user", "project"
         if section not in _SCHEMA:
             raise _fail(path, section, "is an unknown section",
                         f"{_suggest(section, _SCHEMA)}known sections: {', '.join(_SCHEMA)}")
+        if section == "rules":
+            changes["rules"] = (*settings.rules, *_rules(path, body))
+            continue
         if not isinstance(body, dict):
             raise _fail(path, section, "must be a table", f"write it as [{section}]")
         if section == "operators":
@@ -330,6 +375,43 @@ def _apply_file(settings: Settings, path: Path, trust: Literal["user", "project"
                             "your policy)", "move it to your user configuration")
             _apply_key(settings, path, dotted, value, project=project, changes=changes)
     return replace(settings, sources=(*settings.sources, path), **changes)
+
+
+def _rules(path: Path, body: Any) -> list[Rule]:
+    """Parse ``[[rules]]``; every layer adds its rules (a project may add, never remove)."""
+    if not isinstance(body, list):
+        raise _fail(path, "rules", "must be an array of tables", "write each rule as [[rules]]")
+    rules: list[Rule] = []
+    for index, item in enumerate(body):
+        key = f"rules[{index}]"
+        if not isinstance(item, dict):
+            raise _fail(path, key, "must be a table", "write it as [[rules]]")
+        for sub in item:
+            if sub not in _RULE_KEYS:
+                raise _fail(path, f"{key}.{sub}", "is unknown",
+                            f"{_suggest(sub, _RULE_KEYS)}known keys: {', '.join(_RULE_KEYS)}")
+        for required in ("name", "pattern", "reason"):
+            if not isinstance(item.get(required), str) or not item[required].strip():
+                raise _fail(path, f"{key}.{required}", "is missing or empty",
+                            f"every rule needs {required} = \"...\"")
+        for regex_key in ("pattern", "tools"):
+            if regex_key in item:
+                try:
+                    re.compile(item[regex_key])
+                except (re.error, TypeError) as exc:
+                    raise _fail(path, f"{key}.{regex_key}", f"is not a valid regular expression "
+                                f"({exc})", "fix the expression") from None
+        action = item.get("action", "deny")
+        if action not in ("deny", "ask"):
+            raise _fail(path, f"{key}.action", f"has the unknown action {action!r}",
+                        'use "deny" or "ask"')
+        on = item.get("on", ["tool", "prompt"])
+        if not isinstance(on, list) or not on or not set(on) <= {"tool", "prompt"}:
+            raise _fail(path, f"{key}.on", 'must list "tool" and/or "prompt"',
+                        'for example on = ["tool"]')
+        rules.append(Rule(name=item["name"], pattern=item["pattern"], reason=item["reason"],
+                          action=action, tools=item.get("tools", ".*"), on=tuple(on)))
+    return rules
 
 
 def _apply_operators(settings: Settings, path: Path, body: dict[str, Any], project: bool,
@@ -392,6 +474,31 @@ def _apply_key(settings: Settings, path: Path, key: str, value: Any, *, project:
         changes["hash_key_env"] = value
     elif key == "hash.key_file":
         changes["hash_key_file"] = _relative_path(path, key, value)
+    elif key == "hooks.prompt_block_entities":
+        names = _entity_list(path, key, value)
+        current_block = changes.get("prompt_block_entities", settings.prompt_block_entities)
+        changes["prompt_block_entities"] = (
+            (*current_block, *(n for n in names if n not in current_block)) if project else names)
+    elif key == "hooks.permission_decision":
+        if value not in ("none", "allow", "ask"):
+            raise _fail(path, key, f"has the unknown value {value!r}", 'use "none", "allow" '
+                        'or "ask"; "none" keeps your own permission rules in charge')
+        changes["permission_decision"] = value
+    elif key == "hooks.wrap_bash":
+        if not isinstance(value, bool):
+            raise _fail(path, key, "must be true or false", "write it without quotes")
+        if project and not value and settings.wrap_bash:
+            raise _fail(path, key, "cannot switch wrapping off", "a project file may only "
+                        "switch it on")
+        changes["wrap_bash"] = value
+    elif key == "hooks.time_budget_seconds":
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0.5 <= value <= 550:
+            raise _fail(path, key, "must be a number of seconds from 0.5 to 550", "e.g. 20")
+        changes["hook_time_budget"] = float(value)
+    elif key == "messages.prompt_blocked":
+        if not isinstance(value, str) or not value.strip():
+            raise _fail(path, key, "must be a non-empty string", "write the message in quotes")
+        changes["prompt_blocked_message"] = value
     elif key == "messages.language":
         if value not in LANGUAGES:
             raise _fail(path, key, f"has the unknown language {value!r}",

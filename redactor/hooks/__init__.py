@@ -1,0 +1,1 @@
+"""Host adapters: Claude Code (and, later, Hermes)."""

@@ -1,0 +1,256 @@
+"""Claude Code hook adapter: ``redactor hook claude``.
+
+One hook event arrives as JSON on stdin; exactly one JSON object (or nothing) goes
+to stdout.  Claude Code fails open on every error of a hook, so this adapter fails
+closed on purpose: any internal error or an exceeded time budget turns into the
+safe answer for the event (see docs in README, "Claude Code").
+
+Claude Code replaces ``tool_input`` and ``tool_response`` whole, so the minimal
+patch computed by the engine is emitted applied onto the complete original object.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from redactor import messages
+from redactor.config import Settings, load_settings
+from redactor.patch import apply_patch
+from redactor.policy import match_prompt, match_tool
+
+__all__ = ["HookTimeout", "Outcome", "fail_closed", "handle", "run", "wrap_bash_command"]
+
+EVENTS: Final = ("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit")
+#: Keys whose string values describe the shape of a tool response, not its content:
+#: they survive a withheld replacement so that the host still accepts it.
+DISCRIMINATORS: Final = frozenset({"type", "mode"})
+_EVENT_SNIFF: Final = re.compile(rb'"hook_event_name"\s*:\s*"([A-Za-z]+)"')
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the hook process prints and how it exits."""
+
+    stdout: str | None = None
+    stderr: str | None = None
+    exit_code: int = 0
+
+    @classmethod
+    def emit(cls, payload: dict[str, Any]) -> Outcome:
+        return cls(stdout=json.dumps(payload, ensure_ascii=False))
+
+
+class HookTimeout(Exception):
+    """The hook ran past its time budget (hooks.time_budget_seconds)."""
+
+
+@contextmanager
+def time_budget(seconds: float) -> Iterator[None]:
+    """Raise :class:`HookTimeout` in the main thread when ``seconds`` have passed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_alarm(signum: int, frame: object) -> None:
+        raise HookTimeout(f"over the budget of {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _settings_for(payload: dict[str, Any]) -> Settings:
+    cwd = payload.get("cwd")
+    directory = Path(cwd) if isinstance(cwd, str) and Path(cwd).is_dir() else None
+    return load_settings(cwd=directory)
+
+
+def redactor_command() -> str:
+    """How a shell runs this very installation of redactor."""
+    return f"{shlex.quote(sys.executable)} -m redactor"
+
+
+def wrap_bash_command(command: str) -> str:
+    """Pipe a command's combined output through ``redactor redact``, keeping its exit status.
+
+    ``pipefail`` makes the pipeline report the command's own failure, so a failing
+    command still fails, and its output reaches Claude Code already redacted.
+    """
+    tail = f"}} 2>&1 | {redactor_command()} redact -q"
+    if command.rstrip().endswith(tail):
+        return command
+    return f"set -o pipefail; {{ {command}\n{tail}"
+
+
+def handle(payload: Any, settings: Settings | None = None) -> Outcome:
+    """Answer one parsed hook event within the time budget.  Raises on internal errors."""
+    if not isinstance(payload, dict):
+        raise ValueError("the hook event is not a JSON object")
+    event = payload.get("hook_event_name")
+    if event not in EVENTS:
+        return Outcome()
+    settings = settings if settings is not None else _settings_for(payload)
+    with time_budget(settings.hook_time_budget):
+        return _dispatch(event, payload, settings)
+
+
+def _dispatch(event: str, payload: dict[str, Any], settings: Settings) -> Outcome:
+    if event == "PreToolUse":
+        return _pre_tool_use(payload, settings)
+    if event == "PostToolUse":
+        return _post_tool_use(payload, settings)
+    if event == "PostToolUseFailure":
+        return _post_tool_use_failure(payload, settings)
+    return _user_prompt_submit(payload, settings)
+
+
+def _engine(settings: Settings) -> Any:
+    from redactor import get_redactor
+
+    return get_redactor(settings)
+
+
+def _pre_tool_use(payload: dict[str, Any], settings: Settings) -> Outcome:
+    tool_name = payload.get("tool_name")
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool_name, str) or not isinstance(tool_input, dict):
+        raise ValueError("PreToolUse without tool_name or a tool_input object")
+    rule = match_tool(settings.rules, tool_name, tool_input)
+    if rule is not None:
+        return Outcome.emit({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": rule.action,
+            "permissionDecisionReason": rule.reason,
+        }})
+    result = _engine(settings).redact_json(tool_input)
+    updated = apply_patch(tool_input, result.patch)
+    if settings.wrap_bash and tool_name == "Bash" and isinstance(updated.get("command"), str):
+        updated = {**updated, "command": wrap_bash_command(updated["command"])}
+    if updated == tool_input:
+        return Outcome()
+    output: dict[str, Any] = {"hookEventName": "PreToolUse", "updatedInput": updated}
+    if result.findings:
+        output["additionalContext"] = messages.text(
+            "rewritten", settings.language,
+            entities=messages.entity_names(f.entity_type for f in result.findings))
+    if settings.permission_decision != "none":
+        output["permissionDecision"] = settings.permission_decision
+        output["permissionDecisionReason"] = output.get("additionalContext", "redactor")
+    return Outcome.emit({"hookSpecificOutput": output})
+
+
+def _post_tool_use(payload: dict[str, Any], settings: Settings) -> Outcome:
+    if "tool_response" not in payload:
+        return Outcome()
+    response = payload["tool_response"]
+    result = _engine(settings).redact_json(response)
+    if not result.findings:
+        return Outcome()
+    updated = apply_patch(response, result.patch) if isinstance(response, dict) else result.value
+    return Outcome.emit({"hookSpecificOutput": {
+        "hookEventName": "PostToolUse",
+        "updatedToolOutput": updated,
+    }})
+
+
+def _post_tool_use_failure(payload: dict[str, Any], settings: Settings) -> Outcome:
+    # The failed call's output cannot be replaced; the model is at least warned.
+    error = payload.get("error")
+    if not isinstance(error, str):
+        return Outcome()
+    findings = _engine(settings).analyze(error)
+    if not findings:
+        return Outcome()
+    return Outcome.emit({"hookSpecificOutput": {
+        "hookEventName": "PostToolUseFailure",
+        "additionalContext": messages.text(
+            "failure_output", settings.language,
+            entities=messages.entity_names(f.entity_type for f in findings)),
+    }})
+
+
+def _user_prompt_submit(payload: dict[str, Any], settings: Settings) -> Outcome:
+    prompt = payload.get("prompt")
+    if not isinstance(prompt, str):
+        raise ValueError("UserPromptSubmit without a prompt string")
+    rule = match_prompt(settings.rules, prompt)
+    if rule is not None:
+        return Outcome.emit({"decision": "block", "reason": rule.reason})
+    blocking = set(settings.prompt_block_entities)
+    found = [f.entity_type for f in _engine(settings).analyze(prompt) if f.entity_type in blocking]
+    if not found:
+        return Outcome()
+    return Outcome.emit({"decision": "block", "reason": messages.prompt_blocked(settings, found)})
+
+
+# ------------------------------------------------------------------ failing closed
+
+
+def withheld(value: Any, marker: str) -> Any:
+    """A copy of a tool response with every content string replaced by ``marker``."""
+    if isinstance(value, str):
+        return marker
+    if isinstance(value, dict):
+        return {key: item if key in DISCRIMINATORS and isinstance(item, str)
+                else withheld(item, marker) for key, item in value.items()}
+    if isinstance(value, list):
+        return [withheld(item, marker) for item in value]
+    return value
+
+
+def fail_closed(event: str | None, payload: Any, error: BaseException,
+                language: str = "pt-BR") -> Outcome:
+    """The safe answer to an event whose handling failed.  Names no value."""
+    name = type(error).__name__
+    if event == "UserPromptSubmit":
+        return Outcome.emit({"decision": "block",
+                             "reason": messages.text("fail_prompt", language, error=name)})
+    if event == "PostToolUse" and isinstance(payload, dict) and "tool_response" in payload:
+        marker = messages.text("withheld", language)
+        return Outcome.emit({"hookSpecificOutput": {
+            "hookEventName": "PostToolUse",
+            "updatedToolOutput": withheld(payload["tool_response"], marker),
+        }})
+    if event in (None, "PreToolUse", "PostToolUse"):
+        # Exit 2 blocks a tool call and a prompt; for an unreadable event it is the
+        # strongest answer there is.
+        return Outcome(stderr=messages.text("fail_tool", language, error=name), exit_code=2)
+    return Outcome()  # an event nothing can be done about (PostToolUseFailure, unknown)
+
+
+def sniff_event(raw: bytes) -> str | None:
+    """The event name of a payload that could not be parsed, if it is visible."""
+    match = _EVENT_SNIFF.search(raw[:4096])
+    return match.group(1).decode() if match else None
+
+
+def run(raw: bytes, settings: Settings | None = None) -> Outcome:
+    """Parse and answer one event; every failure becomes :func:`fail_closed`."""
+    payload: Any = None
+    event: str | None = sniff_event(raw)
+    try:
+        payload = json.loads(raw.decode("utf-8"))
+        if isinstance(payload, dict) and isinstance(payload.get("hook_event_name"), str):
+            event = payload["hook_event_name"]
+        return handle(payload, settings)
+    except BaseException as exc:  # every failure must fail closed
+        if isinstance(exc, KeyboardInterrupt | SystemExit) and event not in EVENTS:
+            raise
+        from redactor.diagnostics import log_error
+
+        log_error("hook claude", event, exc)
+        return fail_closed(event, payload, exc)

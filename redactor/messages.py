@@ -1,0 +1,83 @@
+"""Texts shown to people and models.  They name entity types, never values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from redactor.config import ENTITY_LABELS, Settings
+
+__all__ = ["entity_names", "text"]
+
+_TEXTS: Final[dict[str, dict[str, str]]] = {
+    "pt-BR": {
+        "prompt_blocked": (
+            "Mensagem bloqueada pelo redactor: ela contém dados pessoais ({entities}). "
+            "Reenvie uma descrição sem esses dados (por exemplo, troque o número por [CPF]) "
+            "ou use o canal apropriado para tratar dados de clientes."
+        ),
+        "rewritten": (
+            "O redactor substituiu dados pessoais ({entities}) nesta chamada por marcadores "
+            "entre colchetes, como [CPF]; os marcadores não são os valores reais."
+        ),
+        "failure_output": (
+            "Aviso do redactor: a saída de erro desta ferramenta continha dados pessoais "
+            "({entities}) que não puderam ser removidos antes de chegar aqui. Não repita "
+            "esses valores; ative hooks.wrap_bash para filtrar também comandos que falham."
+        ),
+        "withheld": "[saída retida pelo redactor: erro ao remover dados pessoais]",
+        "fail_tool": (
+            "redactor: chamada bloqueada por segurança: falha interna ao verificar dados "
+            "pessoais ({error}). Detalhes no log local do redactor."
+        ),
+        "fail_prompt": (
+            "redactor: mensagem bloqueada por segurança: falha interna ao verificar dados "
+            "pessoais ({error}). Detalhes no log local do redactor."
+        ),
+    },
+    "en": {
+        "prompt_blocked": (
+            "Message blocked by redactor: it contains personal data ({entities}). Send a "
+            "description without that data (for example, replace the number with [CPF]) or "
+            "use the proper channel for customer data."
+        ),
+        "rewritten": (
+            "redactor replaced personal data ({entities}) in this call with bracketed "
+            "placeholders such as [CPF]; the placeholders are not the real values."
+        ),
+        "failure_output": (
+            "redactor warning: this tool's error output held personal data ({entities}) that "
+            "could not be removed before it reached you. Do not repeat those values; enable "
+            "hooks.wrap_bash to filter failing commands too."
+        ),
+        "withheld": "[output withheld by redactor: personal data could not be removed]",
+        "fail_tool": (
+            "redactor: call blocked for safety: internal error while checking for personal "
+            "data ({error}). Details in redactor's local log."
+        ),
+        "fail_prompt": (
+            "redactor: message blocked for safety: internal error while checking for personal "
+            "data ({error}). Details in redactor's local log."
+        ),
+    },
+}
+
+
+def entity_names(entities: Iterable[str]) -> str:
+    """``BR_CPF, BR_CPF, USERNAME`` -> ``CPF, USERNAME`` (sorted, unique labels)."""
+    labels = sorted({ENTITY_LABELS.get(e, e) for e in entities})
+    return ", ".join(labels)
+
+
+def text(key: str, language: str = "pt-BR", **fields: str) -> str:
+    """A message in the configured language, with its fields filled in."""
+    table = _TEXTS.get(language, _TEXTS["pt-BR"])
+    return table[key].format(**fields)
+
+
+def prompt_blocked(settings: Settings, entities: Iterable[str]) -> str:
+    """The prompt-block message, the configured one if there is one."""
+    names = entity_names(entities)
+    if settings.prompt_blocked_message:
+        return settings.prompt_blocked_message.replace("{entities}", names)
+    return text("prompt_blocked", settings.language, entities=names)
