@@ -12,6 +12,7 @@ patch computed by the engine is emitted applied onto the complete original objec
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import signal
@@ -108,7 +109,14 @@ def handle(payload: Any, settings: Settings | None = None) -> Outcome:
         return _dispatch(event, payload, settings)
 
 
+class InjectedFault(RuntimeError):
+    """Raised on purpose for the events named in REDACTOR_TEST_FAULT (failure drills)."""
+
+
 def _dispatch(event: str, payload: dict[str, Any], settings: Settings) -> Outcome:
+    # Failure drills: prove, against the real host, that an internal error fails closed.
+    if event in os.environ.get("REDACTOR_TEST_FAULT", "").split(","):
+        raise InjectedFault(event)
     if event == "PreToolUse":
         return _pre_tool_use(payload, settings)
     if event == "PostToolUse":
