@@ -135,3 +135,15 @@ def test_placeholder_templates_render() -> None:
     assert OperatorSpec(placeholder="[{entity}]").render("BR_CNPJ") == "[BR_CNPJ]"
     assert OperatorSpec(kind="hash").render("USERNAME", "abc") == "[USERNAME:abc]"
     assert OperatorSpec().render("EMAIL_ADDRESS") == "[EMAIL]"
+
+
+def test_readme_toml_examples_load(tmp_path: Path, env: dict[str, str]) -> None:
+    import re
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```toml\n(.*?)```", readme, flags=re.S)
+    assert len(blocks) >= 2
+    for block in blocks:
+        path = write(tmp_path / "xdg/redactor/config.toml", block)
+        settings = load_settings(cwd=tmp_path, env=env)
+        assert settings.sources == (path,)
