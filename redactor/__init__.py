@@ -10,7 +10,9 @@ redaction, not here.
 
 from __future__ import annotations
 
+import os
 import threading
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from redactor.config import OperatorSpec, Settings, load_settings
@@ -87,19 +89,22 @@ def _settings_cache(stamps: object, files: Any) -> Settings:
     return cached
 
 
-def get_redactor(settings: Settings | None = None) -> Redactor:
+def get_redactor(settings: Settings | None = None,
+                 environ: Mapping[str, str] | None = None) -> Redactor:
     """A shared Redactor for these settings (default: the discovered configuration).
 
     Engines are cached per settings and rebuilt when a configuration or known-users
-    file changes.
+    file changes.  ``environ`` supplies the hash key variable (default: os.environ).
     """
     from redactor.engine import Redactor
 
     settings, key = _fingerprint(settings)
+    environ = os.environ if environ is None else environ
+    key = (key, environ.get(settings.hash_key_env))
     with _lock:
         engine = _cache.get(key)
     if engine is None:
-        engine = Redactor(settings)
+        engine = Redactor(settings, environ=environ)
         with _lock:
             if len(_cache) >= 8:
                 _cache.clear()

@@ -7,6 +7,7 @@ the exit code of their class in :mod:`redactor.errors`.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -48,6 +49,17 @@ def _parser() -> argparse.ArgumentParser:
     install.add_argument("--dry-run", action="store_true", help="show the change, write nothing")
     install.add_argument("--command", dest="hook_command", default=None,
                          help="the hook command to register (default: this installation)")
+
+    serve = commands.add_parser("serve", help="run the warm engine that hook calls talk to")
+    action = serve.add_mutually_exclusive_group()
+    action.add_argument("--status", action="store_true", help="show the running server")
+    action.add_argument("--stop", action="store_true", help="stop the running server")
+    serve.add_argument("--idle", type=float, default=900.0, metavar="SECONDS",
+                       help="exit after this long without requests (default 900)")
+    serve.add_argument("--max-requests", type=int, default=200_000, metavar="N",
+                       help="exit after N requests; the next hook call starts a fresh one")
+
+    commands.add_parser("doctor", help="check hooks, the warm engine and redaction end to end")
     return parser
 
 
@@ -106,11 +118,10 @@ def _cmd_hook(args: argparse.Namespace) -> int:
 
 
 def _cmd_install(args: argparse.Namespace) -> int:
-    from redactor.hooks.claude import redactor_command
-    from redactor.install import claude_settings_path, install_claude
+    from redactor.install import claude_settings_path, default_hook_command, install_claude
 
     path = claude_settings_path(args.project, args.user)
-    command = args.hook_command or f"{redactor_command()} hook claude"
+    command = args.hook_command or default_hook_command()
     result = install_claude(path, command, dry_run=args.dry_run)
     if not result.changed:
         print(f"redactor: hooks already installed in {path}", file=sys.stderr)
@@ -120,6 +131,36 @@ def _cmd_install(args: argparse.Namespace) -> int:
         backup = f" (backup: {result.backup})" if result.backup else ""
         print(f"redactor: hooks installed in {path}{backup}", file=sys.stderr)
     return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from redactor import server
+
+    if args.status:
+        status = server.request_status()
+        if status is None:
+            print(f"redactor: no server answers at {server.socket_file()}", file=sys.stderr)
+            return 1
+        _write(sys.stdout, json.dumps(status, indent=2) + "\n")
+        return 0
+    if args.stop:
+        stopped = server.request_stop()
+        print("redactor: server stopped" if stopped else "redactor: no server was running",
+              file=sys.stderr)
+        return 0
+    if args.idle <= 0 or args.max_requests <= 0:
+        raise UsageError("--idle and --max-requests must be positive")
+    return server.serve(idle=args.idle, max_requests=args.max_requests)
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from redactor.doctor import run_checks
+
+    ok = True
+    for check in run_checks():
+        ok = ok and check.ok
+        print(f"[{'ok' if check.ok else 'FALHA'}] {check.name}: {check.detail}")
+    return 0 if ok else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -132,6 +173,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_hook(args)
         if args.command == "install":
             return _cmd_install(args)
+        if args.command == "serve":
+            return _cmd_serve(args)
+        if args.command == "doctor":
+            return _cmd_doctor(args)
         raise UsageError(f"unknown command {args.command}")
     except RedactorError as exc:
         print(f"redactor: {exc}", file=sys.stderr)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from redactor.errors import RedactorError
@@ -16,19 +17,22 @@ from redactor.errors import RedactorError
 __all__ = ["log_error", "log_path"]
 
 
-def log_path() -> Path:
+def log_path(env: Mapping[str, str] | None = None) -> Path:
     """``$XDG_STATE_HOME/redactor/redactor.log`` (``~/.local/state/...`` by default)."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    env = os.environ if env is None else env
+    home = env.get("HOME") or str(Path.home())
+    base = env.get("XDG_STATE_HOME") or str(Path(home) / ".local" / "state")
     return Path(base) / "redactor" / "redactor.log"
 
 
-def log_error(component: str, event: str | None, error: BaseException) -> None:
+def log_error(component: str, event: str | None, error: BaseException,
+              env: Mapping[str, str] | None = None) -> None:
     """Append one line about a failure; the message only for redactor's own errors."""
     detail = str(error) if isinstance(error, RedactorError) else ""
     line = (f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} {component} event={event or '?'} "
             f"error={type(error).__name__}{': ' + detail if detail else ''}\n")
     try:
-        path = log_path()
+        path = log_path(env)
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         with path.open("a", encoding="utf-8") as stream:
             stream.write(line)

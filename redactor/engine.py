@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -124,14 +124,15 @@ def _resolve_cluster(spans: list[_Span]) -> list[_Span]:
 class Redactor:
     """Detects and replaces personal data.  Build once, call many times; thread-safe."""
 
-    def __init__(self, settings: Settings | None = None) -> None:
+    def __init__(self, settings: Settings | None = None,
+                 environ: Mapping[str, str] | None = None) -> None:
         if settings is None:
             from redactor.config import load_settings
 
             settings = load_settings()
         self.settings = settings
         self._allow = frozenset(_allow_key(v) for v in settings.allow_values)
-        self._hash_key = _hash_key(settings)
+        self._hash_key = _hash_key(settings, os.environ if environ is None else environ)
         self._lock = threading.Lock()  # Presidio's engines are not documented thread-safe
         self._analyzer = _build_analyzer(settings)
         from presidio_anonymizer import AnonymizerEngine
@@ -319,7 +320,7 @@ def _allow_key(value: str) -> str:
     return canonical(value).casefold()
 
 
-def _hash_key(settings: Settings) -> bytes | None:
+def _hash_key(settings: Settings, environ: Mapping[str, str]) -> bytes | None:
     needs = any(settings.operator_for(e).kind == "hash" for e in settings.entities)
     if settings.hash_key_file is not None:
         try:
@@ -328,7 +329,7 @@ def _hash_key(settings: Settings) -> bytes | None:
             raise ConfigError(f"{settings.hash_key_file}: the hash key file cannot be read "
                               f"({exc.strerror}); fix the path in [hash] key_file") from None
     else:
-        key = os.environ.get(settings.hash_key_env, "").encode()
+        key = environ.get(settings.hash_key_env, "").encode()
     if not key:
         return None
     if needs and len(key) < 16:

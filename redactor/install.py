@@ -14,8 +14,8 @@ from typing import Any, Final
 
 from redactor.errors import ConfigError
 
-__all__ = ["CLAUDE_EVENTS", "InstallResult", "claude_settings_path", "install_claude",
-           "merge_claude_hooks"]
+__all__ = ["CLAUDE_EVENTS", "InstallResult", "claude_settings_path", "default_hook_command",
+           "install_claude", "merge_claude_hooks"]
 
 #: Event -> matcher (None: the event takes no matcher).
 CLAUDE_EVENTS: Final[dict[str, str | None]] = {
@@ -26,7 +26,8 @@ CLAUDE_EVENTS: Final[dict[str, str | None]] = {
 }
 #: Seconds Claude Code waits for the hook; redactor's own budget stays below it.
 CLAUDE_TIMEOUT: Final = 30
-_MARKER: Final = "redactor hook claude"
+#: Substrings that identify redactor's own hook commands, old and new.
+_MARKERS: Final = ("redactor hook claude", "redactor/hooks/client.py claude")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +48,24 @@ def claude_settings_path(project: Path | None = None, user: bool = False) -> Pat
     return (project or Path.cwd()) / ".claude" / "settings.json"
 
 
+def default_hook_command() -> str:
+    """The import-light client of this installation, as Claude Code should run it.
+
+    ``-I -S``: no site initialisation and no environment-driven imports, so a call
+    costs less than a bare ``python -c pass`` plus one round trip to the warm engine.
+    """
+    import shlex
+    import sys
+
+    from redactor.hooks import client
+
+    script = Path(client.__file__).resolve()
+    return f"{shlex.quote(sys.executable)} -I -S {shlex.quote(str(script))} claude"
+
+
 def _is_ours(hook: Any) -> bool:
-    return isinstance(hook, dict) and _MARKER in str(hook.get("command", ""))
+    command = str(hook.get("command", "")) if isinstance(hook, dict) else ""
+    return any(marker in command for marker in _MARKERS)
 
 
 def merge_claude_hooks(settings: dict[str, Any], command: str, path: Path) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import shlex
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,10 +74,12 @@ def time_budget(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _settings_for(payload: dict[str, Any]) -> Settings:
+def _settings_for(payload: dict[str, Any], env: Mapping[str, str] | None,
+                  default_cwd: str | None) -> Settings:
     cwd = payload.get("cwd")
-    directory = Path(cwd) if isinstance(cwd, str) and Path(cwd).is_dir() else None
-    return load_settings(cwd=directory)
+    if not isinstance(cwd, str) or not Path(cwd).is_dir():
+        cwd = default_cwd
+    return load_settings(cwd=Path(cwd) if cwd else None, env=env)
 
 
 def redactor_command() -> str:
@@ -97,42 +99,58 @@ def wrap_bash_command(command: str) -> str:
     return f"set -o pipefail; {{ {command}\n{tail}"
 
 
-def handle(payload: Any, settings: Settings | None = None) -> Outcome:
-    """Answer one parsed hook event within the time budget.  Raises on internal errors."""
+def handle(payload: Any, settings: Settings | None = None, env: Mapping[str, str] | None = None,
+           default_cwd: str | None = None) -> Outcome:
+    """Answer one parsed hook event within the time budget.  Raises on internal errors.
+
+    ``env`` stands for the hook process's environment (the warm server answers for
+    clients with their own); ``default_cwd`` is used when the event names none.
+    """
     if not isinstance(payload, dict):
         raise ValueError("the hook event is not a JSON object")
     event = payload.get("hook_event_name")
     if event not in EVENTS:
         return Outcome()
-    settings = settings if settings is not None else _settings_for(payload)
+    environ = os.environ if env is None else env
+    if settings is None:
+        settings = _settings_for(payload, environ, default_cwd)
     with time_budget(settings.hook_time_budget):
-        return _dispatch(event, payload, settings)
+        return _dispatch(event, payload, settings, environ)
 
 
 class InjectedFault(RuntimeError):
     """Raised on purpose for the events named in REDACTOR_TEST_FAULT (failure drills)."""
 
 
-def _dispatch(event: str, payload: dict[str, Any], settings: Settings) -> Outcome:
+def _dispatch(event: str, payload: dict[str, Any], settings: Settings,
+              env: Mapping[str, str]) -> Outcome:
     # Failure drills: prove, against the real host, that an internal error fails closed.
-    if event in os.environ.get("REDACTOR_TEST_FAULT", "").split(","):
+    if event in env.get("REDACTOR_TEST_FAULT", "").split(","):
         raise InjectedFault(event)
+    engine = _Engine(settings, env)
     if event == "PreToolUse":
-        return _pre_tool_use(payload, settings)
+        return _pre_tool_use(payload, settings, engine)
     if event == "PostToolUse":
-        return _post_tool_use(payload, settings)
+        return _post_tool_use(payload, settings, engine)
     if event == "PostToolUseFailure":
-        return _post_tool_use_failure(payload, settings)
-    return _user_prompt_submit(payload, settings)
+        return _post_tool_use_failure(payload, settings, engine)
+    return _user_prompt_submit(payload, settings, engine)
 
 
-def _engine(settings: Settings) -> Any:
-    from redactor import get_redactor
+class _Engine:
+    """The shared engine for these settings, built on first use only."""
 
-    return get_redactor(settings)
+    def __init__(self, settings: Settings, env: Mapping[str, str]) -> None:
+        self._settings = settings
+        self._env = env
+
+    def __getattr__(self, name: str) -> Any:
+        from redactor import get_redactor
+
+        return getattr(get_redactor(self._settings, environ=self._env), name)
 
 
-def _pre_tool_use(payload: dict[str, Any], settings: Settings) -> Outcome:
+def _pre_tool_use(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
     tool_name = payload.get("tool_name")
     tool_input = payload.get("tool_input")
     if not isinstance(tool_name, str) or not isinstance(tool_input, dict):
@@ -144,7 +162,7 @@ def _pre_tool_use(payload: dict[str, Any], settings: Settings) -> Outcome:
             "permissionDecision": rule.action,
             "permissionDecisionReason": rule.reason,
         }})
-    result = _engine(settings).redact_json(tool_input)
+    result = engine.redact_json(tool_input)
     updated = apply_patch(tool_input, result.patch)
     if settings.wrap_bash and tool_name == "Bash" and isinstance(updated.get("command"), str):
         updated = {**updated, "command": wrap_bash_command(updated["command"])}
@@ -161,11 +179,11 @@ def _pre_tool_use(payload: dict[str, Any], settings: Settings) -> Outcome:
     return Outcome.emit({"hookSpecificOutput": output})
 
 
-def _post_tool_use(payload: dict[str, Any], settings: Settings) -> Outcome:
+def _post_tool_use(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
     if "tool_response" not in payload:
         return Outcome()
     response = payload["tool_response"]
-    result = _engine(settings).redact_json(response)
+    result = engine.redact_json(response)
     if not result.findings:
         return Outcome()
     updated = apply_patch(response, result.patch) if isinstance(response, dict) else result.value
@@ -175,12 +193,12 @@ def _post_tool_use(payload: dict[str, Any], settings: Settings) -> Outcome:
     }})
 
 
-def _post_tool_use_failure(payload: dict[str, Any], settings: Settings) -> Outcome:
+def _post_tool_use_failure(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
     # The failed call's output cannot be replaced; the model is at least warned.
     error = payload.get("error")
     if not isinstance(error, str):
         return Outcome()
-    findings = _engine(settings).analyze(error)
+    findings = engine.analyze(error)
     if not findings:
         return Outcome()
     return Outcome.emit({"hookSpecificOutput": {
@@ -191,7 +209,7 @@ def _post_tool_use_failure(payload: dict[str, Any], settings: Settings) -> Outco
     }})
 
 
-def _user_prompt_submit(payload: dict[str, Any], settings: Settings) -> Outcome:
+def _user_prompt_submit(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
     prompt = payload.get("prompt")
     if not isinstance(prompt, str):
         raise ValueError("UserPromptSubmit without a prompt string")
@@ -199,7 +217,7 @@ def _user_prompt_submit(payload: dict[str, Any], settings: Settings) -> Outcome:
     if rule is not None:
         return Outcome.emit({"decision": "block", "reason": rule.reason})
     blocking = set(settings.prompt_block_entities)
-    found = [f.entity_type for f in _engine(settings).analyze(prompt) if f.entity_type in blocking]
+    found = [f.entity_type for f in engine.analyze(prompt) if f.entity_type in blocking]
     if not found:
         return Outcome()
     return Outcome.emit({"decision": "block", "reason": messages.prompt_blocked(settings, found)})
@@ -246,7 +264,8 @@ def sniff_event(raw: bytes) -> str | None:
     return match.group(1).decode() if match else None
 
 
-def run(raw: bytes, settings: Settings | None = None) -> Outcome:
+def run(raw: bytes, settings: Settings | None = None, env: Mapping[str, str] | None = None,
+        default_cwd: str | None = None) -> Outcome:
     """Parse and answer one event; every failure becomes :func:`fail_closed`."""
     payload: Any = None
     event: str | None = sniff_event(raw)
@@ -254,11 +273,11 @@ def run(raw: bytes, settings: Settings | None = None) -> Outcome:
         payload = json.loads(raw.decode("utf-8"))
         if isinstance(payload, dict) and isinstance(payload.get("hook_event_name"), str):
             event = payload["hook_event_name"]
-        return handle(payload, settings)
+        return handle(payload, settings, env, default_cwd)
     except BaseException as exc:  # every failure must fail closed
         if isinstance(exc, KeyboardInterrupt | SystemExit) and event not in EVENTS:
             raise
         from redactor.diagnostics import log_error
 
-        log_error("hook claude", event, exc)
+        log_error("hook claude", event, exc, env)
         return fail_closed(event, payload, exc)

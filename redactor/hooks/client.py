@@ -1,0 +1,230 @@
+"""The import-light hook command: hand the raw event to the warm engine, print its answer.
+
+``redactor install claude`` registers this file run as a script with ``python -I -S``,
+so a hook call costs an interpreter start without ``site`` plus a round trip to
+``redactor serve`` over a per-user Unix socket.  On the hot path it imports only
+``sys``, ``_socket`` and ``posix``; the server parses and renders the JSON.
+
+When no server answers, this process starts one (detached, once, under a lock) and
+answers the event itself, in process: slow, but correct.  When a server accepted the
+event and then failed or went silent, the event fails closed, never open.
+
+Wire format (version RDX1).  Request: ``RDX1`` line, ``key value`` lines (``stamp``,
+``host``, ``cwd``, ``env NAME=value``), an empty line, then the raw event until the
+client half-closes.  Answer: ``RDX1 <exit> <stdout bytes> <stderr bytes>`` line and the
+two bodies, or ``RDX1 RESTART`` when the server runs other code than this client.
+"""
+
+import _socket
+import posix
+import sys
+
+MAGIC = b"RDX1"
+#: Seconds to wait for the server's answer; Claude Code's own timeout (30 s as
+#: installed) must not be reached, or the host lets the event through.
+ANSWER_TIMEOUT = 25.0
+CONNECT_TIMEOUT = 2.0
+#: Environment variables the server needs to answer as this process would.
+FORWARDED = (b"HOME", b"XDG_CONFIG_HOME", b"XDG_STATE_HOME")
+FORWARDED_PREFIX = b"REDACTOR_"
+
+
+class Unreachable(Exception):
+    """No server took the event: answer in process."""
+
+
+class Broken(Exception):
+    """A server took the event and failed: fail closed."""
+
+
+def _dirname(path: str) -> str:
+    return path.rsplit("/", 1)[0] or "/"
+
+
+def package_dirs() -> list[str]:
+    """The redactor and recognizers package folders of this installation."""
+    here = _dirname(posix.getcwd() + "/" + __file__ if not __file__.startswith("/")
+                    else __file__)
+    redactor_dir = _dirname(here)
+    root = _dirname(redactor_dir)
+    return [redactor_dir, here, root + "/recognizers"]
+
+
+def code_stamp() -> int:
+    """A number that changes whenever any source file of the installation changes."""
+    stamp = 0
+    for directory in package_dirs():
+        try:
+            entries = posix.scandir(directory)
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                if entry.name.endswith(".py"):
+                    info = entry.stat()
+                    stamp += info.st_mtime_ns + info.st_size
+    return stamp
+
+
+def runtime_dir(environ: "dict[bytes, bytes] | None" = None) -> str:
+    """``$XDG_RUNTIME_DIR/redactor``, else ``/tmp/redactor-<uid>``."""
+    env = posix.environ if environ is None else environ
+    base = env.get(b"XDG_RUNTIME_DIR")
+    if base:
+        return base.decode("utf-8", "surrogateescape") + "/redactor"
+    return "/tmp/redactor-" + str(posix.getuid())  # noqa: S108 - checked owner and mode
+
+
+def socket_path(directory: str | None = None) -> str:
+    return (directory or runtime_dir()) + "/engine.sock"
+
+
+def check_private(path: str, want_socket: bool) -> None:
+    """Refuse anything this user does not own, or that others may write or reach."""
+    info = posix.lstat(path)
+    kind = info.st_mode & 0o170000
+    if info.st_uid != posix.getuid():
+        raise PermissionError(path + " is owned by another user")
+    if want_socket and kind != 0o140000:
+        raise PermissionError(path + " is not a socket")
+    if not want_socket and (kind != 0o040000 or info.st_mode & 0o077):
+        raise PermissionError(path + " is not a private directory")
+
+
+def build_request(payload: bytes, host: bytes = b"claude", stamp: int | None = None,
+                  environ: "dict[bytes, bytes] | None" = None, cwd: str | None = None) -> bytes:
+    env = posix.environ if environ is None else environ
+    lines = [MAGIC, b"stamp " + str(code_stamp() if stamp is None else stamp).encode(),
+             b"host " + host, b"cwd " + (cwd or posix.getcwd()).encode("utf-8", "surrogateescape")]
+    for name, value in env.items():
+        if name in FORWARDED or name.startswith(FORWARDED_PREFIX):
+            if b"\n" in name or b"\n" in value:
+                raise Unreachable("an environment value holds a newline")
+            lines.append(b"env " + name + b"=" + value)
+    for line in lines:
+        if b"\n" in line:
+            raise Unreachable("a header value holds a newline")
+    return b"\n".join(lines) + b"\n\n" + payload
+
+
+def exchange(request: bytes, path: str | None = None, timeout: float = ANSWER_TIMEOUT) -> bytes:
+    """Send a request, return the raw answer.  Unreachable before sending, Broken after."""
+    path = path or socket_path()
+    chunks: list[bytes] = []
+    try:
+        check_private(_dirname(path), want_socket=False)
+        check_private(path, want_socket=True)
+        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    except OSError as exc:
+        raise Unreachable(str(exc)) from None
+    try:
+        sock.settimeout(CONNECT_TIMEOUT)
+        try:
+            sock.connect(path)
+        except OSError as exc:
+            raise Unreachable(str(exc)) from None
+        sock.settimeout(timeout)
+        try:
+            sock.sendall(request)
+            sock.shutdown(_socket.SHUT_WR)
+            while True:
+                chunk = sock.recv(1 << 16)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        except OSError as exc:
+            raise Broken("the server failed during the exchange: " + type(exc).__name__) from None
+    finally:
+        sock.close()
+    return b"".join(chunks)
+
+
+def parse_answer(answer: bytes) -> tuple[int, bytes, bytes]:
+    """``(exit, stdout, stderr)``; raises Unreachable for RESTART, Broken for garbage."""
+    head, sep, rest = answer.partition(b"\n")
+    fields = head.split(b" ")
+    if not sep or fields[0] != MAGIC:
+        raise Broken("the server's answer is incomplete")
+    if fields[1:] == [b"RESTART"]:
+        raise Unreachable("the server runs other code and is restarting")
+    try:
+        code, out_len, err_len = (int(f) for f in fields[1:4])
+    except ValueError:
+        raise Broken("the server's answer is malformed") from None
+    if len(rest) != out_len + err_len:
+        raise Broken("the server's answer is truncated")
+    return code, rest[:out_len], rest[out_len:]
+
+
+def _full_import_path() -> None:
+    """Make site-packages importable again (this process started with -S)."""
+    import site
+
+    site.main()
+
+
+def answer_in_process(raw: bytes, spawn: bool = True) -> tuple[int, bytes, bytes]:
+    """Slow path: start a server for the next call, answer this one here."""
+    _full_import_path()
+    from redactor.hooks import claude
+
+    if spawn:
+        try:
+            from redactor.server import spawn_detached
+
+            spawn_detached()
+        except Exception as exc:
+            from redactor.diagnostics import log_error
+
+            log_error("hook client spawn", None, exc)
+    outcome = claude.run(raw)
+    return (outcome.exit_code,
+            (outcome.stdout + "\n").encode() if outcome.stdout is not None else b"",
+            (outcome.stderr + "\n").encode() if outcome.stderr is not None else b"")
+
+
+def fail_closed(raw: bytes, error: BaseException) -> tuple[int, bytes, bytes]:
+    _full_import_path()
+    import json
+
+    from redactor.diagnostics import log_error
+    from redactor.hooks import claude
+
+    event = claude.sniff_event(raw)
+    try:
+        payload = json.loads(raw.decode("utf-8"))
+    except ValueError:
+        payload = None
+    log_error("hook client", event, error)
+    outcome = claude.fail_closed(event, payload, error)
+    return (outcome.exit_code,
+            (outcome.stdout + "\n").encode() if outcome.stdout is not None else b"",
+            (outcome.stderr + "\n").encode() if outcome.stderr is not None else b"")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv != ["claude"]:
+        sys.stderr.write("usage: client.py claude  (reads one hook event on stdin)\n")
+        return 2
+    raw = sys.stdin.buffer.read()
+    try:
+        try:
+            code, out, err = parse_answer(exchange(build_request(raw)))
+        except Unreachable:
+            code, out, err = answer_in_process(raw)
+        except Broken as exc:
+            code, out, err = fail_closed(raw, exc)
+    except BaseException as exc:
+        code, out, err = fail_closed(raw, exc)
+    if out:
+        sys.stdout.buffer.write(out)
+        sys.stdout.flush()
+    if err:
+        sys.stderr.buffer.write(err)
+        sys.stderr.flush()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
