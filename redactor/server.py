@@ -185,6 +185,9 @@ class EngineServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
             return self._answer(2, b"", b"redactor: unknown host\n")
         from redactor.hooks import claude
 
+        delay = env.get("REDACTOR_TEST_DELAY")  # failure drills: a server that hangs
+        if delay:
+            time.sleep(float(delay))
         outcome = claude.run(payload, env=env, default_cwd=fields.get("cwd"))
         out = (outcome.stdout + "\n").encode() if outcome.stdout is not None else b""
         err = (outcome.stderr + "\n").encode() if outcome.stderr is not None else b""

@@ -209,8 +209,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     raw = sys.stdin.buffer.read()
     try:
+        timeout = float(posix.environ.get(b"REDACTOR_HOOK_TIMEOUT", b"0") or 0) or ANSWER_TIMEOUT
         try:
-            code, out, err = parse_answer(exchange(build_request(raw)))
+            code, out, err = parse_answer(exchange(build_request(raw), timeout=timeout))
         except Unreachable:
             code, out, err = answer_in_process(raw)
         except Broken as exc:

@@ -9,11 +9,14 @@ request), never at the exit code.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -96,30 +99,59 @@ def run_claude(tmp_path: Path, project: Path, prompt: str, script: Script,
     (home / ".claude").mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
-    with serving(script) as fake:
-        env.update({
-            "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"),
-            "ANTHROPIC_API_KEY": "sk-ant-dummy-offline", "ANTHROPIC_BASE_URL": fake.url,
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
-            "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
-            "XDG_STATE_HOME": str(tmp_path / "state"),
-            **(extra_env or {}),
-        })
-        debug = tmp_path / "debug.log"
-        done = subprocess.run(
-            [str(CLAUDE), "-p", prompt, "--output-format", "json", "--allowedTools", allowed,
-             "--max-turns", "4", "--debug-file", str(debug)],
-            cwd=project, env=env, capture_output=True, text=True, timeout=180,
-            stdin=subprocess.DEVNULL, check=False)
-        try:
-            result = json.loads(done.stdout)
-        except ValueError:
-            result = {"unparsed_stdout": done.stdout, "stderr": done.stderr[-2000:]}
+    # The hook client starts a warm engine on its first call; it gets a runtime folder
+    # of its own (short: AF_UNIX paths are limited) and is stopped below.
+    runtime = tempfile.mkdtemp(prefix="rdx", dir="/tmp")
+    env["XDG_RUNTIME_DIR"] = runtime
+    try:
+        with serving(script) as fake:
+            done, debug = _claude(tmp_path, project, prompt, allowed=allowed, env=env, fake=fake,
+                                  extra_env=extra_env)
+    finally:
+        _stop_engine(env)
+        shutil.rmtree(runtime, ignore_errors=True)
+    try:
+        result = json.loads(done.stdout)
+    except ValueError:
+        result = {"unparsed_stdout": done.stdout, "stderr": done.stderr[-2000:]}
     recorded_file = tmp_path / "recorded.jsonl"
     recorded = [json.loads(line) for line in recorded_file.read_text().splitlines()] \
         if recorded_file.exists() else []
     debug_text = debug.read_text(encoding="utf-8", errors="replace") if debug.exists() else ""
     return Run(fake, result, project, recorded, debug_text)
+
+
+def _stop_engine(env: dict[str, str]) -> None:
+    status = subprocess.run([sys.executable, "-m", "redactor", "serve", "--status"], env=env,
+                            capture_output=True, timeout=60, check=False)
+    if status.returncode == 0:
+        subprocess.run([sys.executable, "-m", "redactor", "serve", "--stop"], env=env,
+                       capture_output=True, timeout=60, check=False)
+        with contextlib.suppress(ProcessLookupError, ValueError, KeyError):
+            os.kill(json.loads(status.stdout)["pid"], signal.SIGKILL)
+
+
+def _claude(tmp_path: Path, project: Path, prompt: str, *, allowed: str, env: dict[str, str],
+            fake: FakeAnthropic, extra_env: dict[str, str] | None,
+            ) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """Run ``claude -p`` once against the fake server; returns the process and debug log."""
+    assert CLAUDE is not None
+    home = tmp_path / "home"
+    env.update({
+        "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+        "ANTHROPIC_API_KEY": "sk-ant-dummy-offline", "ANTHROPIC_BASE_URL": fake.url,
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
+        "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        **(extra_env or {}),
+    })
+    debug = tmp_path / "debug.log"
+    done = subprocess.run(
+        [str(CLAUDE), "-p", prompt, "--output-format", "json", "--allowedTools", allowed,
+         "--max-turns", "4", "--debug-file", str(debug)],
+        cwd=project, env=env, capture_output=True, text=True, timeout=180,
+        stdin=subprocess.DEVNULL, check=False)
+    return done, debug
 
 
 def test_baseline_without_hooks_the_model_sees_the_cpf(tmp_path: Path) -> None:
