@@ -15,6 +15,7 @@ Prints figures only; nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -26,11 +27,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import contextlib
 
 from redactor.hooks import client
 from redactor.install import default_hook_command

@@ -222,7 +222,7 @@ def serve(*, idle: float = DEFAULT_IDLE, max_requests: int = DEFAULT_MAX_REQUEST
           warm: bool = True) -> int:
     """Run the server in this process until idle, stopped or replaced.  Returns an exit code."""
     directory = prepare_runtime_dir()
-    lock = _take_lock(directory + "/server.lock")
+    lock = _take_lock(f"{directory}/server-{client.install_id()}.lock")
     if lock is None:
         return 0  # another server owns the socket
     try:
@@ -249,16 +249,21 @@ def serve(*, idle: float = DEFAULT_IDLE, max_requests: int = DEFAULT_MAX_REQUEST
 def spawn_detached(cwd: str | None = None) -> bool:
     """Start ``redactor serve`` in the background unless one runs or is starting."""
     directory = prepare_runtime_dir()
-    lock = _take_lock(directory + "/spawn.lock")
+    lock = _take_lock(f"{directory}/spawn-{client.install_id()}.lock")
     if lock is None:
         return False
     try:
         if request_status() is not None:
             return False
+        # -P and PYTHONPATH: the server imports the installation the client belongs to,
+        # never a "redactor" folder that happens to be in the working directory.
+        root = client.package_root()
+        python_path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
         subprocess.Popen(
-            [sys.executable, "-m", "redactor", "serve"],
+            [sys.executable, "-P", "-m", "redactor", "serve"],
             cwd=cwd or os.getcwd(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
+            stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
+            env={**os.environ, "PYTHONPATH": python_path})
         return True
     finally:
         os.close(lock)

@@ -18,12 +18,17 @@ two bodies, or ``RDX1 RESTART`` when the server runs other code than this client
 import _socket
 import posix
 import sys
+import time
 
 MAGIC = b"RDX1"
 #: Seconds to wait for the server's answer; Claude Code's own timeout (30 s as
 #: installed) must not be reached, or the host lets the event through.
 ANSWER_TIMEOUT = 25.0
 CONNECT_TIMEOUT = 2.0
+#: A server that closed without answering (it was stopping, or died) within this many
+#: seconds leaves time to answer in process; later, the event fails closed instead,
+#: so that the host's own timeout can never be reached.
+RETRY_WINDOW = 5.0
 #: Environment variables the server needs to answer as this process would.
 FORWARDED = (b"HOME", b"XDG_CONFIG_HOME", b"XDG_STATE_HOME")
 FORWARDED_PREFIX = b"REDACTOR_"
@@ -35,6 +40,10 @@ class Unreachable(Exception):
 
 class Broken(Exception):
     """A server took the event and failed: fail closed."""
+
+
+class Dropped(Unreachable):
+    """A server closed the connection without answering, soon enough to answer here."""
 
 
 def _dirname(path: str) -> str:
@@ -75,8 +84,17 @@ def runtime_dir(environ: "dict[bytes, bytes] | None" = None) -> str:
     return "/tmp/redactor-" + str(posix.getuid())  # noqa: S108 - checked owner and mode
 
 
+def install_id() -> str:
+    """A stable short id of this installation (FNV-1a of its folder), so that two
+    installations of one user run two servers instead of restarting each other."""
+    value = 0x811C9DC5
+    for byte in package_dirs()[0].encode("utf-8", "surrogateescape"):
+        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return f"{value:08x}"
+
+
 def socket_path(directory: str | None = None) -> str:
-    return (directory or runtime_dir()) + "/engine.sock"
+    return (directory or runtime_dir()) + "/engine-" + install_id() + ".sock"
 
 
 def check_private(path: str, want_socket: bool) -> None:
@@ -124,6 +142,7 @@ def exchange(request: bytes, path: str | None = None, timeout: float = ANSWER_TI
         except OSError as exc:
             raise Unreachable(str(exc)) from None
         sock.settimeout(timeout)
+        started = time.monotonic()
         try:
             sock.sendall(request)
             sock.shutdown(_socket.SHUT_WR)
@@ -132,10 +151,16 @@ def exchange(request: bytes, path: str | None = None, timeout: float = ANSWER_TI
                 if not chunk:
                     break
                 chunks.append(chunk)
+        except TimeoutError:
+            raise Broken("the server did not answer in time") from None
         except OSError as exc:
+            if not chunks and time.monotonic() - started < RETRY_WINDOW:
+                raise Dropped(type(exc).__name__) from None
             raise Broken("the server failed during the exchange: " + type(exc).__name__) from None
     finally:
         sock.close()
+    if not chunks and time.monotonic() - started < RETRY_WINDOW:
+        raise Dropped("the server closed without answering")
     return b"".join(chunks)
 
 
@@ -156,11 +181,18 @@ def parse_answer(answer: bytes) -> tuple[int, bytes, bytes]:
     return code, rest[:out_len], rest[out_len:]
 
 
+def package_root() -> str:
+    """The folder holding the redactor package this file belongs to."""
+    return _dirname(package_dirs()[0])
+
+
 def _full_import_path() -> None:
-    """Make site-packages importable again (this process started with -S)."""
+    """Make site-packages importable again (this process started with -S), with this
+    file's own installation first, so the code answering is the code that was asked."""
     import site
 
     site.main()
+    sys.path.insert(0, package_root())
 
 
 def answer_in_process(raw: bytes, spawn: bool = True) -> tuple[int, bytes, bytes]:

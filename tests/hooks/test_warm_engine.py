@@ -35,7 +35,7 @@ class Env:
 
     @property
     def socket(self) -> Path:
-        return self.runtime / "redactor" / "engine.sock"
+        return self.runtime / "redactor" / f"engine-{client_module.install_id()}.sock"
 
     def hook(self, event: dict[str, Any], extra: dict[str, str] | None = None,
              timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
@@ -85,8 +85,7 @@ def env(tmp_path: Path) -> Iterator[Env]:
     finally:
         environment.stop()
         # Any server still running in this runtime folder is ended by its pid.
-        status_file = runtime / "redactor" / "engine.sock"
-        if status_file.exists():
+        if environment.socket.exists():
             status = environment.status()
             if status:
                 os.kill(status["pid"], signal.SIGKILL)
@@ -181,12 +180,13 @@ def test_the_client_environment_is_honoured(env: Env, tmp_path: Path) -> None:
 
 
 def test_a_server_killed_mid_request_fails_closed(env: Env) -> None:
+    # Killed after the retry window: no time is left to answer in process.
     server = env.start_server()
     result: dict[str, subprocess.CompletedProcess[bytes]] = {}
     thread = threading.Thread(target=lambda: result.setdefault("done", env.hook(
-        pre(f"echo {CPF}", env.work), {"REDACTOR_TEST_DELAY": "3"})))
+        pre(f"echo {CPF}", env.work), {"REDACTOR_TEST_DELAY": "8"})))
     thread.start()
-    time.sleep(1.0)
+    time.sleep(client_module.RETRY_WINDOW + 1)
     server.kill()
     thread.join(timeout=120)
     done = result["done"]
@@ -195,6 +195,18 @@ def test_a_server_killed_mid_request_fails_closed(env: Env) -> None:
     assert b"bloqueada" in done.stderr
     log = (Path(env.vars["XDG_STATE_HOME"]) / "redactor" / "redactor.log").read_text()
     assert "hook client" in log and "Broken" in log
+
+
+def test_a_server_dying_early_leaves_the_answer_to_the_client(env: Env) -> None:
+    server = env.start_server()
+    result: dict[str, subprocess.CompletedProcess[bytes]] = {}
+    thread = threading.Thread(target=lambda: result.setdefault("done", env.hook(
+        pre(f"echo {CPF}", env.work), {"REDACTOR_TEST_DELAY": "4"})))
+    thread.start()
+    time.sleep(1.0)
+    server.kill()
+    thread.join(timeout=120)
+    assert updated(result["done"]) == {"command": "echo [CPF]"}  # answered in process
 
 
 def test_a_hung_server_fails_closed_in_time(env: Env) -> None:
