@@ -1,26 +1,27 @@
 """redactor: keep Brazilian personal data out of AI models, transcripts and logs.
 
-``import redactor`` is cheap: Presidio (and spaCy under it) load on the first
-redaction, not here.
+``import redactor`` is cheap: every name below loads on first use, and Presidio
+(with spaCy under it) only with the first redaction.  The import-light hook client
+relies on this: importing ``redactor.hooks.client`` must not pull anything in.
 
     >>> from redactor import redact
     >>> redact("cliente CPF 529.982.247-25").text
     'cliente CPF [CPF]'
 """
 
-from __future__ import annotations
-
-import os
-import threading
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
-
-from redactor.config import OperatorSpec, Settings, load_settings
-from redactor.errors import ConfigError, EngineError, InputError, RedactorError, UsageError
-from redactor.results import Finding, JsonRedaction, RedactionResult
-
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
+    from redactor.api import get_redactor, redact, redact_json
+    from redactor.config import OperatorSpec, Settings, load_settings
     from redactor.engine import Redactor
+    from redactor.errors import (
+        ConfigError,
+        EngineError,
+        InputError,
+        RedactorError,
+        UsageError,
+    )
+    from redactor.results import Finding, JsonRedaction, RedactionResult
 
 __all__ = [
     "ConfigError",
@@ -43,82 +44,23 @@ __all__ = [
 
 __version__ = "0.1.0"
 
-_lock = threading.Lock()
-_cache: dict[object, Redactor] = {}
+_LAZY = {
+    "get_redactor": "redactor.api", "redact": "redactor.api", "redact_json": "redactor.api",
+    "OperatorSpec": "redactor.config", "Settings": "redactor.config",
+    "load_settings": "redactor.config", "Redactor": "redactor.engine",
+    "ConfigError": "redactor.errors", "EngineError": "redactor.errors",
+    "InputError": "redactor.errors", "RedactorError": "redactor.errors",
+    "UsageError": "redactor.errors", "Finding": "redactor.results",
+    "JsonRedaction": "redactor.results", "RedactionResult": "redactor.results",
+}
 
 
-def __getattr__(name: str) -> Any:
-    if name == "Redactor":
-        from redactor.engine import Redactor
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'redactor' has no attribute {name!r}")
+    from importlib import import_module
 
-        return Redactor
-    raise AttributeError(f"module 'redactor' has no attribute {name!r}")
-
-
-def _fingerprint(settings: Settings | None) -> tuple[Settings, object]:
-    """Settings to use and a cache key that changes when any file behind them changes."""
-    from redactor.config import config_files
-
-    if settings is None:
-        files = config_files()
-        stamps = tuple((str(p), *_stat(p)) for p, _ in files)
-        settings = _settings_cache(stamps, files)
-    users = tuple((str(p), *_stat(p)) for p in settings.known_users_files)
-    return settings, (settings, users)
-
-
-def _stat(path: Any) -> tuple[int, int]:
-    try:
-        info = path.stat()
-    except OSError:
-        return (-1, -1)
-    return (info.st_mtime_ns, info.st_size)
-
-
-_settings_by_stamp: dict[object, Settings] = {}
-
-
-def _settings_cache(stamps: object, files: Any) -> Settings:
-    with _lock:
-        cached = _settings_by_stamp.get(stamps)
-    if cached is None:
-        cached = load_settings(files=files)
-        with _lock:
-            _settings_by_stamp.clear()
-            _settings_by_stamp[stamps] = cached
-    return cached
-
-
-def get_redactor(settings: Settings | None = None,
-                 environ: Mapping[str, str] | None = None) -> Redactor:
-    """A shared Redactor for these settings (default: the discovered configuration).
-
-    Engines are cached per settings and rebuilt when a configuration or known-users
-    file changes.  ``environ`` supplies the hash key variable (default: os.environ).
-    """
-    from redactor.engine import Redactor
-
-    settings, key = _fingerprint(settings)
-    environ = os.environ if environ is None else environ
-    key = (key, environ.get(settings.hash_key_env))
-    with _lock:
-        engine = _cache.get(key)
-    if engine is None:
-        engine = Redactor(settings, environ=environ)
-        with _lock:
-            if len(_cache) >= 8:
-                _cache.clear()
-            _cache[key] = engine
-    return engine
-
-
-def redact(text: str, *, settings: Settings | None = None) -> RedactionResult:
-    """Redact personal data in ``text``; see :class:`RedactionResult`."""
-    if not isinstance(text, str):
-        raise TypeError(f"redact() needs str, not {type(text).__name__}")
-    return get_redactor(settings).redact(text)
-
-
-def redact_json(value: Any, *, settings: Settings | None = None) -> JsonRedaction:
-    """Redact every string leaf of a JSON value; see :class:`JsonRedaction`."""
-    return get_redactor(settings).redact_json(value)
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value

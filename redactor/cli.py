@@ -82,7 +82,7 @@ def _write(stream: TextIO, text: str) -> None:
 
 
 def _cmd_redact(args: argparse.Namespace) -> int:
-    from redactor import get_redactor
+    from redactor.api import get_redactor
 
     engine = get_redactor()
     totals: Counter[str] = Counter()

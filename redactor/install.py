@@ -27,7 +27,8 @@ CLAUDE_EVENTS: Final[dict[str, str | None]] = {
 #: Seconds Claude Code waits for the hook; redactor's own budget stays below it.
 CLAUDE_TIMEOUT: Final = 30
 #: Substrings that identify redactor's own hook commands, old and new.
-_MARKERS: Final = ("redactor hook claude", "redactor/hooks/client.py claude")
+_MARKERS: Final = ("redactor hook claude", "redactor/hooks/client.py claude",
+                    "redactor/hooks/entry.py claude")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +60,7 @@ def default_hook_command() -> str:
 
     from redactor.hooks import client
 
-    script = Path(client.__file__).resolve()
+    script = Path(client.__file__).resolve().with_name("entry.py")
     return f"{shlex.quote(sys.executable)} -I -S {shlex.quote(str(script))} claude"
 
 

@@ -149,7 +149,7 @@ class EngineServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
                 self.stop_soon()
 
     def status(self) -> dict[str, Any]:
-        from redactor import _cache
+        from redactor.api import _cache
 
         return {"pid": os.getpid(), "version": __version__, "stamp": self.stamp,
                 "started": self.started, "uptime": round(time.time() - self.started, 1),
@@ -227,7 +227,7 @@ def serve(*, idle: float = DEFAULT_IDLE, max_requests: int = DEFAULT_MAX_REQUEST
         return 0  # another server owns the socket
     try:
         if warm:
-            from redactor import get_redactor
+            from redactor.api import get_redactor
 
             get_redactor().redact("aquecimento 529.982.247-25")
         path = client.socket_path(directory)

@@ -145,7 +145,7 @@ class _Engine:
         self._env = env
 
     def __getattr__(self, name: str) -> Any:
-        from redactor import get_redactor
+        from redactor.api import get_redactor
 
         return getattr(get_redactor(self._settings, environ=self._env), name)
 

@@ -1,0 +1,88 @@
+"""The module-level API behind ``redactor.redact``: one cached engine per configuration."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from redactor.config import Settings, load_settings
+from redactor.results import JsonRedaction, RedactionResult
+
+if TYPE_CHECKING:
+    from redactor.engine import Redactor
+
+__all__ = ["get_redactor", "redact", "redact_json"]
+
+_lock = threading.Lock()
+_cache: dict[object, Redactor] = {}
+
+
+def _fingerprint(settings: Settings | None) -> tuple[Settings, object]:
+    """Settings to use and a cache key that changes when any file behind them changes."""
+    from redactor.config import config_files
+
+    if settings is None:
+        files = config_files()
+        stamps = tuple((str(p), *_stat(p)) for p, _ in files)
+        settings = _settings_cache(stamps, files)
+    users = tuple((str(p), *_stat(p)) for p in settings.known_users_files)
+    return settings, (settings, users)
+
+
+def _stat(path: Any) -> tuple[int, int]:
+    try:
+        info = path.stat()
+    except OSError:
+        return (-1, -1)
+    return (info.st_mtime_ns, info.st_size)
+
+
+_settings_by_stamp: dict[object, Settings] = {}
+
+
+def _settings_cache(stamps: object, files: Any) -> Settings:
+    with _lock:
+        cached = _settings_by_stamp.get(stamps)
+    if cached is None:
+        cached = load_settings(files=files)
+        with _lock:
+            _settings_by_stamp.clear()
+            _settings_by_stamp[stamps] = cached
+    return cached
+
+
+def get_redactor(settings: Settings | None = None,
+                 environ: Mapping[str, str] | None = None) -> Redactor:
+    """A shared Redactor for these settings (default: the discovered configuration).
+
+    Engines are cached per settings and rebuilt when a configuration or known-users
+    file changes.  ``environ`` supplies the hash key variable (default: os.environ).
+    """
+    from redactor.engine import Redactor
+
+    settings, key = _fingerprint(settings)
+    environ = os.environ if environ is None else environ
+    key = (key, environ.get(settings.hash_key_env))
+    with _lock:
+        engine = _cache.get(key)
+    if engine is None:
+        engine = Redactor(settings, environ=environ)
+        with _lock:
+            if len(_cache) >= 8:
+                _cache.clear()
+            _cache[key] = engine
+    return engine
+
+
+def redact(text: str, *, settings: Settings | None = None) -> RedactionResult:
+    """Redact personal data in ``text``; see :class:`RedactionResult`."""
+    if not isinstance(text, str):
+        raise TypeError(f"redact() needs str, not {type(text).__name__}")
+    return get_redactor(settings).redact(text)
+
+
+def redact_json(value: Any, *, settings: Settings | None = None) -> JsonRedaction:
+    """Redact every string leaf of a JSON value; see :class:`JsonRedaction`."""
+    return get_redactor(settings).redact_json(value)
