@@ -38,10 +38,15 @@ def _parser() -> argparse.ArgumentParser:
     redact.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
 
     hook = commands.add_parser("hook", help="answer one hook event of an agent host (stdin)")
-    hook.add_argument("host", choices=["claude"], help="the host whose event is on stdin")
+    hook.add_argument("host", choices=["claude", "hermes"],
+                      help="the host whose event is on stdin")
 
     install = commands.add_parser("install", help="register redactor's hooks with a host")
-    install.add_argument("host", choices=["claude"])
+    install.add_argument("host", choices=["claude", "hermes"])
+    install.add_argument("--home", type=Path, metavar="DIR",
+                         help="hermes: the profile folder (default: $HERMES_HOME or ~/.hermes)")
+    install.add_argument("--shell", action="store_true",
+                         help="hermes: register the shell hooks too, with their consent entries")
     where = install.add_mutually_exclusive_group()
     where.add_argument("--project", type=Path, metavar="DIR",
                        help="the project's .claude/settings.json (default: current folder)")
@@ -109,6 +114,11 @@ def _cmd_hook(args: argparse.Namespace) -> int:
     from redactor.hooks import claude
 
     raw = sys.stdin.buffer.read()
+    if args.host == "hermes":
+        from redactor.hooks import hermes
+
+        _write(sys.stdout, hermes.shell(raw) + "\n")
+        return 0
     outcome = claude.run(raw)
     if outcome.stdout is not None:
         _write(sys.stdout, outcome.stdout + "\n")
@@ -119,6 +129,20 @@ def _cmd_hook(args: argparse.Namespace) -> int:
 
 def _cmd_install(args: argparse.Namespace) -> int:
     from redactor.install import claude_settings_path, default_hook_command, install_claude
+
+    if args.host == "hermes":
+        from redactor.install import install_hermes
+
+        results = install_hermes(args.home, shell=args.shell, dry_run=args.dry_run)
+        for result in results:
+            if args.dry_run and result.changed:
+                _write(sys.stdout, result.diff)
+            elif result.changed:
+                backup = f" (backup: {result.backup})" if result.backup else ""
+                print(f"redactor: updated {result.path}{backup}", file=sys.stderr)
+            else:
+                print(f"redactor: {result.path} already up to date", file=sys.stderr)
+        return 0
 
     path = claude_settings_path(args.project, args.user)
     command = args.hook_command or default_hook_command()

@@ -141,6 +141,7 @@ class Settings:
     permission_decision: Literal["none", "allow", "ask"] = "none"
     wrap_bash: bool = False
     hook_time_budget: float = 20.0
+    hermes_mode: Literal["block", "redact"] = "block"
     sources: tuple[Path, ...] = field(default=(), compare=False)
 
     def operator_for(self, entity: str) -> OperatorSpec:
@@ -253,6 +254,9 @@ _SCHEMA: Final[dict[str, dict[str, str]]] = {
         "permission_decision": "none, allow or ask (sent with a rewritten tool call)",
         "wrap_bash": "true or false: pipe Bash output through redactor, failures included",
         "time_budget_seconds": "number of seconds a hook call may take before failing closed",
+    },
+    "hermes": {
+        "mode": "block (stop a turn holding personal data) or redact (go on with placeholders)",
     },
     "rules": {},  # array of tables, see _apply_rules
 }
@@ -495,6 +499,13 @@ def _apply_key(settings: Settings, path: Path, key: str, value: Any, *, project:
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0.5 <= value <= 550:
             raise _fail(path, key, "must be a number of seconds from 0.5 to 550", "e.g. 20")
         changes["hook_time_budget"] = float(value)
+    elif key == "hermes.mode":
+        if value not in ("block", "redact"):
+            raise _fail(path, key, f"has the unknown mode {value!r}", 'use "block" or "redact"')
+        if project and value == "redact" and settings.hermes_mode == "block":
+            raise _fail(path, key, "cannot switch block mode to redact", "a project file may "
+                        "only choose block")
+        changes["hermes_mode"] = value
     elif key == "messages.prompt_blocked":
         if not isinstance(value, str) or not value.strip():
             raise _fail(path, key, "must be a non-empty string", "write the message in quotes")

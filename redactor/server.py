@@ -181,13 +181,15 @@ class EngineServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
             # Another installation or edited code: never answer with the old code.
             self.stop_soon()
             return client.MAGIC + b" RESTART\n"
-        if host != "claude":
+        if host not in ("claude", "hermes"):
             return self._answer(2, b"", b"redactor: unknown host\n")
-        from redactor.hooks import claude
+        from redactor.hooks import claude, hermes
 
         delay = env.get("REDACTOR_TEST_DELAY")  # failure drills: a server that hangs
         if delay:
             time.sleep(float(delay))
+        if host == "hermes":
+            return self._answer(0, (hermes.shell(payload, env) + "\n").encode(), b"")
         outcome = claude.run(payload, env=env, default_cwd=fields.get("cwd"))
         out = (outcome.stdout + "\n").encode() if outcome.stdout is not None else b""
         err = (outcome.stderr + "\n").encode() if outcome.stderr is not None else b""

@@ -195,10 +195,11 @@ def _full_import_path() -> None:
     sys.path.insert(0, package_root())
 
 
-def answer_in_process(raw: bytes, spawn: bool = True) -> tuple[int, bytes, bytes]:
+def answer_in_process(raw: bytes, host: str = "claude",
+                      spawn: bool = True) -> tuple[int, bytes, bytes]:
     """Slow path: start a server for the next call, answer this one here."""
     _full_import_path()
-    from redactor.hooks import claude
+    from redactor.hooks import claude, hermes
 
     if spawn:
         try:
@@ -209,18 +210,27 @@ def answer_in_process(raw: bytes, spawn: bool = True) -> tuple[int, bytes, bytes
             from redactor.diagnostics import log_error
 
             log_error("hook client spawn", None, exc)
+    if host == "hermes":
+        return 0, (hermes.shell(raw) + "\n").encode(), b""
     outcome = claude.run(raw)
     return (outcome.exit_code,
             (outcome.stdout + "\n").encode() if outcome.stdout is not None else b"",
             (outcome.stderr + "\n").encode() if outcome.stderr is not None else b"")
 
 
-def fail_closed(raw: bytes, error: BaseException) -> tuple[int, bytes, bytes]:
+def fail_closed(raw: bytes, error: BaseException,
+                host: str = "claude") -> tuple[int, bytes, bytes]:
     _full_import_path()
     import json
 
+    from redactor import messages
     from redactor.diagnostics import log_error
     from redactor.hooks import claude
+
+    if host == "hermes":
+        log_error("hook client", None, error)
+        notice = messages.text("fail_tool", error=type(error).__name__)
+        return 0, (json.dumps({"action": "block", "message": notice}) + "\n").encode(), b""
 
     event = claude.sniff_event(raw)
     try:
@@ -236,20 +246,22 @@ def fail_closed(raw: bytes, error: BaseException) -> tuple[int, bytes, bytes]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv != ["claude"]:
-        sys.stderr.write("usage: client.py claude  (reads one hook event on stdin)\n")
+    if argv not in (["claude"], ["hermes"]):
+        sys.stderr.write("usage: entry.py claude|hermes  (reads one hook event on stdin)\n")
         return 2
+    host = argv[0]
     raw = sys.stdin.buffer.read()
     try:
         timeout = float(posix.environ.get(b"REDACTOR_HOOK_TIMEOUT", b"0") or 0) or ANSWER_TIMEOUT
         try:
-            code, out, err = parse_answer(exchange(build_request(raw), timeout=timeout))
+            request = build_request(raw, host=host.encode())
+            code, out, err = parse_answer(exchange(request, timeout=timeout))
         except Unreachable:
-            code, out, err = answer_in_process(raw)
+            code, out, err = answer_in_process(raw, host)
         except Broken as exc:
-            code, out, err = fail_closed(raw, exc)
+            code, out, err = fail_closed(raw, exc, host)
     except BaseException as exc:
-        code, out, err = fail_closed(raw, exc)
+        code, out, err = fail_closed(raw, exc, host)
     if out:
         sys.stdout.buffer.write(out)
         sys.stdout.flush()

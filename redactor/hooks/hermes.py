@@ -1,0 +1,167 @@
+"""Hermes Agent adapter: the logic behind the plugin and the ``hermes`` shell hook.
+
+Hermes treats a raising or slow callback as "go on", so every entry point here
+catches its own errors and answers with a block or a fully withheld value.
+Which Hermes release honours what is in README ("Hermes Agent").
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from redactor import messages
+from redactor.config import Settings, load_settings
+from redactor.patch import walk_strings
+from redactor.policy import match_prompt, match_tool
+from redactor.results import JsonPath
+
+__all__ = ["Guard", "shell", "user_text", "withheld_messages"]
+
+logger = logging.getLogger("redactor.hermes")
+
+#: Message keys whose strings are structure, not content, in an OpenAI-style request.
+STRUCTURE_KEYS: Final = frozenset({"role", "tool_call_id", "id", "type", "name"})
+
+
+def user_text(user_message: Any) -> str:
+    """The text of a user message: a string, or a list of content parts."""
+    if isinstance(user_message, str):
+        return user_message
+    if isinstance(user_message, list):
+        parts = []
+        for part in user_message:
+            if isinstance(part, str):
+                parts.append(part)
+            elif isinstance(part, dict) and isinstance(part.get("text"), str):
+                parts.append(part["text"])
+        return "\n".join(parts)
+    return ""
+
+
+def _is_content(path: JsonPath) -> bool:
+    return not any(isinstance(key, str) and key in STRUCTURE_KEYS for key in path[-1:])
+
+
+def withheld_messages(messages_value: Any, marker: str) -> Any:
+    """A copy of chat messages with every content string replaced by ``marker``."""
+    return walk_strings(messages_value, lambda path, text: marker if _is_content(path) else text)
+
+
+class Guard:
+    """Decisions for one Hermes process: settings are re-read on every call."""
+
+    def __init__(self, env: Mapping[str, str] | None = None, cwd: Path | None = None) -> None:
+        self.env = os.environ if env is None else env
+        self.cwd = cwd
+
+    def settings(self) -> Settings:
+        return load_settings(cwd=self.cwd, env=self.env)
+
+    def engine(self, settings: Settings) -> Any:
+        from redactor.api import get_redactor
+
+        return get_redactor(settings, environ=self.env)
+
+    # turns --------------------------------------------------------------------
+    def check_turn(self, user_message: Any) -> tuple[str | None, list[str], Settings]:
+        """``(rule reason or None, blocking entity types found, settings)`` for a turn."""
+        settings = self.settings()
+        text = user_text(user_message)
+        rule = match_prompt(settings.rules, text)
+        if rule is not None:
+            return rule.reason, [], settings
+        blocking = set(settings.prompt_block_entities)
+        found = [f.entity_type for f in self.engine(settings).analyze(text)
+                 if f.entity_type in blocking]
+        return None, found, settings
+
+    def any_entities(self, text: str) -> list[str]:
+        settings = self.settings()
+        return [f.entity_type for f in self.engine(settings).analyze(text)]
+
+    def redact_text(self, text: str) -> tuple[str, list[str]]:
+        settings = self.settings()
+        result = self.engine(settings).redact(text)
+        return result.text, [f.entity_type for f in result.findings]
+
+    def redact_messages(self, value: Any) -> tuple[Any, list[str]]:
+        """Redact the content strings of chat messages (structure keys stay)."""
+        settings = self.settings()
+        engine = self.engine(settings)
+        found: list[str] = []
+
+        def leaf(path: JsonPath, text: str) -> str:
+            if not _is_content(path):
+                return text
+            result = engine.redact(text)
+            found.extend(f.entity_type for f in result.findings)
+            return str(result.text)
+
+        return walk_strings(value, leaf), found
+
+    def redact_args(self, args: dict[str, Any]) -> tuple[dict[str, Any], dict[str | int, Any]]:
+        """The redacted arguments and the partial patch (changed top-level keys only)."""
+        result = self.engine(self.settings()).redact_json(args)
+        return dict(result.value), dict(result.patch)
+
+    def tool_rule(self, tool_name: str, args: Any) -> tuple[Literal["deny", "ask"], str] | None:
+        rule = match_tool(self.settings().rules, tool_name, args)
+        return (rule.action, rule.reason) if rule is not None else None
+
+
+# ------------------------------------------------------------------ shell hook
+
+
+def shell(raw: bytes, env: Mapping[str, str] | None = None) -> str:
+    """Answer one Hermes shell-hook event (stdin JSON) with one JSON object.
+
+    ``pre_llm_call``: a block naming the entity types (honoured from the release that
+    has the block directive; 0.19.0 ignores it, see README).  ``pre_tool_call``: deny
+    rules block; personal data gives a ``modify`` with the partial patch.  Anything
+    else: ``{}``.  Every failure answers with a block.
+    """
+    event = None
+    try:
+        payload = json.loads(raw.decode("utf-8"))
+        if not isinstance(payload, dict):
+            raise ValueError("the hook event is not a JSON object")
+        event = payload.get("hook_event_name")
+        cwd = payload.get("cwd")
+        guard = Guard(env, Path(cwd) if isinstance(cwd, str) and Path(cwd).is_dir() else None)
+        extra_value = payload.get("extra")
+        extra: dict[str, Any] = extra_value if isinstance(extra_value, dict) else {}
+        if env is not None and event in env.get("REDACTOR_TEST_FAULT", "").split(","):
+            raise RuntimeError("failure drill")
+        if event == "pre_llm_call":
+            reason, found, settings = guard.check_turn(extra.get("user_message"))
+            if reason is None and not found:
+                return "{}"
+            message = reason or messages.prompt_blocked(settings, found)
+            return json.dumps({"action": "block", "message": message}, ensure_ascii=False)
+        if event == "pre_tool_call":
+            tool_name = payload.get("tool_name")
+            args = payload.get("tool_input")
+            if not isinstance(tool_name, str) or not isinstance(args, dict):
+                return "{}"
+            decided = guard.tool_rule(tool_name, args)
+            if decided is not None:
+                return json.dumps({"action": "block", "message": decided[1]}, ensure_ascii=False)
+            _, patch = guard.redact_args(args)
+            if not patch:
+                return "{}"
+            return json.dumps({"action": "modify", "args": patch}, ensure_ascii=False)
+        return "{}"
+    except Exception as exc:  # every failure must fail closed
+        from redactor.diagnostics import log_error
+
+        log_error("hook hermes", event, exc, env)
+        if event in (None, "pre_llm_call", "pre_tool_call"):
+            text = messages.text("fail_prompt" if event == "pre_llm_call" else "fail_tool",
+                                 error=type(exc).__name__)
+            return json.dumps({"action": "block", "message": text}, ensure_ascii=False)
+        return "{}"
