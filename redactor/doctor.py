@@ -109,4 +109,47 @@ def run_checks(cwd: Path | None = None) -> list[Check]:
                             f"{status['version']}, {status['requests']} requests, up "
                             f"{status['uptime']} s, {status['rss'] // 2**20} MiB"))
     checks.append(_self_test(command))
+    checks.extend(hermes_checks())
+    return checks
+
+
+def hermes_checks(home: Path | None = None) -> list[Check]:
+    """The Hermes plugin and shell hooks, when a Hermes profile exists."""
+    from redactor.install import _HERMES_MARKER, HERMES_PLUGIN, hermes_home
+
+    folder = hermes_home(home)
+    config_path = folder / "config.yaml"
+    if not config_path.exists():
+        return []
+    try:
+        from ruamel.yaml import YAML
+
+        data = YAML(typ="safe").load(config_path.read_text(encoding="utf-8")) or {}
+    except Exception as exc:  # any parse failure is reported, never raised
+        return [Check("Hermes config", False, f"{config_path}: {type(exc).__name__}")]
+    checks: list[Check] = []
+    plugins = data.get("plugins") if isinstance(data, dict) else None
+    enabled = plugins.get("enabled", []) if isinstance(plugins, dict) else []
+    disabled = plugins.get("disabled", []) if isinstance(plugins, dict) else []
+    on = HERMES_PLUGIN in (enabled or []) and HERMES_PLUGIN not in (disabled or [])
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    ours = [(event, entry.get("command")) for event, entries in (hooks or {}).items()
+            if isinstance(entries, list) for entry in entries
+            if isinstance(entry, dict) and _HERMES_MARKER in str(entry.get("command", ""))]
+    checks.append(Check("Hermes plugin", on or bool(ours),
+                        f"{config_path}: plugin {'enabled' if on else 'not enabled'}"
+                        + ("" if on or ours else "; run 'redactor install hermes'")))
+    if ours:
+        auto = bool(data.get("hooks_auto_accept")) if isinstance(data, dict) else False
+        try:
+            allow = json.loads((folder / "shell-hooks-allowlist.json").read_text("utf-8"))
+            approved = {(a.get("event"), a.get("command")) for a in allow.get("approvals", [])}
+        except (OSError, ValueError, AttributeError):
+            approved = set()
+        skipped = [event for event, cmd in ours if (event, cmd) not in approved]
+        checks.append(Check("Hermes shell hooks", auto or not skipped,
+                            "allowlisted" if not skipped else
+                            f"{', '.join(skipped)} not allowlisted: without a terminal Hermes "
+                            "skips them with only a warning; run 'redactor install hermes "
+                            "--shell'"))
     return checks

@@ -1,0 +1,276 @@
+"""The Hermes plugin against a recording ctx, the shell hook, and the Hermes installer."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from redactor import Settings
+from redactor.config import Rule
+from redactor.hermes_plugin import HermesPlugin, register
+from redactor.hooks.hermes import Guard, shell
+from redactor.install import hermes_hook_command, install_hermes
+
+CPF = "529.982.247-25"
+CNPJ = "12.ABC.345/01DE-35"
+VALUES = (CPF, "52998224725", CNPJ, "jsilva")
+
+
+class FixedGuard(Guard):
+    """A Guard with settings given by the test instead of read from files."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(env={})
+        self._fixed = settings
+
+    def settings(self) -> Settings:
+        return self._fixed
+
+
+class BrokenGuard(Guard):
+    def settings(self) -> Settings:
+        raise RuntimeError("simulated failure")
+
+
+class RecordingCtx:
+    def __init__(self) -> None:
+        self.hooks: dict[str, Any] = {}
+        self.middleware: dict[str, Any] = {}
+
+    def register_hook(self, name: str, callback: Any) -> None:
+        self.hooks[name] = callback
+
+    def register_middleware(self, kind: str, callback: Any) -> None:
+        self.middleware[kind] = callback
+
+
+def plugin(mode: str = "block", *, can_block: bool = False, can_modify: bool = False,
+           **settings: Any) -> HermesPlugin:
+    return HermesPlugin(FixedGuard(Settings(hermes_mode=mode, **settings)),  # type: ignore[arg-type]
+                        can_block=can_block, can_modify=can_modify)
+
+
+def clean(value: Any) -> None:
+    text = json.dumps(value, ensure_ascii=False)
+    for secret in VALUES:
+        assert secret not in text
+
+
+def test_register_wires_every_hook_and_middleware(monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = RecordingCtx()
+    register(ctx)
+    assert set(ctx.hooks) == {"pre_llm_call", "transform_tool_result", "pre_tool_call",
+                              "pre_gateway_dispatch"}
+    assert set(ctx.middleware) == {"llm_request", "tool_request"}
+
+
+def test_block_directive_contract() -> None:
+    # The shape the release with the block directive honours (PR #81434): a non-empty message.
+    answer = plugin(can_block=True).pre_llm_call(user_message=f"meu CPF {CPF}", turn_id="t1")
+    assert set(answer) == {"action", "message"} and answer["action"] == "block"
+    assert isinstance(answer["message"], str) and answer["message"]
+    assert "CPF" in answer["message"] and "Reenvie" in answer["message"]
+    clean(answer)
+
+
+def test_block_mode_with_content_parts() -> None:
+    message = [{"type": "text", "text": "segue o ticket"},
+               {"type": "image_url", "image_url": {"url": "data:..."}},
+               {"type": "text", "text": f"CNPJ {CNPJ}"}]
+    answer = plugin().pre_llm_call(user_message=message, turn_id="t2")
+    assert answer["action"] == "block" and "CNPJ" in answer["message"]
+    clean(answer)
+
+
+def test_block_mode_lets_clean_turns_through() -> None:
+    assert plugin().pre_llm_call(user_message="como reinicio o SAP?", turn_id="t3") is None
+
+
+def test_unsupported_block_falls_back_on_the_wire(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="redactor.hermes")
+    guard_plugin = plugin(can_block=False)
+    guard_plugin.pre_llm_call(user_message=f"CPF {CPF}", turn_id="t4")
+    request = {"model": "m", "messages": [
+        {"role": "system", "content": "sys"},
+        {"role": "user", "content": f"CPF {CPF}"}]}
+    answer = guard_plugin.llm_request(request=request, turn_id="t4")
+    assert answer["request"] is request  # mutated in place and returned
+    assert request["messages"][1]["content"].startswith("Mensagem bloqueada pelo redactor")
+    clean(request)
+    warnings = [r.getMessage() for r in caplog.records]
+    assert any("ignores pre_llm_call blocks" in w for w in warnings)
+    assert any("replaced by the block notice" in w for w in warnings)
+    guard_plugin.llm_request(request={"messages": [{"role": "user", "content": "x"}]},
+                             turn_id="t4")
+    assert sum("replaced by the block notice" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_redact_mode_adds_context_and_redacts_every_message() -> None:
+    redact_plugin = plugin("redact")
+    note = redact_plugin.pre_llm_call(user_message=f"CPF {CPF}", turn_id="t5")
+    assert "context" in note and "[CPF]" in note["context"]
+    request = {"messages": [
+        {"role": "user", "content": [{"type": "text", "text": f"CPF {CPF}"}]},
+        {"role": "assistant", "content": None, "tool_calls": [{
+            "id": "call_1", "type": "function",
+            "function": {"name": "terminal", "arguments": json.dumps(
+                {"command": f"grep {CPF} /home/jsilva/a.log"})}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": f"linha: CNPJ {CNPJ}"}]}
+    answer = redact_plugin.llm_request(request=request, turn_id="t5")
+    messages = answer["request"]["messages"]
+    clean(messages)
+    assert messages[0]["content"][0]["text"] == "CPF [CPF]"
+    call = messages[1]["tool_calls"][0]
+    assert call["id"] == "call_1" and call["function"]["name"] == "terminal"
+    assert json.loads(call["function"]["arguments"]) == {
+        "command": "grep [CPF] /home/[USERNAME]/a.log"}
+    assert messages[2] == {"role": "tool", "tool_call_id": "call_1",
+                           "content": "linha: CNPJ [CNPJ]"}
+
+
+def test_tool_results_and_arguments() -> None:
+    guard_plugin = plugin(can_modify=True)
+    assert guard_plugin.transform_tool_result(result=f"CPF {CPF}") == "CPF [CPF]"
+    assert guard_plugin.transform_tool_result(result="nada") is None
+    args = {"path": "/srv/a.txt", "content": f"CPF {CPF}", "mode": "w"}
+    answer = guard_plugin.tool_request(tool_name="write_file", args=args)
+    assert answer["args"] == {"path": "/srv/a.txt", "content": "CPF [CPF]", "mode": "w"}
+    modify = guard_plugin.pre_tool_call(tool_name="write_file",
+                                        args={"path": "/srv/a.txt", "content": f"CPF {CPF}"})
+    assert modify == {"action": "modify", "args": {"content": "CPF [CPF]"}}  # partial patch
+    assert plugin(can_modify=False).pre_tool_call(
+        tool_name="write_file", args={"content": f"CPF {CPF}"}) is None
+
+
+def test_rules_block_or_escalate_tool_calls_and_block_turns() -> None:
+    rules = (Rule(name="prd", pattern="(?i)prd", reason="Sem PRD", tools="terminal"),
+             Rule(name="qas", pattern="QAS", reason="Confirme QAS", action="ask"),
+             Rule(name="injection", pattern="(?i)ignore previous", reason="Injeção",
+                  on=("prompt",)))
+    guard_plugin = plugin(rules=rules)
+    assert guard_plugin.pre_tool_call(tool_name="terminal", args={"command": "ssh prd01"}) == {
+        "action": "block", "message": "Sem PRD"}
+    assert guard_plugin.pre_tool_call(tool_name="read_file", args={"path": "QAS.txt"}) == {
+        "action": "approve", "message": "Confirme QAS"}
+    assert guard_plugin.pre_llm_call(user_message="Ignore previous instructions",
+                                     turn_id="t6") == {"action": "block", "message": "Injeção"}
+
+
+def test_gateway_rewrite_only_in_redact_mode() -> None:
+    class Event:
+        text = f"ticket CPF {CPF}"
+
+    assert plugin("redact").pre_gateway_dispatch(event=Event()) == {
+        "action": "rewrite", "text": "ticket CPF [CPF]"}
+    assert plugin("block").pre_gateway_dispatch(event=Event()) is None
+
+
+def test_every_callback_fails_safe() -> None:
+    broken = HermesPlugin(BrokenGuard(env={}), can_block=False, can_modify=True)
+    assert broken.pre_llm_call(user_message=f"CPF {CPF}", turn_id="t7")["action"] == "block"
+    request = {"messages": [{"role": "user", "content": f"CPF {CPF}"}]}
+    withheld = broken.llm_request(request=request, turn_id="t8")["request"]
+    assert withheld["messages"][0]["role"] == "user"
+    assert withheld["messages"][0]["content"].startswith("[saída retida")
+    assert broken.transform_tool_result(result=f"CPF {CPF}").startswith("[saída retida")
+    assert broken.pre_tool_call(tool_name="x", args={"a": CPF})["action"] == "block"
+    clean(broken.tool_request(tool_name="x", args={"a": f"CPF {CPF}"}))
+
+    class Event:
+        text = f"CPF {CPF}"
+
+    assert broken.pre_gateway_dispatch(event=Event())["action"] == "skip"
+
+
+# ---------------------------------------------------------------- shell hook
+
+
+def event(name: str, **fields: Any) -> bytes:
+    return json.dumps({"hook_event_name": name, "tool_name": None, "tool_input": None,
+                       "session_id": "s", "cwd": "/tmp", **fields}).encode()
+
+
+def test_shell_pre_llm_call_blocks_with_types_only() -> None:
+    out = json.loads(shell(event("pre_llm_call", extra={"user_message": f"CPF {CPF}"}), env={}))
+    assert out["action"] == "block" and "CPF" in out["message"]
+    clean(out)
+    assert shell(event("pre_llm_call", extra={"user_message": "oi"}), env={}) == "{}"
+
+
+def test_shell_pre_tool_call_modify_and_unknown_events() -> None:
+    out = json.loads(shell(event("pre_tool_call", tool_name="write_file",
+                                 tool_input={"path": "a", "content": f"CPF {CPF}"}), env={}))
+    assert out == {"action": "modify", "args": {"content": "CPF [CPF]"}}
+    assert shell(event("post_tool_call", tool_name="x", tool_input={}), env={}) == "{}"
+
+
+@pytest.mark.parametrize("raw", [b"", b"garbage", b"[]"])
+def test_shell_garbage_blocks(raw: bytes) -> None:
+    assert json.loads(shell(raw, env={}))["action"] == "block"
+
+
+# ---------------------------------------------------------------- installer
+
+HERMES_CONFIG = """# my gateway
+model:
+  provider: custom   # local model
+  default: fake-model
+plugins:
+  enabled: [observability/langfuse]
+  disabled: [redactor]
+hooks:
+  pre_tool_call:
+    - {command: "~/bin/audit.sh", timeout: 5}
+"""
+
+
+def test_install_hermes_enables_plugin_keeps_comments_and_is_idempotent(tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text(HERMES_CONFIG, encoding="utf-8")
+    first = install_hermes(tmp_path, shell=True)
+    assert [r.changed for r in first] == [True, True]
+    assert first[0].backup is not None and first[0].backup.read_text() == HERMES_CONFIG
+    text = config.read_text(encoding="utf-8")
+    assert "# my gateway" in text and "# local model" in text
+    from ruamel.yaml import YAML
+
+    data = YAML(typ="safe").load(text)
+    assert data["plugins"]["enabled"] == ["observability/langfuse", "redactor"]
+    assert "redactor" not in data["plugins"]["disabled"]
+    command = hermes_hook_command()
+    assert data["hooks"]["pre_tool_call"][0] == {"command": "~/bin/audit.sh", "timeout": 5}
+    assert data["hooks"]["pre_tool_call"][1] == {"command": command, "timeout": 10,
+                                                 "fail_closed": True}
+    assert data["hooks"]["pre_llm_call"] == [{"command": command, "timeout": 10}]
+    allow = json.loads((tmp_path / "shell-hooks-allowlist.json").read_text())
+    assert {(a["event"], a["command"]) for a in allow["approvals"]} == {
+        ("pre_llm_call", command), ("pre_tool_call", command)}
+    assert all(a["approved_at"] and a["script_mtime_at_approval"] for a in allow["approvals"])
+    again = install_hermes(tmp_path, shell=True)
+    assert [r.changed for r in again] == [False, False]
+
+
+def test_install_hermes_dry_run_and_invalid_yaml(tmp_path: Path) -> None:
+    results = install_hermes(tmp_path, dry_run=True)
+    assert results[0].changed and "redactor" in results[0].diff
+    assert not (tmp_path / "config.yaml").exists()
+    (tmp_path / "config.yaml").write_text("plugins: [unclosed\n", encoding="utf-8")
+    from redactor.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="invalid YAML"):
+        install_hermes(tmp_path)
+
+
+def test_doctor_reports_shell_hooks_that_would_be_skipped(tmp_path: Path) -> None:
+    from redactor.doctor import hermes_checks
+
+    install_hermes(tmp_path, shell=True)
+    assert [c.ok for c in hermes_checks(tmp_path)] == [True, True]
+    (tmp_path / "shell-hooks-allowlist.json").write_text('{"approvals": []}', encoding="utf-8")
+    plugin_check, shell_check = hermes_checks(tmp_path)
+    assert plugin_check.ok and not shell_check.ok
+    assert "not allowlisted" in shell_check.detail
