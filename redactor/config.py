@@ -108,14 +108,21 @@ class Rule:
     ``pattern`` is searched in every string of a tool's input (and in the prompt);
     ``tools`` must fully match the tool name.  ``deny`` stops the call, ``ask`` hands
     it to the person; on a prompt both block it.  ``reason`` is shown as written.
+
+    Gates: ``hours`` (``"HH-HH"``, local time, may wrap midnight) limits the rule to a
+    window, and ``flag_file`` to while that file exists (a quota flag another job
+    sets).  Every condition given must hold; a rule with only gates matches every
+    call in its window, which makes a cost gate.
     """
 
     name: str
-    pattern: str
     reason: str
+    pattern: str | None = None
     action: Literal["deny", "ask"] = "deny"
     tools: str = ".*"
     on: tuple[Literal["tool", "prompt"], ...] = ("tool", "prompt")
+    hours: tuple[int, int] | None = None
+    flag_file: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +270,9 @@ _SCHEMA: Final[dict[str, dict[str, str]]] = {
 _RULE_KEYS: Final = {"name": "short identifier", "pattern": "regular expression",
                      "reason": "text shown to the model and the person",
                      "action": "deny or ask", "tools": "regular expression for tool names",
-                     "on": 'list of "tool" and "prompt"'}
+                     "on": 'list of "tool" and "prompt"',
+                     "hours": 'active window "HH-HH" in local time',
+                     "flag_file": "path of a file whose presence activates the rule"}
 _OPERATOR_KEYS: Final = {"type": "replace, mask, redact or hash",
                          "placeholder": "template such as \"[{label}]\"",
                          "mask_char": "one character"}
@@ -394,10 +403,22 @@ def _rules(path: Path, body: Any) -> list[Rule]:
             if sub not in _RULE_KEYS:
                 raise _fail(path, f"{key}.{sub}", "is unknown",
                             f"{_suggest(sub, _RULE_KEYS)}known keys: {', '.join(_RULE_KEYS)}")
-        for required in ("name", "pattern", "reason"):
+        for required in ("name", "reason"):
             if not isinstance(item.get(required), str) or not item[required].strip():
                 raise _fail(path, f"{key}.{required}", "is missing or empty",
                             f"every rule needs {required} = \"...\"")
+        if not any(k in item for k in ("pattern", "hours", "flag_file")):
+            raise _fail(path, key, "has no condition", "give it a pattern, hours or flag_file")
+        hours = None
+        if "hours" in item:
+            match = re.fullmatch(r"([01]?[0-9]|2[0-3])-([01]?[0-9]|2[0-4])", str(item["hours"]))
+            if not isinstance(item["hours"], str) or match is None:
+                raise _fail(path, f"{key}.hours", "must be a window like \"22-06\"",
+                            "use two hours from 0 to 24 separated by a dash")
+            hours = (int(match.group(1)), int(match.group(2)))
+        flag_file = None
+        if "flag_file" in item:
+            flag_file = str(_relative_path(path, f"{key}.flag_file", item["flag_file"]))
         for regex_key in ("pattern", "tools"):
             if regex_key in item:
                 try:
@@ -413,8 +434,9 @@ def _rules(path: Path, body: Any) -> list[Rule]:
         if not isinstance(on, list) or not on or not set(on) <= {"tool", "prompt"}:
             raise _fail(path, f"{key}.on", 'must list "tool" and/or "prompt"',
                         'for example on = ["tool"]')
-        rules.append(Rule(name=item["name"], pattern=item["pattern"], reason=item["reason"],
-                          action=action, tools=item.get("tools", ".*"), on=tuple(on)))
+        rules.append(Rule(name=item["name"], pattern=item.get("pattern"), reason=item["reason"],
+                          action=action, tools=item.get("tools", ".*"), on=tuple(on),
+                          hours=hours, flag_file=flag_file))
     return rules
 
 

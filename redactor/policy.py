@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Literal
 
 from redactor.config import Rule
@@ -30,30 +32,46 @@ def string_leaves(value: Any) -> Iterator[str]:
             stack.extend(reversed(item))
 
 
-def _applies(rule: Rule, where: Literal["tool", "prompt"]) -> bool:
-    return where in rule.on
+def _applies(rule: Rule, where: Literal["tool", "prompt"], now: datetime | None = None) -> bool:
+    """The rule covers this kind of event and its gates (hours, flag file) are open."""
+    if where not in rule.on:
+        return False
+    if rule.hours is not None:
+        start, end = rule.hours
+        hour = (now or datetime.now()).hour
+        inside = start <= hour < end if start <= end else hour >= start or hour < end
+        if not inside:
+            return False
+    return rule.flag_file is None or Path(rule.flag_file).exists()
 
 
-def match_tool(rules: Sequence[Rule], tool_name: str, tool_input: Any) -> Rule | None:
+def _pattern_hits(rule: Rule, texts: Iterable[str]) -> bool:
+    if rule.pattern is None:
+        return True
+    pattern = _compiled(rule.pattern)
+    return any(pattern.search(text) for text in texts)
+
+
+def match_tool(rules: Sequence[Rule], tool_name: str, tool_input: Any,
+               now: datetime | None = None) -> Rule | None:
     """The first rule whose tool pattern fits the name and whose pattern is in the input.
 
     ``deny`` rules are looked at before ``ask`` rules, so the strictest answer wins.
     """
     for action in ("deny", "ask"):
         for rule in rules:
-            if rule.action != action or not _applies(rule, "tool"):
+            if rule.action != action or not _applies(rule, "tool", now):
                 continue
             if not _compiled(rule.tools).fullmatch(tool_name):
                 continue
-            pattern = _compiled(rule.pattern)
-            if any(pattern.search(leaf) for leaf in string_leaves(tool_input)):
+            if _pattern_hits(rule, string_leaves(tool_input)):
                 return rule
     return None
 
 
-def match_prompt(rules: Sequence[Rule], prompt: str) -> Rule | None:
-    """The first prompt rule whose pattern occurs in the prompt."""
+def match_prompt(rules: Sequence[Rule], prompt: str, now: datetime | None = None) -> Rule | None:
+    """The first prompt rule whose gates are open and whose pattern occurs in the prompt."""
     for rule in rules:
-        if _applies(rule, "prompt") and _compiled(rule.pattern).search(prompt):
+        if _applies(rule, "prompt", now) and _pattern_hits(rule, (prompt,)):
             return rule
     return None

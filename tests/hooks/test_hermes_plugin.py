@@ -274,3 +274,14 @@ def test_doctor_reports_shell_hooks_that_would_be_skipped(tmp_path: Path) -> Non
     plugin_check, shell_check = hermes_checks(tmp_path)
     assert plugin_check.ok and not shell_check.ok
     assert "not allowlisted" in shell_check.detail
+
+
+def test_a_cost_gate_blocks_turns_while_the_quota_flag_exists(tmp_path: Path) -> None:
+    flag = tmp_path / "quota-exceeded"
+    gate = Rule(name="quota", reason="Cota de modelo esgotada; tente amanhã",
+                flag_file=str(flag), on=("prompt",))
+    guard_plugin = plugin(rules=(gate,))
+    assert guard_plugin.pre_llm_call(user_message="resuma o log", turn_id="q1") is None
+    flag.touch()
+    assert guard_plugin.pre_llm_call(user_message="resuma o log", turn_id="q2") == {
+        "action": "block", "message": "Cota de modelo esgotada; tente amanhã"}
