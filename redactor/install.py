@@ -149,21 +149,11 @@ def install_claude(path: Path, command: str, *, dry_run: bool = False) -> Instal
     """Merge the hook entries into ``path``; back the old file up before changing it."""
     data = _read(path)
     merged = merge_claude_hooks(data, command, path)
-    new_text = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
     if merged == data:
         return InstallResult(path, changed=False, diff="")
-    before = json.dumps(data, indent=2, ensure_ascii=False) + "\n" if data else ""
-    diff = "".join(difflib.unified_diff(before.splitlines(keepends=True),
-                                        new_text.splitlines(keepends=True),
-                                        fromfile=str(path), tofile=f"{path} (redactor)"))
-    if dry_run:
-        return InstallResult(path, changed=True, diff=diff)
-    backup = None
-    if path.exists():
-        backup = path.with_name(f"{path.name}.bak-{time.strftime('%Y%m%dT%H%M%S')}")
-        shutil.copy2(path, backup)
-    _write_atomically(path, new_text)
-    return InstallResult(path, changed=True, diff=diff, backup=backup)
+    before = path.read_text(encoding="utf-8") if path.exists() else ""
+    after = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
+    return _finish(path, before, after, dry_run)
 
 
 # ---------------------------------------------------------------------- Hermes

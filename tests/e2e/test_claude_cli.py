@@ -9,11 +9,9 @@ request), never at the exit code.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -23,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.engine import stop_engine
 from tests.e2e.fake_anthropic import FakeAnthropic, Script, serving
 
 REPO = Path(__file__).resolve().parents[2]
@@ -108,7 +107,7 @@ def run_claude(tmp_path: Path, project: Path, prompt: str, script: Script,
             done, debug = _claude(tmp_path, project, prompt, allowed=allowed, env=env, fake=fake,
                                   extra_env=extra_env)
     finally:
-        _stop_engine(env)
+        stop_engine(env)
         shutil.rmtree(runtime, ignore_errors=True)
     try:
         result = json.loads(done.stdout)
@@ -119,16 +118,6 @@ def run_claude(tmp_path: Path, project: Path, prompt: str, script: Script,
         if recorded_file.exists() else []
     debug_text = debug.read_text(encoding="utf-8", errors="replace") if debug.exists() else ""
     return Run(fake, result, project, recorded, debug_text)
-
-
-def _stop_engine(env: dict[str, str]) -> None:
-    status = subprocess.run([sys.executable, "-m", "redactor", "serve", "--status"], env=env,
-                            capture_output=True, timeout=60, check=False)
-    if status.returncode == 0:
-        subprocess.run([sys.executable, "-m", "redactor", "serve", "--stop"], env=env,
-                       capture_output=True, timeout=60, check=False)
-        with contextlib.suppress(ProcessLookupError, ValueError, KeyError):
-            os.kill(json.loads(status.stdout)["pid"], signal.SIGKILL)
 
 
 def _claude(tmp_path: Path, project: Path, prompt: str, *, allowed: str, env: dict[str, str],

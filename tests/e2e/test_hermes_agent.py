@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -25,8 +24,8 @@ import pytest
 
 pytest.importorskip("hermes_cli", reason="hermes-agent is installed by tests/run.sh")
 
-import contextlib
 
+from tests.e2e.engine import stop_engine
 from tests.e2e.fake_openai import ChatScript, FakeOpenAI, serving
 
 DRIVER = Path(__file__).with_name("hermes_driver.py")
@@ -90,20 +89,10 @@ def run_turn(tmp_path: Path, message: str, script: ChatScript, *, toolsets: str 
                                    toolsets], env=env, cwd=cwd, capture_output=True, text=True,
                                   timeout=300, check=False)
     finally:
-        _stop_engine(env)
+        stop_engine(env)
         shutil.rmtree(runtime, ignore_errors=True)
     assert done.returncode == 0, done.stderr[-3000:]
     return Turn(fake, json.loads(done.stdout.strip().splitlines()[-1]), done.stderr, home)
-
-
-def _stop_engine(env: dict[str, str]) -> None:
-    status = subprocess.run([sys.executable, "-m", "redactor", "serve", "--status"], env=env,
-                            capture_output=True, timeout=60, check=False)
-    if status.returncode == 0:
-        subprocess.run([sys.executable, "-m", "redactor", "serve", "--stop"], env=env,
-                       capture_output=True, timeout=60, check=False)
-        with contextlib.suppress(ProcessLookupError, ValueError, KeyError):
-            os.kill(json.loads(status.stdout)["pid"], signal.SIGKILL)
 
 
 def test_baseline_without_the_plugin_the_cpf_reaches_the_provider(tmp_path: Path) -> None:
