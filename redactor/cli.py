@@ -30,12 +30,33 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"redactor {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     redact = commands.add_parser(
-        "redact", help="redact files (or stdin) and write the result to stdout",
-        description="Redact personal data in text files or stdin; the redacted text goes to "
-                    "stdout and a count per entity type to stderr.",
+        "redact", help="redact files, folders or stdin",
+        description="Redact personal data in files, folders (recursively) or stdin. Without "
+                    "--output or --in-place the result goes to stdout; a count per entity "
+                    "type goes to stderr.",
     )
-    redact.add_argument("paths", nargs="*", type=Path, help="files to read (default: stdin)")
-    redact.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+    scan = commands.add_parser(
+        "scan", help="count personal data in files, change nothing (exit 1 when found)",
+        description="Detect personal data without rewriting: counts per file and entity type "
+                    "(never values). Exit 1 when anything is found, 0 when clean, 2 on usage "
+                    "or configuration errors, 3 when an input cannot be read.",
+    )
+    for command in (redact, scan):
+        command.add_argument("paths", nargs="*", type=Path,
+                             help="files or folders (default: stdin)")
+        command.add_argument("--glob", default="*", help="file name pattern inside folders")
+        command.add_argument("--format", choices=["text", "jsonl", "json"], default=None,
+                             help="default: by extension (.jsonl, .json; .gz is unpacked)")
+        command.add_argument("--jobs", type=int, default=1, metavar="N",
+                             help="process files in N processes")
+        command.add_argument("--report", type=Path, metavar="FILE",
+                             help="write the per-file counts as JSON")
+        command.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+    target = redact.add_mutually_exclusive_group()
+    target.add_argument("--output", type=Path, metavar="DIR",
+                        help="write redacted copies here, same relative layout")
+    target.add_argument("--in-place", action="store_true",
+                        help="replace each file by its redacted version (atomically)")
 
     hook = commands.add_parser("hook", help="answer one hook event of an agent host (stdin)")
     hook.add_argument("host", choices=["claude", "hermes"],
@@ -68,46 +89,58 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read(path: Path | None) -> str:
-    """Read text; bytes that are not UTF-8 survive the round trip unchanged."""
-    if path is None:
-        return sys.stdin.buffer.read().decode("utf-8", errors="surrogateescape")
-    try:
-        return path.read_bytes().decode("utf-8", errors="surrogateescape")
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory (directories come with the batch "
-                         "command; pass files)") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
-
-
 def _write(stream: TextIO, text: str) -> None:
     stream.buffer.write(text.encode("utf-8", errors="surrogateescape"))
     stream.flush()
 
 
-def _cmd_redact(args: argparse.Namespace) -> int:
-    from redactor.api import get_redactor
+def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
+    from redactor import batch
 
-    engine = get_redactor()
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    output = getattr(args, "output", None)
+    in_place = getattr(args, "in_place", False)
+    if not args.paths:
+        from redactor.api import get_redactor
+
+        report = batch.FileReport("<stdin>")
+        fmt = batch.detect_format(None, args.format)
+        batch.redact_stream(get_redactor(), sys.stdin.buffer, None if scan else sys.stdout.buffer,
+                            fmt, report)
+        sys.stdout.flush()
+        reports = [report]
+    else:
+        jobs = batch.plan(args.paths, args.glob, output, in_place=in_place, scan=scan,
+                          requested=args.format)
+        to_stdout = not scan and output is None and not in_place
+        if to_stdout and any(source.is_dir() for source in args.paths):
+            raise UsageError("folders need --output DIR or --in-place")
+        reports = batch.run(jobs, workers=args.jobs, to_stdout=to_stdout, scan=scan,
+                            progress=not args.quiet and sys.stderr.isatty())
     totals: Counter[str] = Counter()
-    failed = 0
-    sources: list[Path | None] = list(args.paths) or [None]
-    for source in sources:
-        try:
-            text = _read(source)
-        except InputError as exc:
-            print(f"redactor: {exc}", file=sys.stderr)
-            failed += 1
-            continue
-        result = engine.redact(text)
-        totals.update(result.entity_counts())
-        _write(sys.stdout, result.text)
+    for report in reports:
+        totals.update(report.counts)
+        if report.error:
+            print(f"redactor: {report.error}", file=sys.stderr)
+        elif scan and report.counts:
+            counts = " ".join(f"{k}={v}" for k, v in sorted(report.counts.items()))
+            _write(sys.stdout, f"{report.path}: {counts}\n")
+        if report.malformed_lines:
+            print(f"redactor: {report.path}: {report.malformed_lines} malformed JSON "
+                  "line(s) redacted as text", file=sys.stderr)
+    if args.report:
+        args.report.write_text(json.dumps({"files": [r.as_dict() for r in reports],
+                                           "totals": dict(sorted(totals.items()))}, indent=2)
+                               + "\n", encoding="utf-8")
     if not args.quiet:
         summary = ", ".join(f"{name}: {count}" for name, count in sorted(totals.items()))
-        print(f"redactor: {sum(totals.values())} redacted ({summary or 'nothing found'})",
+        verb = "found" if scan else "redacted"
+        print(f"redactor: {sum(totals.values())} {verb} ({summary or 'nothing found'})",
               file=sys.stderr)
-    return InputError.exit_code if failed else 0
+    if any(r.error for r in reports):
+        return InputError.exit_code
+    return 1 if scan and totals else 0
 
 
 def _cmd_hook(args: argparse.Namespace) -> int:
@@ -191,8 +224,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``redactor`` command; returns the exit code."""
     try:
         args = _parser().parse_args(argv)
-        if args.command == "redact":
-            return _cmd_redact(args)
+        if args.command in ("redact", "scan"):
+            return _cmd_batch(args, scan=args.command == "scan")
         if args.command == "hook":
             return _cmd_hook(args)
         if args.command == "install":

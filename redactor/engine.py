@@ -36,6 +36,8 @@ CHUNK_OVERLAP: Final = 2_048
 #: Anonymization segment size: Presidio rebuilds the string per replacement, so it
 #: is given bounded segments rather than a whole 10 MB text.
 SEGMENT_SIZE: Final = 32_768
+#: Characters of a JSON key put in front of its value for analysis.
+KEY_PREFIX_CHARS: Final = 40
 #: Hex characters of the HMAC kept in a hash token.
 HASH_CHARS: Final = 12
 LANGUAGE: Final = "pt"
@@ -203,23 +205,38 @@ class Redactor:
         )
         return RedactionResult(self._apply(text, spans), findings)
 
+    def apply(self, text: str, findings: Sequence[Finding]) -> str:
+        """Replace the given findings (from :meth:`analyze` on this text) with their operators."""
+        spans = [_Span(f.start, f.end, f.entity_type, f.score, f.recognizer)
+                 for f in sorted(findings)]
+        return self._apply(text, spans)
+
     def redact_json(self, value: Any) -> JsonRedaction:
         """Redact every string leaf of a JSON value (dict, list, str, numbers...).
 
-        Keys are kept as they are; each leaf is analysed with the keys on its path
-        as context.  Returns the new value, the findings with their paths, and the
-        minimal patch: the top-level keys (or indexes) whose values changed.
+        Keys are kept as they are.  Each leaf is analysed as ``"<key>: <leaf>"``, so
+        that its key reads as it would in a log line (``{"user": "jsilva"}`` is a user
+        name, ``{"cpf": ...}`` is context); the keys above it count as context too.
+        Returns the new value, the findings with their paths (offsets into the leaf),
+        and the minimal patch: the top-level keys (or indexes) whose values changed.
         """
         findings: list[Finding] = []
 
         def one_leaf(path: JsonPath, leaf: str) -> str:
             labels = [p for p in path if isinstance(p, str)]
-            result = self.redact(leaf, context=labels[-2:] or None)
+            key = path[-1] if path and isinstance(path[-1], str) else ""
+            prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
+            shift = len(prefix)
+            spans = []
+            for span in self._spans(prefix + leaf, labels[-2:] or None):
+                start, end = max(span.start - shift, 0), span.end - shift
+                if end > 0:
+                    spans.append(_Span(start, end, span.entity, span.score, span.recognizer))
             findings.extend(
-                Finding(f.start, f.end, f.entity_type, f.score, f.recognizer, path)
-                for f in result.findings
+                Finding(s.start, s.end, s.entity, round(s.score, 4), s.recognizer, path)
+                for s in spans
             )
-            return result.text
+            return self._apply(leaf, spans)
 
         new_value = walk_strings(value, one_leaf)
         patch: dict[str | int, Any] = {}

@@ -1,0 +1,196 @@
+"""Batch anonymization: folders, formats, gzip, in-place safety, long lines, scan, logging."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from redactor import batch
+from redactor.engine import Redactor
+from redactor.logging import WITHHELD, RedactingFilter
+
+REPO = Path(__file__).resolve().parents[2]
+CPF = "529.982.247-25"
+CNPJ = "12.ABC.345/01DE-35"
+
+
+def cli(*args: str, cwd: Path | None = None,
+        stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "redactor", *args], capture_output=True,
+                          cwd=cwd or REPO, input=stdin, timeout=300, check=False)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "logs"
+    (root / "app" / "2026").mkdir(parents=True)
+    (root / "app" / "2026" / "a.log").write_bytes(
+        f"linha 1 cliente CPF {CPF}\nlinha 2 \xff\xfe bytes\n".encode("latin-1"))
+    (root / "trace.jsonl").write_text(
+        json.dumps({"user": "jsilva", "cnpj": CNPJ, "n": 3}) + "\n"
+        + '{"quebrado": "CPF 529.982.247-25\n'
+        + "\n" + json.dumps({"ok": True}) + "\n", encoding="utf-8")
+    (root / "payload.json").write_text(json.dumps({"cliente": {"cpf": CPF}}), encoding="utf-8")
+    with gzip.open(root / "old.log.gz", "wt", encoding="utf-8") as packed:
+        packed.write(f"arquivado CNPJ {CNPJ}\n")
+    return root
+
+
+def test_folder_to_output_keeps_layout_and_formats(tree: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    report = tmp_path / "report.json"
+    done = cli("redact", str(tree), "--output", str(out), "--report", str(report))
+    assert done.returncode == 0, done.stderr
+    text = (out / "app" / "2026" / "a.log").read_bytes()
+    assert text == "linha 1 cliente CPF [CPF]\nlinha 2 \xff\xfe bytes\n".encode("latin-1")
+    lines = (out / "trace.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0]) == {"user": "[USERNAME]", "cnpj": "[CNPJ]", "n": 3}
+    assert lines[1] == '{"quebrado": "CPF [CPF]' and lines[2] == ""
+    assert json.loads(lines[3]) == {"ok": True}
+    assert json.loads((out / "payload.json").read_text()) == {"cliente": {"cpf": "[CPF]"}}
+    with gzip.open(out / "old.log.gz", "rt", encoding="utf-8") as packed:
+        assert packed.read() == "arquivado CNPJ [CNPJ]\n"
+    data = json.loads(report.read_text())
+    assert data["totals"] == {"BR_CNPJ": 2, "BR_CPF": 3, "USERNAME": 1}
+    assert {f["malformed_lines"] for f in data["files"] if f["path"].endswith(".jsonl")} == {1}
+    assert b"malformed" in done.stderr
+    for value in (CPF, CNPJ, "jsilva"):
+        assert value.encode() not in done.stderr and value not in report.read_text()
+
+
+def test_jobs_give_the_same_result(tree: Path, tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert cli("redact", str(tree), "--output", str(one)).returncode == 0
+    assert cli("redact", str(tree), "--output", str(two), "--jobs", "2").returncode == 0
+    for file in one.rglob("*"):
+        if file.is_file() and not file.name.endswith(".gz"):
+            assert file.read_bytes() == (two / file.relative_to(one)).read_bytes()
+
+
+def test_in_place_keeps_permissions_and_leaves_no_temporary(tree: Path) -> None:
+    target = tree / "app" / "2026" / "a.log"
+    os.chmod(target, 0o640)
+    assert cli("redact", "--in-place", str(tree)).returncode == 0
+    assert (target.stat().st_mode & 0o777) == 0o640
+    assert CPF.encode() not in target.read_bytes()
+    assert not [p for p in tree.rglob("*.redactor")]
+
+
+def test_a_failure_mid_write_leaves_the_original_intact(tmp_path: Path) -> None:
+    source = tmp_path / "a.log"
+    original = ("linha ok\n" * 50_000 + f"CPF {CPF}\n").encode()
+    source.write_bytes(original)
+
+    class Exploding:
+        calls = 0
+
+        def redact(self, text: str) -> object:
+            Exploding.calls += 1
+            raise KeyboardInterrupt  # a Ctrl-C in the middle of the file
+
+    with pytest.raises(KeyboardInterrupt):
+        batch.process_file(Exploding(), source, source, "text")
+    assert source.read_bytes() == original
+    assert list(tmp_path.iterdir()) == [source]
+
+
+def test_an_unreadable_input_is_reported_and_the_rest_processed(tree: Path,
+                                                               tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    done = cli("redact", str(tmp_path / "missing.log"), str(tree / "payload.json"),
+               "--output", str(out))
+    assert done.returncode == 3
+    assert b"missing.log" in done.stderr
+    assert json.loads((out / "payload.json").read_text()) == {"cliente": {"cpf": "[CPF]"}}
+
+
+def test_folders_need_a_destination(tree: Path) -> None:
+    done = cli("redact", str(tree))
+    assert done.returncode == 2 and b"--output" in done.stderr
+
+
+def test_very_long_lines_are_windowed_without_splitting_identifiers(
+        engine: Redactor, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    monkeypatch.setattr(batch, "BLOCK", 4096)
+    monkeypatch.setattr(batch, "WINDOW_OVERLAP", 512)
+    pieces = []
+    for i in range(60):
+        pieces.append("x" * (4090 - 14 * (i % 5)))  # moves each CPF across block edges
+        pieces.append(f" CPF {CPF} ")
+    line = "".join(pieces)  # one line of ~250 KB
+    report = batch.FileReport("mem")
+    target = io.BytesIO()
+    batch.redact_stream(engine, io.BytesIO(line.encode()), target, "text", report)
+    out = target.getvalue().decode()
+    assert CPF not in out
+    assert out == engine.redact(line).text
+    assert report.counts == {"BR_CPF": 60}
+
+
+def test_scan_exit_codes_and_counts_only(tree: Path, tmp_path: Path) -> None:
+    found = cli("scan", str(tree))
+    assert found.returncode == 1
+    listing = found.stdout.decode()
+    assert "a.log: BR_CPF=1" in listing and CPF not in listing
+    clean = tmp_path / "clean.txt"
+    clean.write_text("nada aqui\n", encoding="utf-8")
+    assert cli("scan", str(clean)).returncode == 0
+    assert cli("scan", "--jobs", "0", str(clean)).returncode == 2
+    broken = tmp_path / "proj"
+    broken.mkdir()
+    (broken / ".redactor.toml").write_text("[nope]\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "redactor", "scan", str(clean)],
+                          capture_output=True, cwd=broken, timeout=120, check=False,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 2
+    assert (tree / "app" / "2026" / "a.log").read_bytes().startswith(b"linha 1 cliente CPF 529")
+
+
+def test_stdin_scan_and_pre_commit_hook_entry() -> None:
+    assert cli("scan", "-q", stdin=f"CPF {CPF}\n".encode()).returncode == 1
+    hooks = (REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    assert "entry: redactor scan" in hooks
+
+
+def test_redacting_logging_filter(engine: Redactor) -> None:
+    stream_records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            stream_records.append(record)
+
+    logger = logging.getLogger("redactor-test-app")
+    handler = Keep()
+    handler.addFilter(RedactingFilter(engine=engine))
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        logger.warning("cliente %s com CNPJ %s", CPF, CNPJ)
+        try:
+            raise ValueError(f"CPF inválido {CPF}")
+        except ValueError:
+            logger.exception("falhou para user=%s", "jsilva")
+    finally:
+        logger.removeHandler(handler)
+    formatted = [logging.Formatter().format(r) for r in stream_records]
+    assert formatted[0] == "cliente [CPF] com CNPJ [CNPJ]"
+    assert "user=[USERNAME]" in formatted[1] and "CPF inválido [CPF]" in formatted[1]
+    for line in formatted:
+        assert CPF not in line and CNPJ not in line and "jsilva" not in line
+
+    class Broken:
+        def redact(self, text: str) -> object:
+            raise RuntimeError("boom")
+
+    record = logging.LogRecord("x", logging.INFO, __file__, 1, "CPF %s", (CPF,), None)
+    assert RedactingFilter(engine=Broken()).filter(record)
+    assert record.getMessage() == WITHHELD
