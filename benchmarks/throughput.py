@@ -1,0 +1,171 @@
+"""Batch throughput: ``redactor redact`` end to end against a plain-``re`` reference.
+
+The corpus follows performance-baseline.md §6 (seed 7): Java, SAP application, SAP
+IDoc and payment-gateway lines; about 2 % carry a valid CPF or CNPJ (masked CPF,
+bare CPF in STCD2, bare CNPJ in STCD1, masked CNPJ) and about 2 % are decoys
+(11-digit mobile numbers redrawn until they fail the CPF check).  SAP lines name
+their user as ``USER=<user>``; here those are service accounts (BATCH, DDIC, …), so
+that only the planted values are personal data.
+
+The reference redactor finds the four CPF/CNPJ shapes with one combined ``re``,
+checks the digits and rewrites; redactor runs as the command a user would type.
+Both outputs are checked: every planted value is gone, and the reference replaced
+exactly the planted ones.  Figures are printed, nothing is asserted.
+
+    python benchmarks/throughput.py [--mb 50] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import synthetic as syn
+
+SERVICE_USERS = ("BATCH", "DDIC", "WF-BATCH", "ALEREMOTE", "SAP_WFRT")
+
+
+def corpus(megabytes: float, seed: int = 7) -> tuple[str, list[str]]:
+    rng = random.Random(seed)
+    lines: list[str] = []
+    planted: list[str] = []
+    size = 0
+    limit = megabytes * 1_000_000
+    while size < limit:
+        day = rng.randint(1, 28)
+        draw = rng.random()
+        if draw < 0.02:
+            kind = rng.random()
+            cpf, cnpj = syn.random_cpf(rng), syn.random_cnpj(rng, order="0001")
+            if kind < 0.30:
+                value = syn.cpf_forms(cpf)["masked"]
+                line = (f"2024-11-{day:02d} 10:15:00.000 INFO [http-nio-8080-exec-2] "
+                        f"c.e.o.CustomerApi - cadastro atualizado cliente CPF {value} "
+                        "nome=*** uf=SP")
+            elif kind < 0.55:
+                value = cpf
+                line = (f"202411{day:02d} 101500 SAPMF02D XD02 USER=BATCH KNA1 changed "
+                        f"STCD2={value} KUNNR={rng.randint(0, 10**10):010d}")
+            elif kind < 0.80:
+                value = cnpj
+                line = (f"202411{day:02d} 101500 SAPMF02D XD01 USER=BATCH KNA1 created "
+                        f"STCD1={value} LAND1=BR")
+            else:
+                value = syn.cnpj_forms(cnpj)["masked"]
+                line = (f"2024-11-{day:02d} 10:15:00.000 WARN nfe-emitter: destinatario CNPJ "
+                        f"{value} rejeicao 539 duplicidade chave={rng.getrandbits(80):020x}")
+            planted.append(value)
+        elif draw < 0.04:
+            line = (f"2024-11-{day:02d} 10:15:00.000 INFO NotifyService - SMS enviado "
+                    f"telefone={syn.mobile_not_cpf(rng)} protocolo={syn.mobile_not_cpf(rng)} "
+                    "status=OK")
+        else:
+            plain = rng.random()
+            if plain < 0.35:
+                line = (f"2024-11-{day:02d} 10:15:{rng.randint(0, 59):02d}.000 INFO "
+                        f"[http-nio-8080-exec-{rng.randint(1, 9)}] c.e.o.OrderService - Order "
+                        f"45{rng.randint(0, 10**8):08d} created for customer "
+                        f"00000{rng.randint(0, 99999):05d}, total={rng.randint(1, 9999)}.00 BRL "
+                        f"traceId={rng.getrandbits(64):016x}")
+            elif plain < 0.65:
+                line = (f"202411{day:02d} 101500 SAPMV45A VA01 USER={rng.choice(SERVICE_USERS)} "
+                        f"MSG=V1 311 Sales document {rng.randint(0, 10**10):010d} saved "
+                        f"SOLD_TO={rng.randint(0, 10**10):010d} PLANT=BR{rng.randint(1, 99):02d} "
+                        f"VKORG=1{rng.randint(0, 999):03d}")
+            elif plain < 0.80:
+                line = (f"IDOC {rng.randint(10**15, 10**16 - 1)} DEBMAS05 "
+                        f"status={rng.randint(10, 99)} "
+                        f"partner=BR_CUST_{rng.randint(0, 99999):05d} mestyp=DEBMAS "
+                        f"segs={rng.randint(1, 99)} rcvprn=S4PCLNT{rng.randint(100, 999)}")
+            else:
+                line = (f"[2024-11-{day:02d}T10:15:00.000Z] INFO payment-gw: "
+                        f"txid={rng.getrandbits(96):024x} retry={rng.randint(0, 3)} "
+                        f"latency_ms={rng.randint(1, 999)} amount={rng.randint(1, 9999)}.00 "
+                        f"nsu={rng.randint(0, 999999):06d}")
+        lines.append(line)
+        size += len(line) + 1
+    return "\n".join(lines) + "\n", planted
+
+
+REFERENCE = re.compile(r"\b\d{3}\.\d{3}\.\d{3}-\d{2}\b|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b"
+                       r"|\b\d{14}\b|\b\d{11}\b")
+
+
+def reference_redact(text: str) -> tuple[str, int]:
+    """The plain-re reference: four shapes, mod-11 check digits, rewrite."""
+    count = 0
+
+    def replace(match: re.Match[str]) -> str:
+        nonlocal count
+        digits = re.sub(r"\D", "", match.group())
+        ok = (syn.cpf_is_valid_reference(digits) if len(digits) == 11
+              else syn.cnpj_is_valid_reference(digits))
+        if ok:
+            count += 1
+            return "[CPF]" if len(digits) == 11 else "[CNPJ]"
+        return match.group()
+
+    return REFERENCE.sub(replace, text), count
+
+
+def timed_redactor(path: Path, out: Path, jobs: int) -> tuple[float, int]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "redactor", "redact", "-q", "--jobs", str(jobs),
+                    "--output", str(out), *[str(p) for p in sorted(path.iterdir())]],
+                   check=True)
+    elapsed = time.perf_counter() - started
+    peak = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    return elapsed, peak
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=50.0)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+
+    text, planted = corpus(args.mb)
+    megabytes = len(text.encode()) / 1e6
+    started = time.perf_counter()
+    _, replaced = reference_redact(text)
+    reference_seconds = time.perf_counter() - started
+    assert replaced == len(planted), (replaced, len(planted))
+    with tempfile.TemporaryDirectory() as work:
+        inputs = Path(work) / "in"
+        inputs.mkdir()
+        parts = max(args.jobs, 1) * 2  # files to spread over processes
+        lines = text.splitlines(keepends=True)
+        step = len(lines) // parts + 1
+        for index in range(parts):
+            chunk = "".join(lines[index * step:(index + 1) * step])
+            (inputs / f"part{index}.log").write_text(chunk, encoding="utf-8")
+        single, rss = timed_redactor(inputs, Path(work) / "out1", 1)
+        output = "".join((Path(work) / "out1" / f"part{i}.log").read_text(encoding="utf-8")
+                         for i in range(parts))
+        leaked = sum(1 for value in planted if value in output)
+        parallel, _ = timed_redactor(inputs, Path(work) / "out2", args.jobs)
+    ref_rate = megabytes / reference_seconds
+    rate = megabytes / single
+    print(f"corpus: {megabytes:.1f} MB, {len(lines)} lines, {len(planted)} planted values")
+    print(f"reference (plain re + checksum): {ref_rate:.2f} MB/s, replaced {replaced}")
+    print(f"redactor redact, 1 process:  {rate:.2f} MB/s ({single:.1f} s), "
+          f"planted values left: {leaked}, peak child RSS {rss / 1024:.0f} MiB")
+    print(f"redactor redact, {args.jobs} processes: {megabytes / parallel:.2f} MB/s "
+          f"({single / parallel:.2f}x the single process)")
+    print(f"ratio redactor / reference: {rate / ref_rate:.3f} (target 10)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
