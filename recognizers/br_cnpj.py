@@ -52,7 +52,12 @@ def looks_like_timestamp(digits: str) -> bool:
 
 
 def _reads_as_timestamp(written: str) -> bool:
-    return not _MASKED_RE.fullmatch(written) and looks_like_timestamp(canonical(written))
+    # Order 0001 (a head office) reads as 00:01:ss; a CNPJ whose root looks like a date
+    # would otherwise always be taken for a timestamp, while a timestamp in that one
+    # minute of the day that also passes the check digits is rare.  Recall first.
+    digits = canonical(written)
+    return (not _MASKED_RE.fullmatch(written) and looks_like_timestamp(digits)
+            and digits[8:12] != "0001")
 
 
 class BrCnpjRecognizer(PackPatternRecognizer):
@@ -76,7 +81,7 @@ class BrCnpjRecognizer(PackPatternRecognizer):
         "cnpj", "c.n.p.j.", "cnpj/mf", "cgc", "inscrita no cnpj", "inscrito no cnpj",
         "pessoa juridica", "razao social", "empresa", "matriz", "filial",
         "estabelecimento", "fornecedor", "emitente", "tomador", "destinatario",
-        "company tax id", "corporate taxpayer id",
+        "company tax id", "corporate taxpayer id", "stcd1",
     )
 
     def analyze(

@@ -47,7 +47,7 @@ class BrCpfRecognizer(PackPatternRecognizer):
         "cpf", "c.p.f.", "cpf/mf", "cic", "cadastro de pessoa fisica",
         "cadastro de pessoas fisicas", "inscrito no cpf", "inscrita no cpf",
         "portador do cpf", "portadora do cpf", "contribuinte", "titular",
-        "brazilian tax id", "taxpayer id", "individual taxpayer number",
+        "brazilian tax id", "taxpayer id", "individual taxpayer number", "stcd2",
     )
 
     def validate_result(self, pattern_text: str) -> bool | None:
