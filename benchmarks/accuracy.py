@@ -100,8 +100,15 @@ class Generator:
         elif choice == 1:
             d.add("SAPMF02D XD01 USER=").plant(self.user("sap"), "USERNAME")
             alnum = self.rng.random() < 0.3
-            d.add(" KNA1 created STCD1=").plant(syn.random_cnpj(self.rng, alphanumeric=alnum),
-                                               "BR_CNPJ")
+            if self.rng.random() < 0.2:
+                # A head office whose root reads as a date: 19720313 0001 42 looks like a
+                # timestamp (1972-03-13 00:01:42) and must still be found.
+                root = (f"{self.rng.randint(1950, 2030)}{self.rng.randint(1, 12):02d}"
+                        f"{self.rng.randint(1, 28):02d}0001")
+                cnpj = root + syn.cnpj_check_digits(root)
+            else:
+                cnpj = syn.random_cnpj(self.rng, alphanumeric=alnum)
+            d.add(" KNA1 created STCD1=").plant(cnpj, "BR_CNPJ")
             d.add(" LAND1=BR")
         elif choice == 2:
             d.add("SAPMSSY1 SM21 Logon failed for user ").plant(self.user("sap"), "USERNAME")
