@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.e2e.loopback import LoopbackServer, running
 
 
 @dataclass
@@ -34,21 +35,18 @@ class Recorded:
     body: Any
 
 
-class FakeAnthropic:
+class FakeAnthropic(LoopbackServer):
     """The server; ``requests`` lists what arrived, ``messages_posts`` the model calls."""
 
     def __init__(self, script: Script) -> None:
         self.script = script
         self.requests: list[Recorded] = []
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._listen()
 
     @property
     def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self.origin
 
     @property
     def messages_posts(self) -> list[dict[str, Any]]:
@@ -67,14 +65,6 @@ class FakeAnthropic:
             if message.get("role") == "user" and isinstance(content, list):
                 blocks.extend(b for b in content if b.get("type") == "tool_result")
         return blocks
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=10)
 
     # ------------------------------------------------------------------ answers
 
@@ -171,12 +161,6 @@ def _sse(blocks: list[dict[str, Any]], stop: str, model: str) -> bytes:
     return "".join(parts).encode()
 
 
-@contextmanager
-def serving(script: Script) -> Iterator[FakeAnthropic]:
+def serving(script: Script) -> AbstractContextManager[FakeAnthropic]:
     """Start a fake server for one test and stop it afterwards, whatever happens."""
-    server = FakeAnthropic(script)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    return running(FakeAnthropic(script))

@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.e2e.loopback import LoopbackServer, running
 
 
 @dataclass
@@ -24,31 +25,20 @@ class ChatScript:
     answer: str = "FAKE-MODEL-ANSWER"
 
 
-class FakeOpenAI:
+class FakeOpenAI(LoopbackServer):
     def __init__(self, script: ChatScript) -> None:
         self.script = script
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._listen()
 
     @property
     def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
+        return f"{self.origin}/v1"
 
     def chat_requests(self) -> list[dict[str, Any]]:
         with self._lock:
             return [r["body"] for r in self.requests if r["path"].endswith("/chat/completions")]
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=10)
 
     def _reply(self, body: dict[str, Any]) -> tuple[dict[str, Any], str]:
         has_tool = any(m.get("role") == "tool" for m in body.get("messages", [])
@@ -135,11 +125,6 @@ class FakeOpenAI:
         return Handler
 
 
-@contextmanager
-def serving(script: ChatScript) -> Iterator[FakeOpenAI]:
-    server = FakeOpenAI(script)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+def serving(script: ChatScript) -> AbstractContextManager[FakeOpenAI]:
+    """Start a fake server for one test and stop it afterwards, whatever happens."""
+    return running(FakeOpenAI(script))
