@@ -105,16 +105,16 @@ class HermesPlugin:
     def pre_llm_call(self, **kwargs: Any) -> Any:
         turn_id = str(kwargs.get("turn_id") or "")
         try:
-            mode = self._mode()
+            from redactor.hooks.hermes import blocking
+
             reason, found, settings = self.guard.check_turn(kwargs.get("user_message"))
-            if mode == "block" and (reason or found):
-                notice = reason or messages.prompt_blocked(settings, found)
+            if settings.hermes_mode == "block" and (reason or blocking(found, settings)):
+                notice = reason or messages.prompt_blocked(settings, blocking(found, settings))
                 self._remember(turn_id, notice)
                 if not self.can_block:
                     self.warn_block_unsupported("no block directive in agent.turn_context")
                 return {"action": "block", "message": notice}
-            if mode == "redact" and self.guard.any_entities(
-                    _text(kwargs.get("user_message"))):
+            if settings.hermes_mode == "redact" and found:
                 return {"context": CONTEXT_NOTE.get(settings.language, CONTEXT_NOTE["pt-BR"])}
             return None
         except Exception as exc:
@@ -216,12 +216,6 @@ class HermesPlugin:
         except Exception as exc:
             self._fail("pre_gateway_dispatch", exc)
             return {"action": "skip", "reason": "redactor: internal error"}
-
-
-def _text(user_message: Any) -> str:
-    from redactor.hooks.hermes import user_text
-
-    return user_text(user_message)
 
 
 def _replace_last_user(value: Any, notice: str) -> Any:

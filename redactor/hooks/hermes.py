@@ -20,7 +20,7 @@ from redactor.patch import walk_strings
 from redactor.policy import match_prompt, match_tool
 from redactor.results import JsonPath
 
-__all__ = ["Guard", "shell", "user_text", "withheld_messages"]
+__all__ = ["Guard", "blocking", "shell", "user_text", "withheld_messages"]
 
 logger = logging.getLogger("redactor.hermes")
 
@@ -69,20 +69,17 @@ class Guard:
 
     # turns --------------------------------------------------------------------
     def check_turn(self, user_message: Any) -> tuple[str | None, list[str], Settings]:
-        """``(rule reason or None, blocking entity types found, settings)`` for a turn."""
+        """``(rule reason or None, entity types found, settings)`` for a turn's message.
+
+        The text is analysed once; callers pick what blocks (``blocking``).
+        """
         settings = self.settings()
         text = user_text(user_message)
         rule = match_prompt(settings.rules, text)
         if rule is not None:
             return rule.reason, [], settings
-        blocking = set(settings.prompt_block_entities)
-        found = [f.entity_type for f in self.engine(settings).analyze(text)
-                 if f.entity_type in blocking]
-        return None, found, settings
+        return None, [f.entity_type for f in self.engine(settings).analyze(text)], settings
 
-    def any_entities(self, text: str) -> list[str]:
-        settings = self.settings()
-        return [f.entity_type for f in self.engine(settings).analyze(text)]
 
     def redact_text(self, text: str) -> tuple[str, list[str]]:
         settings = self.settings()
@@ -114,6 +111,11 @@ class Guard:
         return (rule.action, rule.reason) if rule is not None else None
 
 
+def blocking(found: list[str], settings: Settings) -> list[str]:
+    """The entity types among ``found`` that make a prompt bounce."""
+    return [entity for entity in found if entity in settings.prompt_block_entities]
+
+
 # ------------------------------------------------------------------ shell hook
 
 
@@ -139,6 +141,7 @@ def shell(raw: bytes, env: Mapping[str, str] | None = None) -> str:
             raise RuntimeError("failure drill")
         if event == "pre_llm_call":
             reason, found, settings = guard.check_turn(extra.get("user_message"))
+            found = blocking(found, settings)
             if reason is None and not found:
                 return "{}"
             message = reason or messages.prompt_blocked(settings, found)
