@@ -47,6 +47,8 @@ def normalize_for_matching(text: str) -> str:
 
 def fold(text: str) -> str:
     """Lower-case and strip accents (``Usuário`` -> ``usuario``); may change the length."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
@@ -67,12 +69,13 @@ class ContextWords:
     matches its plural with a trailing ``s``; a phrase must appear word for word.
     """
 
-    __slots__ = ("_phrases", "_single", "after", "before")
+    __slots__ = ("_phrases", "_single", "after", "before", "keywords")
 
     def __init__(self, keywords: Iterable[str], *, before: int = 5, after: int = 3) -> None:
+        self.keywords = tuple(keywords)
         single: set[str] = set()
         phrases: list[tuple[str, ...]] = []
-        for keyword in keywords:
+        for keyword in self.keywords:
             tokens = tuple(words(keyword))
             if len(tokens) == 1:
                 single.add(tokens[0])

@@ -8,8 +8,16 @@ from typing import TYPE_CHECKING, Final
 import regex
 from presidio_analyzer import Pattern, RecognizerResult
 
-from recognizers.base import CHECKSUM_PASS_SCORE, PackPatternRecognizer, bounded, cap_scores
+from recognizers.base import (
+    CHECKSUM_PASS_SCORE,
+    CONTEXT_BOOST,
+    CONTEXT_FLOOR,
+    PackPatternRecognizer,
+    bounded,
+    cap_scores,
+)
 from recognizers.checksums import canonical, cnpj_is_valid
+from recognizers.prefilter import Prefilter, Trigger, keyword_triggers
 
 if TYPE_CHECKING:
     from presidio_analyzer.nlp_engine import NlpArtifacts
@@ -49,6 +57,69 @@ def looks_like_timestamp(digits: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+# ----------------------------------------------------------------- prefilter
+# A numeric CNPJ is 14 digits with optional separators after digits 2, 5, 8 and 12.
+# Runs that certainly read as a timestamp (years 19xx/20xx, days 01-28, valid time,
+# not the order 0001) score TIMESTAMP_SCORE; the trigger below hits every other
+# numeric run, as a union of "first group that breaks the timestamp reading".
+_SEPARATOR_AFTER: Final = {1: "[. ]?", 4: "[. ]?", 7: "[/. ]?", 11: "[-. ]?"}
+_Group = tuple[tuple[str, ...], ...]  # alternatives, each one class per digit
+
+_ANY: Final = "[0-9]"
+_YEAR_OK: Final[_Group] = (("1", "9", _ANY, _ANY), ("2", "0", _ANY, _ANY))
+_YEAR_BAD: Final[_Group] = (("[03-9]", _ANY, _ANY, _ANY), ("1", "[0-8]", _ANY, _ANY),
+                            ("2", "[1-9]", _ANY, _ANY))
+_MONTH_OK: Final[_Group] = (("0", "[1-9]"), ("1", "[0-2]"))
+_MONTH_BAD: Final[_Group] = (("0", "0"), ("1", "[3-9]"), ("[2-9]", _ANY))
+_DAY_OK: Final[_Group] = (("0", "[1-9]"), ("1", _ANY), ("2", "[0-8]"))
+_DAY_BAD: Final[_Group] = (("0", "0"), ("2", "9"), ("[3-9]", _ANY))
+_HOUR_OK: Final[_Group] = (("[01]", _ANY), ("2", "[0-3]"))
+_HOUR_BAD: Final[_Group] = (("2", "[4-9]"), ("[3-9]", _ANY))
+_SIXTY_OK: Final[_Group] = (("[0-5]", _ANY),)
+_SIXTY_BAD: Final[_Group] = (("[6-9]", _ANY),)
+
+
+def _any(count: int) -> _Group:
+    return ((_ANY,) * count,)
+
+
+def _digits_pattern(groups: tuple[_Group, ...]) -> str:
+    """Concatenate digit groups, inserting the optional CNPJ separators by digit index."""
+    out: list[str] = []
+    index = 0
+    for group in groups:
+        options = []
+        for option in group:
+            text = ""
+            for offset, token in enumerate(option):
+                text += token + _SEPARATOR_AFTER.get(index + offset, "")
+            options.append(text)
+        out.append(options[0] if len(options) == 1 else "(?:" + "|".join(options) + ")")
+        index += len(group[0])
+    return "".join(out)
+
+
+def _not_timestamp_pattern() -> str:
+    ok = (_YEAR_OK, _MONTH_OK, _DAY_OK, _HOUR_OK, _SIXTY_OK, _SIXTY_OK)
+    bad = (_YEAR_BAD, _MONTH_BAD, _DAY_BAD, _HOUR_BAD, _SIXTY_BAD, _SIXTY_BAD)
+    widths = (4, 2, 2, 2, 2, 2)
+    alternatives = []
+    for position in range(len(ok)):
+        tail = sum(widths[position + 1:])
+        groups = (*ok[:position], bad[position], *((_any(tail),) if tail else ()))
+        alternatives.append(_digits_pattern(groups))
+    alternatives.append(_digits_pattern((_any(8), (("0", "0", "0", "1"),), _any(2))))
+    return "(?:" + "|".join(alternatives) + ")"
+
+
+_EDGE: Final = "(?:^|[^0-9A-Za-z])"
+_END_EDGE: Final = "(?:[^0-9A-Za-z]|$)"
+_NUMERIC_ANY: Final = _digits_pattern((_any(14),))
+# Twelve characters with at least one letter, by the position of the first letter.
+_ALNUM_WITH_LETTER: Final = "(?:" + "|".join(
+    "[0-9]" * k + "[A-Z]" + "[0-9A-Z]" * (11 - k) for k in range(12)) + ")"
 
 
 def _reads_as_timestamp(written: str) -> bool:
@@ -96,6 +167,24 @@ class BrCnpjRecognizer(PackPatternRecognizer):
             text, entities, nlp_artifacts, regex_flags
         )
         return cap_scores(results, text, _reads_as_timestamp, TIMESTAMP_SCORE)
+
+    def prefilter(self, threshold: float) -> Prefilter:
+        """Where a CNPJ can be.
+
+        Masked and alphanumeric forms always; numeric runs unless they certainly read
+        as a timestamp, which scores TIMESTAMP_SCORE and needs a keyword nearby: when
+        the threshold can be reached that way, the keywords become triggers too.
+        """
+        numeric = _NUMERIC_ANY if threshold <= TIMESTAMP_SCORE else _not_timestamp_pattern()
+        reach = 20
+        triggers = [
+            Trigger(_MASKED, name="masked"),
+            Trigger(f"{_EDGE}{_ALNUM_WITH_LETTER}[0-9]{{2}}{_END_EDGE}", name="alphanumeric"),
+            Trigger(f"{_EDGE}{numeric}{_END_EDGE}", name="numeric"),
+        ]
+        if threshold <= max(TIMESTAMP_SCORE + CONTEXT_BOOST, CONTEXT_FLOOR):
+            triggers.extend(keyword_triggers(self.context_words.keywords, reach))
+        return Prefilter(self.ENTITY, tuple(triggers))
 
     def validate_result(self, pattern_text: str) -> bool | None:
         """The mask is decided by its check digits; other forms keep their score."""

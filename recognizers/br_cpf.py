@@ -9,6 +9,7 @@ from presidio_analyzer import Pattern
 
 from recognizers.base import CHECKSUM_PASS_SCORE, PackPatternRecognizer, bounded
 from recognizers.checksums import cpf_is_valid
+from recognizers.prefilter import Prefilter, Trigger
 
 __all__ = ["BrCpfRecognizer"]
 
@@ -22,6 +23,16 @@ _HIDDEN: Final = (
     r"[*xX\u2022]{3}\.[0-9]{3}\.[0-9]{3}-[*xX\u2022]{2}"
     r"|[0-9]{3}\.[*xX\u2022]{3}\.[*xX\u2022]{3}-[0-9]{2}"
 )
+# Prefilter: every numeric form, not touching a letter or digit on either side (the
+# boundary characters are part of the hit), and the partially hidden forms.
+_EDGE: Final = "(?:^|[^0-9A-Za-z])"
+_END_EDGE: Final = "(?:[^0-9A-Za-z]|$)"
+_TRIGGERS: Final = (
+    Trigger(f"{_EDGE}[0-9]{{3}}[-. ]?[0-9]{{3}}[-. ]?[0-9]{{3}}[-. /]?[0-9]{{2}}{_END_EDGE}",
+            name="numeric"),
+    Trigger(_HIDDEN.replace("\\u2022", "\u2022"), name="hidden"),
+)
+
 _MASKED_RE: Final = regex.compile(_MASKED)
 _HIDDEN_RE: Final = regex.compile(_HIDDEN)
 
@@ -49,6 +60,10 @@ class BrCpfRecognizer(PackPatternRecognizer):
         "portador do cpf", "portadora do cpf", "contribuinte", "titular",
         "brazilian tax id", "taxpayer id", "individual taxpayer number", "stcd2",
     )
+
+    def prefilter(self, threshold: float) -> Prefilter:
+        """Where a CPF can be: one of its written forms, whatever the threshold."""
+        return Prefilter(self.ENTITY, _TRIGGERS)
 
     def validate_result(self, pattern_text: str) -> bool | None:
         """The canonical mask is decided by its check digits; other forms keep their score."""

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from presidio_analyzer import RecognizerResult
+from presidio_analyzer import EntityRecognizer, RecognizerResult
 from presidio_analyzer.predefined_recognizers import (
     CreditCardRecognizer,
     EmailRecognizer,
@@ -28,7 +28,14 @@ from presidio_analyzer.predefined_recognizers import (
     PhoneRecognizer,
 )
 
-from recognizers.base import RawContextMixin, cap_scores
+from recognizers.base import CONTEXT_BOOST, CONTEXT_FLOOR, RawContextMixin, cap_scores
+from recognizers.prefilter import (
+    CONTEXT_AFTER,
+    CONTEXT_BEFORE,
+    Prefilter,
+    Trigger,
+    keyword_triggers,
+)
 
 if TYPE_CHECKING:
     from presidio_analyzer.nlp_engine import NlpArtifacts
@@ -63,6 +70,59 @@ def _bare_digits(written: str) -> bool:
     return written.isdigit()
 
 
+def _keyword_triggers(recognizer: RawContextMixin, reach: int) -> tuple[Trigger, ...]:
+    """Context words as triggers: a match they lift can stand on either side of them."""
+    return keyword_triggers(recognizer.context_words.keywords, reach)
+
+
+def _keyword_lifts(threshold: float) -> bool:
+    """True when a bare number (BARE_NUMBER_SCORE) can reach ``threshold`` with a keyword."""
+    return threshold <= max(BARE_NUMBER_SCORE + CONTEXT_BOOST, CONTEXT_FLOOR)
+
+
+# python-phonenumbers' punctuation inside a number (phonenumberutil._VALID_PUNCTUATION)
+# and the characters that may open one (an opening bracket or a plus sign).
+# The engine maps the dash and space variants onto ASCII before analysis, and skips
+# the prefilter for text with the remaining fullwidth forms (outside_trigger_alphabet).
+_PHONE_PUNCT: Final = "[-xX .()\\[\\]/~]"
+_PHONE_LEAD: Final = "[(\\[]"
+# No Brazilian number starts with 10, 20, 50, 60 or 70: area codes have no 0 as
+# second digit, and the non-geographic prefixes are 0x, 30, 40, 80 and 90.
+_PHONE_START: Final = "(?:[1-9][1-9]|[03489][0-9])"
+
+
+def _phone_separated() -> str:
+    """Eight or more digits with at least one punctuation run, starting as a BR number can."""
+    punct = _PHONE_PUNCT
+    # A lone first digit (a trunk 0 written apart: "0 11 98765-4321") is not checked.
+    options = [f"\\d{punct}{{1,4}}\\d(?:{punct}{{0,4}}\\d){{6,}}"]
+    for first_run in range(2, 8):  # digits before the first punctuation
+        rest = 8 - first_run
+        middle = f"\\d{{{first_run - 2}}}" if first_run > 2 else ""
+        options.append(f"{_PHONE_START}{middle}{punct}{{1,4}}\\d"
+                       f"(?:{punct}{{0,4}}\\d){{{rest - 1},}}")
+    options.append(f"{_PHONE_START}\\d{{6,}}{punct}{{1,4}}\\d")
+    body = "|".join(options)
+    return f"(?:^|\\D)(?:{_PHONE_LEAD}{punct}{{0,4}})?(?:{body})"
+
+
+@lru_cache(maxsize=1)
+def _matcher_class() -> Any:
+    """python-phonenumbers' matcher, with a hook to pass over a candidate unparsed."""
+    import phonenumbers
+
+    class Matcher(phonenumbers.PhoneNumberMatcher):
+        skip_candidate: Any = None
+
+        def _extract_match(self, candidate: str, offset: int) -> Any:
+            skip = self.skip_candidate
+            if skip is not None and skip(self.text, offset, offset + len(candidate)):
+                return None
+            return super()._extract_match(candidate, offset)
+
+    return Matcher
+
+
 @lru_cache(maxsize=1)
 def _offline_tldextract() -> Any:
     import tldextract
@@ -81,6 +141,10 @@ class BrEmailRecognizer(_Tuned, EmailRecognizer):
         """True when the domain ends in a public suffix."""
         return bool(_offline_tldextract()(pattern_text).fqdn)
 
+    def prefilter(self, threshold: float) -> Prefilter:
+        """Every address holds an ``@``; local part and domain stay within 256 characters."""
+        return Prefilter("EMAIL_ADDRESS", (Trigger("@", before=256, after=256, name="at"),))
+
 
 class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
     """Phone numbers via python-phonenumbers, Brazilian region only (one scan).
@@ -94,6 +158,18 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
     DEFAULT_CONTEXT = ("telefone", "tel", "celular", "cel", "fone", "whatsapp", "zap",
                        "contato", "ramal", "phone", "mobile", "cell")
 
+    #: Shorter candidates cannot hold a valid number: a Brazilian one has at least
+    #: eight digits, an international one a plus sign, a country code and four digits.
+    MIN_CANDIDATE_LENGTH: Final = 8
+
+    #: Set by an engine whose threshold a bare number (BARE_NUMBER_SCORE) cannot
+    #: reach without a keyword, and that passes no labels: such candidates are then
+    #: not parsed at all unless a keyword stands near them.  The findings are the
+    #: same; the parsing, the costly part in digit-heavy logs, is skipped.
+    bare_needs_keyword: bool = False
+
+    def _unlifted_bare(self, text: str, start: int, end: int) -> bool:
+        return text[start:end].isdigit() and not self.context_words.near(text, start, end)
 
     def analyze(
         self,
@@ -101,11 +177,58 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
         entities: list[str],
         nlp_artifacts: NlpArtifacts | None = None,
     ) -> list[RecognizerResult]:
-        """python-phonenumbers' matches, with bare digit runs lowered below the threshold."""
-        results: list[RecognizerResult] = super().analyze(
-            text, entities, nlp_artifacts  # type: ignore[arg-type]
-        )
-        return cap_scores(results, text, _bare_digits, BARE_NUMBER_SCORE)
+        """python-phonenumbers' matches, with bare digit runs lowered below the threshold.
+
+        Same as Presidio's PhoneRecognizer, except that the matcher skips candidates
+        shorter than MIN_CANDIDATE_LENGTH (times, counters and versions in logs)
+        instead of parsing each one.
+        """
+        import phonenumbers
+
+        results: list[RecognizerResult] = []
+        skip = self.bare_needs_keyword
+        for region in self.supported_regions:
+            matcher = _matcher_class()(
+                text, region, leniency=self.leniency,
+                min_candidate_length=self.MIN_CANDIDATE_LENGTH,
+            )
+            if skip:
+                matcher.skip_candidate = self._unlifted_bare
+            for match in matcher:
+                try:
+                    parsed = phonenumbers.parse(text[match.start:match.end])
+                    found_region = phonenumbers.region_code_for_number(parsed)
+                except phonenumbers.NumberParseException:
+                    found_region = region
+                results.append(self._get_recognizer_result(  # type: ignore[no-untyped-call]
+                    match, text, found_region, nlp_artifacts))
+        unique: list[RecognizerResult] = EntityRecognizer.remove_duplicates(results)
+        return cap_scores(unique, text, _bare_digits, BARE_NUMBER_SCORE)
+
+    def prefilter(self, threshold: float) -> Prefilter:
+        """Where python-phonenumbers can find a number that reaches ``threshold``.
+
+        A plus sign followed by digits; eight or more digits written with
+        punctuation; a bare run followed by an extension label (the match then holds
+        the label and is not bare); and, for bare runs, the keywords that lift them
+        (or every run of eight digits when the threshold is that low).
+        """
+        reach = 48
+        ext = ("[ \t,]*(?:[eE]?[xX][tT]|[xX#~]|[iI][nN][tT]|"
+               "[\u0434\u0414][\u043e\u041e][\u0431\u0411]|"
+               "[aA][nN][eE][xX][oO])|[- ]+\\d{1,6}#|;")
+        triggers = [
+            Trigger("[+]", after=reach, name="plus"),
+            Trigger(_phone_separated(), before=reach, after=reach, name="punctuated"),
+            Trigger(f"\\d{{8}}(?:{ext})", before=reach, after=reach, name="extension"),
+        ]
+        if threshold <= BARE_NUMBER_SCORE:
+            triggers.append(Trigger("\\d{8}", before=reach, after=reach, name="bare"))
+        elif _keyword_lifts(threshold):
+            triggers.extend(_keyword_triggers(self, reach))
+        return Prefilter("PHONE_NUMBER", tuple(triggers), margin_before=CONTEXT_BEFORE + 16,
+                         margin_after=CONTEXT_AFTER + 16)
+
 
 
 class BrCreditCardRecognizer(_Tuned, CreditCardRecognizer):
@@ -129,11 +252,35 @@ class BrCreditCardRecognizer(_Tuned, CreditCardRecognizer):
         )
         return cap_scores(results, text, _bare_digits, BARE_NUMBER_SCORE)
 
+    def prefilter(self, threshold: float) -> Prefilter:
+        """Presidio's card shape with at least one separator; bare runs need a keyword."""
+        first, group, last = "[13456]\\d{3}", "\\d{3,4}", "\\d{3,5}"
+        separated = (f"{first}[- ]{group}[- ]?{group}[- ]?{last}"
+                     f"|{first}{group}[- ]{group}[- ]?{last}"
+                     f"|{first}{group}{group}[- ]{last}")
+        reach = 4
+        triggers = [Trigger(f"(?:{separated})", before=reach, after=reach, name="separated")]
+        if threshold <= BARE_NUMBER_SCORE:
+            triggers.append(Trigger(f"{first}{group}{group}{last}", before=reach, after=reach,
+                                    name="bare"))
+        elif _keyword_lifts(threshold):
+            triggers.extend(_keyword_triggers(self, 24))
+        return Prefilter("CREDIT_CARD", tuple(triggers))
+
 
 class BrIpRecognizer(_Tuned, IpRecognizer):
     """IPv4 and IPv6 addresses."""
 
     DEFAULT_CONTEXT = ("ip", "ipv4", "ipv6", "endereco ip", "host", "servidor")
+
+    def prefilter(self, threshold: float) -> Prefilter:
+        """A dotted quad, or IPv6 (every form but the full eight groups holds ``::``)."""
+        hex4 = "[0-9A-Fa-f]{1,4}"
+        return Prefilter("IP_ADDRESS", (
+            Trigger("[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}",
+                    before=64, after=8, name="ipv4"),
+            Trigger(f"::|{hex4}(?::{hex4}){{7}}", before=48, after=64, name="ipv6"),
+        ))
 
 
 
@@ -142,4 +289,10 @@ class BrIbanRecognizer(_Tuned, IbanRecognizer):
 
     DEFAULT_CONTEXT = ("iban", "conta", "banco", "transferencia", "bank", "account",
                        "transaction")
+
+    def prefilter(self, threshold: float) -> Prefilter:
+        """Country code, check digits and two groups of four start every IBAN."""
+        return Prefilter("IBAN_CODE", (
+            Trigger("[A-Z]{2}[0-9]{2}(?:[ -]?[A-Z0-9]{4}){2}", after=48, name="iban"),
+        ))
 

@@ -25,6 +25,7 @@ from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerR
 
 from recognizers._text import fold
 from recognizers.base import FLAGS, RawContextMixin
+from recognizers.prefilter import NEVER, Prefilter, Trigger, literal_pattern
 
 if TYPE_CHECKING:
     from presidio_analyzer.nlp_engine import NlpArtifacts
@@ -176,6 +177,27 @@ _SHAPES: Final = (
 )
 
 
+# ----------------------------------------------------------------- prefilter
+# Every shape above starts with one of these anchors (case-insensitive parts kept so),
+# and the name lies after it (or, for user@host, just before the "@").
+_KEY_VALUE_TRIGGER: Final = rf"(?i:{_KEYS})[\"']?[ \t]*[=:]"
+_ANCHORS: Final = (
+    rf"<(?i:{_KEYS})>",
+    r"uid=[0-9]",
+    r"sudo(?:\[[0-9]+\])?:",
+    r"(?:--user|--login|--owner|-u|-U)(?:[ \t]|=)",
+    r"(?i:user|usu[aá]rio|benutzer)[ \t]",
+    r"(?i:password|publickey|keyboard-interactive|hostbased)[ \t]+(?i:for)",
+    r"/home/|/Users/|(?i:[a-z]:(?:\\|/)+(?:users|documents and settings)(?:\\|/))",
+    r"@",
+)
+#: How far after a key the name may end: spaces, a display name of four words.
+_NAME_REACH: Final = 160
+_VALUE_AFTER_KEY: Final = regex.compile(r"[ \t]*[\"']?([^\W\d][\w.-]*)")
+# What must follow the first word of a display name for it to go on.
+_DISPLAY_NEXT: Final = regex.compile(r"[ ](?:d[aeo]s?[ ])?\p{Lu}\p{Ll}")
+
+
 class ServiceAccounts:
     """The allowlist of accounts that belong to software, not to people."""
 
@@ -265,18 +287,41 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
                 if known is not None and known.score >= shape.score:
                     continue
                 best[(start, end)] = _make_result(self, start, end, shape.score, shape.name)
-        if best:
-            self._propagate(text, best)
         return sorted(best.values(), key=lambda r: (r.start, r.end))
 
-    def _propagate(self, text: str, best: dict[tuple[int, int], RecognizerResult]) -> None:
-        """A name found by its shape is personal data wherever else it stands as a word."""
-        names = {fold(text[start:end]) for start, end in best}
-        for match in _TOKEN.finditer(text):
-            span = match.span()
-            if span not in best and fold(match.group()) in names:
-                best[span] = _make_result(self, span[0], span[1], self.PROPAGATED_SCORE,
-                                          "same name elsewhere")
+    def prefilter(self, threshold: float) -> Prefilter:
+        """The anchors of the shapes; a key naming a service account is no hit.
+
+        Margins: the command-flag shape looks up to 200 characters back on its line.
+        """
+        # The name follows the key: where the key starts does not matter (max_length).
+        triggers = [Trigger(_KEY_VALUE_TRIGGER, after=_NAME_REACH, accept=self._key_may_name,
+                            name="key/value", max_length=1)]
+        triggers.extend(Trigger(anchor, before=72, after=_NAME_REACH, name="anchor")
+                        for anchor in _ANCHORS)
+        return Prefilter(ENTITY, tuple(triggers), margin_before=300, margin_after=96)
+
+    def _key_may_name(self, text: str, start: int, end: int) -> bool:
+        """False only when the value after this key can be nothing but a non-name.
+
+        Mirrors the key/value shape: a display name ("Maria Silva") may follow,
+        or a login that ends where the token ends or before one of its dots.
+        """
+        match = _VALUE_AFTER_KEY.match(text, end)
+        if match is None:
+            return False
+        token = match.group(1)
+        if len(token) > 64:
+            return True
+        if token[0].isupper() and token.isalpha() and _DISPLAY_NEXT.match(text, match.end(1)):
+            return True
+        cuts = [len(token), *(i for i, c in enumerate(token) if c == ".")]
+        for cut in cuts:
+            value = token[:cut]
+            if value and value[-1] not in ".-" and _is_plausible_name(value) \
+                    and value not in self.service_accounts:
+                return True
+        return False
 
 
 
@@ -315,6 +360,15 @@ class KnownUsernameRecognizer(EntityRecognizer):
 
     def load(self) -> None:
         """Nothing to load: the list is indexed in the constructor."""
+
+    def prefilter(self, threshold: float) -> Prefilter:
+        """The first word of every listed name, in any case and accents."""
+        heads = sorted({fold(token) for token in self._index if token})
+        pattern = "|".join(literal_pattern(h) for h in heads) or NEVER
+        reach = max((sum(len(t) + 4 for t in tail) for tails in self._index.values()
+                     for tail in tails), default=0)
+        return Prefilter(ENTITY, (Trigger(pattern, after=reach, name="listed name"),),
+                         margin_before=8, margin_after=8)
 
     def analyze(
         self,

@@ -8,6 +8,7 @@ then Presidio operators applied segment by segment onto the original text.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import hmac
 import os
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
     from presidio_anonymizer import AnonymizerEngine
     from presidio_anonymizer.entities import OperatorConfig
 
+    from redactor.candidates import Scanner
+
 __all__ = ["Redactor"]
 
 #: Analysis chunk size and overlap, in characters.  The overlap must exceed twice
@@ -36,6 +39,10 @@ CHUNK_OVERLAP: Final = 2_048
 #: Anonymization segment size: Presidio rebuilds the string per replacement, so it
 #: is given bounded segments rather than a whole 10 MB text.
 SEGMENT_SIZE: Final = 32_768
+#: Texts from this size on go through the prefilter (when every recognizer has one).
+PREFILTER_MIN_CHARS: Final = 4_096
+#: Score of further occurrences of a user name found by its shape.
+PROPAGATED_SCORE: Final = 0.6
 #: Characters of a JSON key put in front of its value for analysis.
 KEY_PREFIX_CHARS: Final = 40
 #: Hex characters of the HMAC kept in a hash token.
@@ -127,7 +134,8 @@ class Redactor:
     """Detects and replaces personal data.  Build once, call many times; thread-safe."""
 
     def __init__(self, settings: Settings | None = None,
-                 environ: Mapping[str, str] | None = None) -> None:
+                 environ: Mapping[str, str] | None = None, *,
+                 prefilter: bool | str = True) -> None:
         if settings is None:
             from redactor.config import load_settings
 
@@ -142,6 +150,14 @@ class Redactor:
         self._anonymizer: AnonymizerEngine = AnonymizerEngine()  # type: ignore[no-untyped-call]
         self._entities = [*settings.entities, *([NER_ENTITY] if settings.spacy_model else [])]
         self._operators = {e: self._operator_config(e) for e in self._entities}
+        self._propagate_names = "USERNAME" in self._entities
+        self._bare_skippers = _bare_skippers(self._analyzer, self._entities,
+                                             settings.score_threshold)
+        #: Texts from this size on go through the prefilter (tests lower it).
+        self.prefilter_min_chars = PREFILTER_MIN_CHARS
+        self._prefilter_choice = prefilter
+        self._scanner_built = prefilter is False
+        self._scanner_value: Scanner | None = None
         self._check_placeholders()
 
     # ------------------------------------------------------------------ analysis
@@ -163,16 +179,69 @@ class Redactor:
         if not text:
             return []
         from recognizers._text import normalize_for_matching
+        from recognizers.prefilter import outside_trigger_alphabet
 
         normalized = normalize_for_matching(text)
-        found: dict[tuple[int, int, str], _Span] = {}
-        entities = self._entities
-        threshold = self.settings.score_threshold
         ctx = list(context) if context else None
-        for start, end, keep_from, keep_to in _chunks(len(text), CHUNK_SIZE, CHUNK_OVERLAP):
+        if (ctx is None and len(text) >= self.prefilter_min_chars and self._scanner is not None
+                and not outside_trigger_alphabet(normalized)):
+            found = self._prefiltered(normalized)
+        else:
+            found = self._analyze(normalized, self._entities, ctx)
+        spans = list(found.values())
+        if self._propagate_names:
+            spans.extend(self._propagated(normalized, found))
+        spans = _resolve(spans)
+        if self._allow:
+            spans = [s for s in spans if _allow_key(text[s.start:s.end]) not in self._allow]
+        return spans
+
+    @property
+    def _scanner(self) -> Scanner | None:
+        """The candidate scanner, compiled on first use (short hook texts never need it)."""
+        if not self._scanner_built:
+            with self._lock:
+                if not self._scanner_built:
+                    self._scanner_value = _build_scanner(
+                        self._analyzer, self._entities, self.settings.score_threshold,
+                        self._prefilter_choice)
+                    self._scanner_built = True
+        return self._scanner_value
+
+    @property
+    def prefilter_backend(self) -> str | None:
+        """``hyperscan`` or ``re`` when the prefilter is in use, else None."""
+        scanner = self._scanner
+        return scanner.backend if scanner is not None else None
+
+    def may_contain(self, text: str) -> bool:
+        """False only when no recognizer can find anything in ``text`` (no trigger hits).
+
+        Cheap: one prefilter scan.  True whenever the prefilter cannot decide.
+        """
+        from recognizers._text import normalize_for_matching
+        from recognizers.prefilter import outside_trigger_alphabet
+
+        scanner = self._scanner
+        if scanner is None:
+            return True
+        normalized = normalize_for_matching(text)
+        if outside_trigger_alphabet(normalized):
+            return True
+        return bool(scanner.regions(normalized))
+
+    def _analyze(self, normalized: str, entities: list[str],
+                 ctx: list[str] | None) -> dict[tuple[int, int, str], _Span]:
+        """Presidio over the text in overlapping chunks: best span per (start, end, entity)."""
+        found: dict[tuple[int, int, str], _Span] = {}
+        threshold = self.settings.score_threshold
+        for start, end, keep_from, keep_to in _chunks(len(normalized), CHUNK_SIZE, CHUNK_OVERLAP):
             chunk = normalized[start:end]
             try:
                 with self._lock:
+                    # Labels lift every match of their entity: no candidate may be skipped.
+                    for recognizer in self._bare_skippers:
+                        recognizer.bare_needs_keyword = ctx is None
                     results = self._analyzer.analyze(
                         text=chunk, language=LANGUAGE, entities=entities,
                         score_threshold=threshold, context=ctx,
@@ -188,10 +257,68 @@ class Redactor:
                 key = (span.start, span.end, span.entity)
                 if key not in found or found[key].score < span.score:
                     found[key] = span
-        spans = _resolve(list(found.values()))
-        if self._allow:
-            spans = [s for s in spans if _allow_key(text[s.start:s.end]) not in self._allow]
-        return spans
+        return found
+
+    def _prefiltered(self, normalized: str) -> dict[tuple[int, int, str], _Span]:
+        """Presidio over the candidate regions only, one entity at a time.
+
+        The regions of an entity are joined with a line break between them and
+        analysed together; a span is kept when it lies in its region's trusted part,
+        where the recognizers saw all the text they read.  The result equals
+        :meth:`_analyze` on the whole text (tests/integration/test_prefilter.py).
+        """
+        assert self._scanner is not None
+        found: dict[tuple[int, int, str], _Span] = {}
+        for entity, regions in self._scanner.regions(normalized).items():
+            pieces: list[str] = []
+            starts: list[int] = []
+            position = 0
+            for region in regions:
+                starts.append(position)
+                pieces.append(normalized[region.start:region.end])
+                pieces.append("\n")
+                position += region.end - region.start + 1
+            joined = "".join(pieces)
+            for key, span in self._analyze(joined, [entity], None).items():
+                index = bisect.bisect_right(starts, span.start) - 1
+                region = regions[index]
+                shift = region.start - starts[index]
+                start, end = span.start + shift, span.end + shift
+                if not region.trust_from <= start < end <= region.trust_to:
+                    continue
+                moved = _Span(start, end, span.entity, span.score, span.recognizer)
+                new_key = (start, end, key[2])
+                if new_key not in found or found[new_key].score < moved.score:
+                    found[new_key] = moved
+        return found
+
+    def _propagated(self, normalized: str,
+                    found: dict[tuple[int, int, str], _Span]) -> list[_Span]:
+        """A user name found by its shape is personal data wherever else it stands as a word."""
+        from recognizers._text import fold
+
+        names = {fold(normalized[s.start:s.end]) for s in found.values()
+                 if s.recognizer == "UsernameRecognizer"}
+        if not names:
+            return []
+        import regex
+
+        from recognizers.prefilter import literal_pattern
+
+        pattern = regex.compile(
+            r"(?<![\w])(?<![\w][.-])(?:"
+            + "|".join(literal_pattern(n) for n in sorted(names, key=len, reverse=True))
+            + r")(?![\w])(?![.-][\w])"
+        )
+        extra: list[_Span] = []
+        for match in pattern.finditer(normalized):
+            start, end = match.span()
+            if fold(match.group()) not in names:
+                continue
+            if (start, end, "USERNAME") in found:
+                continue
+            extra.append(_Span(start, end, "USERNAME", PROPAGATED_SCORE, "UsernameRecognizer"))
+        return extra
 
     # ------------------------------------------------------------------ redaction
 
@@ -326,6 +453,37 @@ class Redactor:
 # ---------------------------------------------------------------------- building
 
 
+def _bare_skippers(analyzer: AnalyzerEngine, entities: list[str],
+                   threshold: float) -> list[Any]:
+    """Recognizers that may skip bare numbers nobody's keyword can lift (see BrPhoneRecognizer)."""
+    from recognizers.generic import BARE_NUMBER_SCORE
+
+    if threshold <= BARE_NUMBER_SCORE:
+        return []
+    return [r for r in analyzer.registry.get_recognizers(LANGUAGE, entities=entities)
+            if hasattr(r, "bare_needs_keyword")]
+
+
+def _build_scanner(analyzer: AnalyzerEngine, entities: list[str], threshold: float,
+                   prefilter: bool | str) -> Scanner | None:
+    """The candidate scanner, or None when some recognizer declares no prefilter.
+
+    ``prefilter`` is False (never), True (the fastest backend installed) or a backend
+    name ("hyperscan", "re").
+    """
+    if prefilter is False:
+        return None
+    from redactor.candidates import Scanner
+
+    declared = []
+    for recognizer in analyzer.registry.get_recognizers(LANGUAGE, entities=entities):
+        method = getattr(recognizer, "prefilter", None)
+        if method is None:
+            return None
+        declared.append(method(threshold))
+    return Scanner(declared, backend=None if prefilter is True else prefilter)
+
+
 def _recognizer_name(result: RecognizerResult) -> str:
     metadata = result.recognition_metadata or {}
     return str(metadata.get("recognizer_name", "unknown"))
@@ -421,10 +579,25 @@ def _build_analyzer(settings: Settings) -> AnalyzerEngine:
 
         registry.add_recognizer(SpacyRecognizer(supported_language=LANGUAGE,
                                                 supported_entities=[NER_ENTITY]))
+    enhancer = None
+    if not settings.spacy_model:
+        # Every recognizer of the pack scores its context on the raw text itself;
+        # Presidio's lemma enhancer would only deep-copy the results to find no lemma.
+        from presidio_analyzer.context_aware_enhancers import ContextAwareEnhancer
+
+        class _PackScoresContext(ContextAwareEnhancer):
+            def enhance_using_context(self, text: str, raw_results: list[RecognizerResult],
+                                      nlp_artifacts: Any, recognizers: Any,
+                                      context: list[str] | None = None
+                                      ) -> list[RecognizerResult]:
+                return raw_results
+
+        enhancer = _PackScoresContext(0.0, 0.0, 0, 0)
     try:
         return AnalyzerEngine(registry=registry, nlp_engine=_nlp_engine(settings),
                               supported_languages=[LANGUAGE],
-                              default_score_threshold=settings.score_threshold)
+                              default_score_threshold=settings.score_threshold,
+                              context_aware_enhancer=enhancer)
     except ConfigError:
         raise
     except Exception as exc:

@@ -1,0 +1,237 @@
+"""Prefilter declarations: cheap superset patterns of what each recognizer can report.
+
+A recognizer of this pack describes, with :class:`Prefilter`, where its findings can
+possibly be.  Each :class:`Trigger` is a pattern in the subset of syntax that both
+Python's ``re`` and RE2 accept (no look-around, no back-references), written with
+literal Unicode characters, ``\\d`` and ``\\s``.  The contract, which the engine relies
+on and the equivalence tests check, is:
+
+* every finding the recognizer reports at or above the engine's score threshold lies
+  within ``before`` characters before and ``after`` characters after some accepted
+  trigger hit of its entity;
+* the recognizer decides about a finding from the text at most ``margin_before``
+  characters before it and ``margin_after`` characters after it.
+
+So analysing only windows around the hits, with those margins, gives the same
+findings as analysing the whole text.  ``accept`` lets a trigger reject a hit with a
+cheap test that is a necessary condition for any finding near it (a SAP user field
+naming a service account, for instance).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from recognizers._text import fold
+
+__all__ = [
+    "CONTEXT_AFTER",
+    "CONTEXT_BEFORE",
+    "NEVER",
+    "Prefilter",
+    "Trigger",
+    "keyword_triggers",
+    "literal_pattern",
+    "outside_trigger_alphabet",
+    "run_around",
+]
+
+#: Characters that context scoring reads around a match (5 words of up to 24
+#: characters before, 3 after; see recognizers._text.ContextWords.near).
+CONTEXT_BEFORE: Final = 120
+CONTEXT_AFTER: Final = 72
+#: A pattern that matches nothing, in the syntax both backends accept.
+NEVER: Final = "[^\\s\\S]"
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """One superset pattern, with how far from a hit a finding may stand."""
+
+    pattern: str
+    before: int = 0
+    after: int = 0
+    accept: Callable[[str, int, int], bool] | None = None
+    name: str = ""
+    #: Context words (large alternations, compiled apart by the hyperscan backend).
+    keyword: bool = False
+    #: The longest text the pattern can match, when bounded: a backend may then
+    #: report only where a hit ends and take ``end - max_length`` as its start.
+    max_length: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Prefilter:
+    """What a recognizer declares: its entity, triggers and the text it reads around a finding."""
+
+    entity: str
+    triggers: tuple[Trigger, ...]
+    margin_before: int = CONTEXT_BEFORE + 8
+    margin_after: int = CONTEXT_AFTER + 8
+    notes: tuple[str, ...] = field(default=())
+
+
+#: Triggers spell letters with ASCII, Latin-1 and Latin Extended-A characters.  A
+#: text holding any other character that folds onto an ASCII letter or digit, any
+#: non-ASCII digit, or a non-ASCII character python-phonenumbers reads as phone
+#: punctuation, skips the prefilter (see :func:`outside_trigger_alphabet`).
+LATIN_LIMIT: Final = 0x180
+_PHONE_EXTRAS: Final = "\u30fc\uff08\uff09\uff3b\uff3d\u2053\u223c\uff5e\uff0b\uff03"
+
+
+# Blocks with no digit and no character folding onto ASCII: CJK ideographs, Hangul
+# syllables, surrogates, private use areas and unassigned planes.
+_NO_ASCII_FOLDS: Final = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7A3),
+                          (0xD800, 0xF8FF), (0x20000, 0x3FFFF), (0x40000, 0x10FFFF))
+
+
+@functools.lru_cache(maxsize=1)
+def _outside_alphabet() -> re.Pattern[str]:
+    from recognizers._text import MATCHING_TABLE
+
+    chars: list[str] = []
+    codes: list[int] = []
+    low = LATIN_LIMIT
+    for skip_from, skip_to in _NO_ASCII_FOLDS:
+        codes.extend(range(low, skip_from))
+        low = skip_to + 1
+    for code in codes:
+        if code in MATCHING_TABLE:
+            continue
+        char = chr(code)
+        if char.isdigit() or char in _PHONE_EXTRAS or any(
+                c.isascii() and c.isalnum() for c in fold(char)):
+            chars.append(char)
+    return re.compile("[" + _class_body(chars) + "]")
+
+
+#: Combining marks the triggers allow after one letter.
+MAX_MARKS: Final = 2
+_MANY_MARKS: Final = re.compile(f"[\u0300-\u036f]{{{MAX_MARKS + 1}}}")
+
+
+def outside_trigger_alphabet(text: str) -> bool:
+    """True when ``text`` holds a character the triggers do not spell (see LATIN_LIMIT)."""
+    return not text.isascii() and (_outside_alphabet().search(text) is not None
+                                   or _MANY_MARKS.search(text) is not None)
+
+
+@functools.lru_cache(maxsize=1)
+def _fold_index() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """Latin-1 and Latin Extended-A characters grouped by what they fold to."""
+    singles: dict[str, list[str]] = {}
+    multis: dict[str, list[str]] = {}
+    for code in range(0x80, LATIN_LIMIT):
+        char = chr(code)
+        if unicodedata.category(char) in ("Cs", "Co", "Cn"):
+            continue
+        folded = fold(char)
+        if not folded or folded == char or not folded.isascii():
+            continue
+        if len(folded) == 1:
+            singles.setdefault(folded, []).append(char)
+        else:
+            multis.setdefault(folded, []).append(char)
+    classes = {k: "".join(sorted(v)) for k, v in singles.items()}
+    return classes, {k: tuple(sorted(v)) for k, v in multis.items()}
+
+
+_CLASS_SPECIAL: Final = frozenset("\\]^-[")
+
+
+def _class_body(chars: Iterable[str]) -> str:
+    return "".join("\\" + c if c in _CLASS_SPECIAL else c for c in chars)
+
+
+def _escape(char: str) -> str:
+    return "\\" + char if not char.isalnum() and char != " " else char
+
+
+def literal_pattern(word: str) -> str:
+    """A pattern for every spelling of ``word`` that :func:`fold` maps onto ``fold(word)``.
+
+    Case and accents are free: ``usuario`` also matches ``USUÁRIO`` and ``usuário``
+    written with a combining accent (up to MAX_MARKS marks per letter; a text with
+    more skips the prefilter).
+    """
+    target = fold(word)
+    classes, multis = _fold_index()
+    marks = "\u0300-\u036f"
+
+    def piece_at(position: int) -> str:
+        letter = target[position]
+        members = {letter, letter.upper(), *classes.get(letter, "")}
+        return f"[{_class_body(sorted(members))}][{marks}]{{0,{MAX_MARKS}}}" if letter.isalpha() \
+            else _escape(letter)
+
+    def build(position: int) -> str:
+        if position >= len(target):
+            return ""
+        options = [piece_at(position) + build(position + 1)]
+        # Ligatures and other characters folding to several letters.
+        for folded, chars in multis.items():
+            if target.startswith(folded, position) and len(folded) > 1:
+                options.append(f"[{_class_body(chars)}]" + build(position + len(folded)))
+        return options[0] if len(options) == 1 else "(?:" + "|".join(options) + ")"
+
+    return build(0)
+
+
+def keyword_triggers(keywords: Sequence[str], reach: int) -> tuple[Trigger, ...]:
+    """Triggers hitting every place where one of ``keywords`` could stand as a word.
+
+    A match that a keyword lifts lies within the context window on either side of
+    it, ``reach`` being the longest such match.  A single word is matched without
+    boundaries, so its plural is covered too.  A phrase needs all its words: its
+    longest word stands for it, or, when all its words are short (``c.n.p.j.``),
+    the words in order with anything but letters and digits between them.
+    """
+    from recognizers._text import words
+
+    singles: dict[str, int] = {}
+    phrases: set[str] = set()
+    for keyword in keywords:
+        tokens = words(keyword)
+        if not tokens:
+            continue
+        longest = max(tokens, key=len)
+        if len(tokens) == 1 or len(longest) >= 4:
+            singles[literal_pattern(longest)] = _literal_length(longest)
+        else:
+            phrases.add("[^A-Za-z0-9]+".join(literal_pattern(t) for t in tokens))
+    before, after = CONTEXT_AFTER + reach, CONTEXT_BEFORE + reach
+    triggers = []
+    if singles:
+        ordered = sorted(singles, key=len, reverse=True)
+        triggers.append(Trigger("(?:" + "|".join(ordered) + ")", before=before, after=after,
+                                name="keyword", keyword=True,
+                                max_length=max(singles.values())))
+    if phrases:
+        triggers.append(Trigger("(?:" + "|".join(sorted(phrases)) + ")", before=before,
+                                after=after, name="keyword phrase", keyword=True))
+    return tuple(triggers)
+
+
+def _literal_length(word: str) -> int:
+    """The longest text :func:`literal_pattern` matches for ``word``."""
+    return len(fold(word)) * (1 + MAX_MARKS)
+
+
+# ----------------------------------------------------------------- digit helpers
+
+
+def run_around(text: str, start: int, end: int, allowed: str) -> tuple[int, int]:
+    """The maximal run of characters from ``allowed`` (and digits) containing ``[start, end)``."""
+    left = start
+    while left > 0 and (text[left - 1] in allowed or text[left - 1].isdigit()):
+        left -= 1
+    right = end
+    size = len(text)
+    while right < size and (text[right] in allowed or text[right].isdigit()):
+        right += 1
+    return left, right

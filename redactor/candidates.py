@@ -1,0 +1,233 @@
+"""Candidate regions: where the recognizers' prefilter triggers hit, with their margins.
+
+The engine sends only these regions through Presidio (see Redactor._spans).  Two
+backends find the hits:
+
+* ``hyperscan`` (the optional ``fast`` extra): one pass over the UTF-8 bytes for all
+  triggers at once, every match of every trigger reported;
+* ``re`` (always available): one scan per entity, restarted one character after each
+  hit so that every position where some trigger matches is seen.
+
+Both report, per entity, merged ``(start, end)`` regions in characters of the text,
+each covering its hits plus the trigger reach plus the recognizer margins.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from recognizers.prefilter import Prefilter, Trigger
+
+__all__ = ["BACKENDS", "Region", "Scanner", "available_backend"]
+
+#: Regions closer than this are analysed as one.
+MERGE_GAP: Final = 64
+
+BACKENDS: Final = ("hyperscan", "re")
+
+
+def _replace_surrogate(error: UnicodeError) -> tuple[str, int]:
+    # Lone surrogates (undecodable bytes kept by surrogateescape) become U+FFFD,
+    # three bytes like the surrogate itself would be, so offsets map one to one.
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    return "\ufffd" * (error.end - error.start), error.end
+
+
+codecs.register_error("redactor-fffd", _replace_surrogate)
+
+
+def available_backend() -> str:
+    """``hyperscan`` when it can be imported, else ``re``."""
+    try:
+        import hyperscan  # noqa: F401
+    except ImportError:
+        return "re"
+    return "hyperscan"
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """A window of the text to analyse for one entity, and the part of it to trust."""
+
+    start: int
+    end: int
+    trust_from: int
+    trust_to: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Entity:
+    name: str
+    triggers: tuple[Trigger, ...]
+    margin_before: int
+    margin_after: int
+    before: int  # the widest trigger reach, for backends that cannot tell triggers apart
+    after: int
+
+
+class Scanner:
+    """Compiled triggers of a set of recognizers' prefilters."""
+
+    def __init__(self, prefilters: Sequence[Prefilter], backend: str | None = None) -> None:
+        grouped: dict[str, list[Prefilter]] = {}
+        for prefilter in prefilters:
+            grouped.setdefault(prefilter.entity, []).append(prefilter)
+        self._entities: list[_Entity] = []
+        for name, items in grouped.items():
+            triggers = tuple(t for p in items for t in p.triggers)
+            self._entities.append(_Entity(
+                name, triggers,
+                max(p.margin_before for p in items), max(p.margin_after for p in items),
+                max((t.before for t in triggers), default=0),
+                max((t.after for t in triggers), default=0),
+            ))
+        self.backend = backend or available_backend()
+        if self.backend not in BACKENDS:
+            raise ValueError(f"unknown prefilter backend {self.backend!r}")
+        self._find: Callable[[str], list[tuple[int, Trigger, int, int]]]
+        if self.backend == "hyperscan":
+            self._find = self._compile_hyperscan()
+        else:
+            self._find = self._compile_re()
+
+    @property
+    def entities(self) -> tuple[str, ...]:
+        return tuple(e.name for e in self._entities)
+
+    # ------------------------------------------------------------------ backends
+
+    def _compile_re(self) -> Callable[[str], list[tuple[int, Trigger, int, int]]]:
+        scans: list[tuple[int, re.Pattern[str], tuple[Trigger, ...]]] = []
+        for index, entity in enumerate(self._entities):
+            plain = [t for t in entity.triggers if t.accept is None]
+            if plain:
+                union = "|".join(f"(?:{t.pattern})" for t in plain)
+                scans.append((index, re.compile(union), ()))
+            for trigger in entity.triggers:
+                if trigger.accept is not None:
+                    scans.append((index, re.compile(trigger.pattern), (trigger,)))
+
+        def find(text: str) -> list[tuple[int, Trigger, int, int]]:
+            hits: list[tuple[int, Trigger, int, int]] = []
+            for index, pattern, own in scans:
+                # A union cannot tell which trigger hit: use the entity's widest reach.
+                entity = self._entities[index]
+                stand_in = own[0] if own else _widest(entity)
+                search = pattern.search
+                match = search(text)
+                while match is not None:
+                    start, end = match.span()
+                    hits.append((index, stand_in, start, end))
+                    match = search(text, start + 1)
+            return hits
+
+        return find
+
+    def _compile_hyperscan(self) -> Callable[[str], list[tuple[int, Trigger, int, int]]]:
+        import hyperscan
+
+        base = hyperscan.HS_FLAG_UTF8 | hyperscan.HS_FLAG_UCP
+        owners: list[tuple[int, Trigger]] = []
+        groups: dict[bool, list[tuple[int, bytes, int]]] = {False: [], True: []}
+        for index, entity in enumerate(self._entities):
+            for trigger in entity.triggers:
+                # Texts with non-ASCII digits never reach the scanner (the engine
+                # checks recognizers.prefilter.outside_trigger_alphabet first).
+                portable = trigger.pattern.replace("\\d", "[0-9]").replace("\\D", "[^0-9]")
+                # Tracking where a match starts costs; bounded triggers do without.
+                flags = base if trigger.max_length else base | hyperscan.HS_FLAG_SOM_LEFTMOST
+                groups[trigger.keyword].append((len(owners), portable.encode("utf-8"), flags))
+                owners.append((index, trigger))
+        # Keyword alternations compile slowly together with the rest: two databases.
+        databases = []
+        for members in groups.values():
+            if not members:
+                continue
+            database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+            database.compile(expressions=[m[1] for m in members], ids=[m[0] for m in members],
+                             elements=len(members), flags=[m[2] for m in members])
+            databases.append(database)
+        local = threading.local()  # a hyperscan scratch serves one scan at a time
+
+        def find(text: str) -> list[tuple[int, Trigger, int, int]]:
+            data = text.encode("utf-8", "redactor-fffd")
+            raw: list[tuple[int, int, int]] = []
+
+            def on_match(ident: int, start: int, end: int, flags: int, context: Any) -> None:
+                raw.append((ident, start, end))
+
+            scratches = getattr(local, "scratches", None)
+            if scratches is None:
+                scratches = local.scratches = [hyperscan.Scratch(d) for d in databases]
+            for database, scratch in zip(databases, scratches, strict=True):
+                database.scan(data, match_event_handler=on_match, scratch=scratch)
+            if len(data) != len(text):
+                to_char = _byte_to_char(data, {o for _, s, e in raw for o in (s, e)})
+                raw = [(i, to_char[s], to_char[e]) for i, s, e in raw]
+            hits = []
+            for ident, first, end in raw:
+                index, trigger = owners[ident]
+                start = max(0, end - trigger.max_length) if trigger.max_length else first
+                hits.append((index, trigger, start, end))
+            return hits
+
+        return find
+
+    # ------------------------------------------------------------------ regions
+
+    def regions(self, text: str) -> dict[str, list[Region]]:
+        """Merged regions per entity; entities without hits are left out."""
+        size = len(text)
+        spans: dict[int, list[tuple[int, int]]] = {}
+        for index, trigger, start, end in self._find(text):
+            if trigger.accept is not None and not trigger.accept(text, start, end):
+                continue
+            spans.setdefault(index, []).append((start - trigger.before, end + trigger.after))
+        result: dict[str, list[Region]] = {}
+        for index, cores in spans.items():
+            entity = self._entities[index]
+            cores.sort()
+            merged: list[Region] = []
+            lo, hi = cores[0]
+            for start, end in cores[1:]:
+                if start - hi <= MERGE_GAP + entity.margin_before + entity.margin_after:
+                    hi = max(hi, end)
+                    continue
+                merged.append(_region(lo, hi, entity, size))
+                lo, hi = start, end
+            merged.append(_region(lo, hi, entity, size))
+            result[entity.name] = merged
+        return result
+
+
+def _widest(entity: _Entity) -> Trigger:
+    from recognizers.prefilter import Trigger
+
+    return Trigger("", before=entity.before, after=entity.after, name="any")
+
+
+def _region(core_start: int, core_end: int, entity: _Entity, size: int) -> Region:
+    start = max(0, core_start - entity.margin_before)
+    end = min(size, core_end + entity.margin_after)
+    trust_from = start + entity.margin_before if start > 0 else 0
+    trust_to = end - entity.margin_after if end < size else size
+    return Region(start, end, trust_from, trust_to)
+
+
+def _byte_to_char(data: bytes, offsets: set[int]) -> dict[int, int]:
+    """Map UTF-8 byte offsets (on character boundaries) to character offsets."""
+    mapping: dict[int, int] = {}
+    last_byte = 0
+    last_char = 0
+    for offset in sorted(offsets):
+        last_char += len(data[last_byte:offset].decode("utf-8", "surrogatepass"))
+        last_byte = offset
+        mapping[offset] = last_char
+    return mapping

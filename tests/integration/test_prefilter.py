@@ -1,0 +1,242 @@
+"""The prefilter changes nothing: prefiltered analysis equals Presidio on the whole text.
+
+Two proofs, both on the real recognizers and engine: a hypothesis property over texts
+built from identifier forms, look-alikes, keywords and noise, and seeded corpora (the
+throughput benchmark's log mix and the accuracy benchmark's documents).  Every
+backend installed is checked against the unfiltered path.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import string
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchmarks import synthetic as syn
+from benchmarks.accuracy import Generator
+from benchmarks.throughput import corpus
+from redactor.candidates import available_backend
+from redactor.config import Settings
+from redactor.engine import Redactor
+from tests.strategies import cnpjs, cpfs
+
+BACKENDS = ["re", pytest.param("hyperscan", marks=pytest.mark.skipif(
+    available_backend() != "hyperscan", reason="hyperscan (the fast extra) is not installed"))]
+
+KNOWN = ("joao.pereira", "maria souza", "Zé Carlos")
+
+
+def _settings(**changes: object) -> Settings:
+    return dataclasses.replace(Settings(), known_users=KNOWN, **changes)
+
+
+@pytest.fixture(scope="module")
+def unfiltered() -> Redactor:
+    return Redactor(_settings(), prefilter=False)
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def prefiltered(request: pytest.FixtureRequest) -> Redactor:
+    engine = Redactor(_settings(), prefilter=request.param)
+    engine.prefilter_min_chars = 0
+    assert engine.prefilter_backend == request.param
+    return engine
+
+
+def _same(prefiltered: Redactor, unfiltered: Redactor, text: str) -> None:
+    from recognizers._text import normalize_for_matching
+    from recognizers.prefilter import outside_trigger_alphabet
+
+    # The comparison only means something when the prefiltered path is taken.
+    assert not outside_trigger_alphabet(normalize_for_matching(text))
+    expected = unfiltered._spans(text, None)
+    got = prefiltered._spans(text, None)
+    assert got == expected, _diff(text, got, expected)
+
+
+def _diff(text: str, got: list, expected: list) -> str:  # type: ignore[type-arg]
+    missing = [(s.entity, s.start, s.end, text[s.start:s.end]) for s in expected if s not in got]
+    extra = [(s.entity, s.start, s.end, text[s.start:s.end]) for s in got if s not in expected]
+    return f"missing {missing[:5]} extra {extra[:5]}"
+
+
+# --------------------------------------------------------------------- fragments
+
+def _luhn_complete(prefix: str) -> str:
+    digits = [int(c) for c in prefix + "0"]
+    total = 0
+    for index, value in enumerate(reversed(digits)):
+        if index % 2:
+            value = value * 2 - 9 if value > 4 else value * 2
+        total += value
+    return prefix + str((10 - total % 10) % 10)
+
+
+FIXED = [
+    # phones
+    "(11) 98765-4321", "+55 11 98765-4321", "11 3456-7890", "0800 123 4567", "4004-1234",
+    "11987654321", "(21)2345-6789", "ramal 123", "ext. 45", "+1 650 253 0000", "98765 4321",
+    "tel.: 11 91234 5678", "0xx11 98765-4321", "[11] 98765.4321", "0 11987654321",
+    "0 11 98765 4321", "90 15 11 98765 4321", "4004 1234", "0800-123-4567", "11 98765 4321 x12",
+    # e-mail, IP, IBAN
+    "ana.silva@example.com.br", "x@y", "a@b.co", "192.168.0.1", "10.0.0.256", "::1",
+    "fe80::1%eth0", "2001:db8::ff00:42:8329", "1.2.3.4/24", "::ffff:10.1.2.3",
+    "BR15 0000 0000 0000 1093 2840 814 P2", "GB82 WEST 1234 5698 7654 32", "DE89370400440532013000",
+    # cards
+    "4111 1111 1111 1111", "4111111111111111", "5500-0000-0000-0004", "378282246310005",
+    # user names in their shapes
+    "user=jsilva", "user=bob", "usr: ze", "login=al.b", "USER=BATCH", "USER=BATCH MSG",
+    "usuário: Maria da Silva", "/home/jsilva/",
+    "jsilva@srv01:~$", "sudo -u jsilva", "Failed password for invalid user bob from",
+    "uid=1000(jsilva)", "<user>jsilva</user>", "Logon failed for user JSILVA",
+    "--user=ana", "login: \"carla.m\"", "C:\\Users\\fabio\\", "by user heitor",
+    "sudo: jsilva : TTY=pts/0 ;", "USER=WF-BATCH.x-", "owner: Batch Job", "changed_by=ddic",
+    "joao.pereira", "JOAO.PEREIRA", "maria souza", "ze carlos", "Zé Carlos",
+    # keywords
+    "telefone", "celular", "cpf", "CNPJ", "c.n.p.j.", "cartão", "contato", "empresa", "Telefones",
+    "cnpj/mf", "whatsapp", "stcd1", "iban", "e-mail",
+    # noise
+    "2024-11-05 10:15:00.000", "20241105 101500", "20240229 000159", "IDOC 1234567890123456",
+    "Order 4512345678 created", "v1.2.3", "ação", "usua\u0301rio", "ｃｐｆ",
+]
+#: Characters the triggers do not spell: a text holding one takes the full path.
+EXOTIC = ["𝐚", "٣٤٥", "Ⓐ", "a\u0301\u0301\u0301"]
+_FIXED = st.sampled_from(FIXED)
+
+
+@st.composite
+def _fragment(draw: st.DrawFn) -> str:
+    kind = draw(st.integers(0, 7))
+    if kind == 0:
+        forms = syn.cpf_forms(draw(cpfs()))
+        return forms[draw(st.sampled_from(sorted(forms)))]
+    if kind == 1:
+        forms = syn.cnpj_forms(draw(cnpjs()))
+        return forms[draw(st.sampled_from(sorted(forms)))]
+    if kind == 2:
+        return draw(st.text(string.digits, min_size=1, max_size=18))
+    if kind == 3:
+        return _luhn_complete(draw(st.text(string.digits, min_size=12, max_size=18)))
+    if kind == 4:
+        return draw(st.text(string.ascii_letters + "áéçãÁÉ_", min_size=1, max_size=12))
+    return draw(_FIXED)
+
+
+#: Inert text: long stretches of it leave each fragment's candidate region on its own,
+#: so that a trigger missing for one fragment cannot hide behind a neighbour's region.
+FILLER = "lorem ipsum dolor sit amet "
+
+_SEPARATORS = st.one_of(
+    st.sampled_from([" ", " ", "\n", "\t", "=", ": ", ";", ",", "-", ".", "/", "(", ")", "\"",
+                     "'", "", "  ", " | ", "\u00a0", "\u2013"]),
+    st.integers(8, 40).map(lambda n: f" {FILLER * n}\n"),
+)
+
+
+@st.composite
+def _texts(draw: st.DrawFn) -> str:
+    parts = draw(st.lists(st.tuples(_fragment(), _SEPARATORS), min_size=1, max_size=60))
+    return "".join(f + s for f, s in parts)
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.data_too_large])
+@given(text=_texts())
+def test_prefiltered_equals_unfiltered_on_generated_text(
+        prefiltered: Redactor, unfiltered: Redactor, text: str) -> None:
+    _same(prefiltered, unfiltered, text)
+
+
+@pytest.mark.parametrize("fragment", FIXED)
+def test_each_form_alone_in_inert_text(
+        prefiltered: Redactor, unfiltered: Redactor, fragment: str) -> None:
+    pad = FILLER * 20
+    for text in (f"{pad}{fragment}{pad}", f"{pad}cpf {fragment} telefone{pad}", fragment):
+        _same(prefiltered, unfiltered, text)
+
+
+def test_every_form_of_the_identifiers_alone_in_inert_text(
+        prefiltered: Redactor, unfiltered: Redactor) -> None:
+    rng = random.Random(9)
+    pad = FILLER * 12
+    forms: list[str] = []
+    for _ in range(20):
+        forms.extend(syn.cpf_forms(syn.random_cpf(rng)).values())
+        forms.extend(syn.cnpj_forms(syn.random_cnpj(rng, alphanumeric=rng.random() < 0.5)).values())
+        forms.append(syn.timestamp14(rng))
+        forms.append(syn.mobile_not_cpf(rng))
+    # CNPJs that almost read as YYYYMMDDhhmmss: impossible dates, leap days, the
+    # order 0001, years at the edges of the timestamp rule.
+    for year in ("1899", "1999", "2024", "2100", "2101"):
+        for month in ("00", "02", "04", "12", "13"):
+            for day in ("00", "28", "29", "30", "31", "32"):
+                for time in ("0001", "1015", "2359", "2400", "1060"):
+                    base = f"{year}{month}{day}{time}"
+                    digits = base + syn.cnpj_check_digits(base)
+                    forms.extend([digits, f"{digits[:8]} {digits[8:]}"])
+    found = 0
+    for form in forms:
+        text = f"{pad}{form} {pad}"
+        found += bool(unfiltered._spans(text, None))
+        _same(prefiltered, unfiltered, text)
+    assert found > len(forms) // 2
+
+
+# --------------------------------------------------------------------- corpora
+
+def test_prefiltered_equals_unfiltered_on_the_log_corpus(
+        prefiltered: Redactor, unfiltered: Redactor) -> None:
+    text, planted = corpus(1.0, seed=11)
+    found = prefiltered._spans(text, None)
+    assert len(found) >= len(planted)  # planted CPF/CNPJ plus the phones next to keywords
+    _same(prefiltered, unfiltered, text)
+
+
+def test_prefiltered_equals_unfiltered_on_the_accuracy_documents(
+        prefiltered: Redactor, unfiltered: Redactor) -> None:
+    docs = Generator(5).documents(600)
+    text = "\n".join(d.text for d in docs)
+    assert sum(len(d.spans) for d in docs) > 500
+    _same(prefiltered, unfiltered, text)
+
+
+def test_a_shuffled_mix_of_everything_far_apart_and_close_together(
+        prefiltered: Redactor, unfiltered: Redactor) -> None:
+    rng = random.Random(3)
+    fixed = FIXED
+    pieces = []
+    for _ in range(3000):
+        pieces.append(rng.choice(fixed))
+        pieces.append(rng.choice([" ", "\n", " " * rng.randint(1, 400), "=", ";"]))
+    _same(prefiltered, unfiltered, "".join(pieces))
+
+
+def test_the_prefilter_is_used_and_skips_text_without_candidates(prefiltered: Redactor) -> None:
+    assert not prefiltered.may_contain("nothing personal here, just words and 12 numbers\n" * 50)
+    assert prefiltered.may_contain("cliente 529.982.247-25")
+
+
+@pytest.mark.parametrize("exotic", EXOTIC)
+def test_text_outside_the_trigger_alphabet_takes_the_full_path(
+        prefiltered: Redactor, unfiltered: Redactor, exotic: str) -> None:
+    # Mathematical letters, circled letters, non-ASCII digits fold onto what the
+    # triggers look for without being spelled by them: such text is never filtered.
+    text = f"{exotic} telefone 11987654321 cpf 52998224725 " + "x " * 3000
+    assert prefiltered.may_contain(f"{exotic} nothing else")
+    assert prefiltered._spans(text, None) == unfiltered._spans(text, None)
+    assert any(s.entity == "PHONE_NUMBER" for s in unfiltered._spans(text, None))
+
+
+@pytest.mark.parametrize("threshold", [0.05, 0.3, 0.5, 0.8])
+def test_other_thresholds_keep_the_equivalence(threshold: float) -> None:
+    full = Redactor(_settings(score_threshold=threshold), prefilter=False)
+    fast = Redactor(_settings(score_threshold=threshold), prefilter="re")
+    fast.prefilter_min_chars = 0
+    rng = random.Random(int(threshold * 100))
+    fixed = FIXED
+    text = " ".join(rng.choice(fixed) for _ in range(1500))
+    _same(fast, full, text)
