@@ -185,9 +185,9 @@ _ANCHORS: Final = (
     rf"<(?i:{_KEYS})>",
     r"uid=[0-9]",
     r"sudo(?:\[[0-9]+\])?:",
-    r"(?:--user|--login|--owner|-u|-U)(?:[ \t]|=)",
+    r"(?:--user(?:name)?|--login|--owner|-u|-U)(?:[ \t]|=)",
     r"(?i:user|usu[aá]rio|benutzer)[ \t]",
-    r"(?i:password|publickey|keyboard-interactive|hostbased)[ \t]+(?i:for)",
+    r"(?i:password|publickey|keyboard-interactive(?:/pam)?|hostbased)[ \t]+(?i:for)",
     r"/home/|/Users/|(?i:[a-z]:(?:\\|/)+(?:users|documents and settings)(?:\\|/))",
     r"@",
 )

@@ -10,6 +10,7 @@ permissions: an interrupted run never leaves a truncated file.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import gzip
 import json
@@ -100,8 +101,11 @@ def _encode(text: str) -> bytes:
 
 
 def redact_stream(engine: Any, source: IO[bytes], target: IO[bytes] | None, fmt: Format,
-                  report: FileReport) -> None:
-    """Redact ``source`` into ``target`` (None: scan only, count findings)."""
+                  report: FileReport, *, on_block: Callable[[int], None] | None = None) -> None:
+    """Redact ``source`` into ``target`` (None: scan only, count findings).
+
+    ``on_block`` is told the input bytes of each block once it is done.
+    """
     if fmt == "json":
         data = source.read()
         report.bytes_in += len(data)
@@ -121,6 +125,8 @@ def redact_stream(engine: Any, source: IO[bytes], target: IO[bytes] | None, fmt:
             _redact_text(engine, text, report)
         if target is not None:
             target.write(_encode(out))
+        if on_block is not None:
+            on_block(len(block))
     if carry:
         out = _redact_text(engine, carry, report)
         if target is not None:
@@ -148,18 +154,35 @@ def _window(engine: Any, text: str, report: FileReport) -> tuple[str, str]:
 
 
 def _redact_lines(engine: Any, text: str, report: FileReport) -> str:
+    # One prefilter scan for the block: a line no trigger hits, written without JSON
+    # escapes (its strings are then pieces of the line itself), has nothing to redact.
+    hits = engine.candidate_hits(text) if hasattr(engine, "candidate_hits") else None
+    hit_starts = [h[0] for h in hits] if hits is not None else []
+    reach_end = 0
     out: list[str] = []
+    position = 0
     for line in text.splitlines(keepends=True):
+        line_start, position = position, position + len(line)
         body = line.rstrip("\r\n")
         ending = line[len(body):]
         if not body.strip():
             out.append(line)
             continue
+        clean = False
+        if hits is not None and "\\" not in body:
+            index = bisect.bisect_left(hit_starts, position)
+            # hits are sorted by start; the ones starting before the line's end may reach it
+            while reach_end < index and hits[reach_end][1] <= line_start:
+                reach_end += 1
+            clean = not any(hits[i][1] > line_start for i in range(reach_end, index))
         try:
             value = json.loads(body)
         except ValueError:
             report.malformed_lines += 1
-            out.append(_redact_text(engine, body, report) + ending)
+            out.append(line if clean else _redact_text(engine, body, report) + ending)
+            continue
+        if clean:
+            out.append(line)
             continue
         result = engine.redact_json(value)
         report.counts.update(f.entity_type for f in result.findings)
@@ -221,18 +244,20 @@ def _open_source(path: Path) -> IO[bytes]:
 
 
 def process_file(engine: Any, source: Path, destination: Path | None, fmt: Format,
-                 *, scan_only: bool = False) -> FileReport:
+                 *, scan_only: bool = False,
+                 on_block: Callable[[int], None] | None = None) -> FileReport:
     """Redact (or scan) one file; errors are reported in the result, never raised."""
     report = FileReport(str(source))
     try:
         with _open_source(source) as stream:
             if scan_only:
-                redact_stream(engine, stream, None, fmt, report)
+                redact_stream(engine, stream, None, fmt, report, on_block=on_block)
             else:
                 target = destination or source
-                write_atomically(target,
-                                 lambda out: redact_stream(engine, stream, out, fmt, report),
-                                 mode_from=source)
+                write_atomically(
+                    target, lambda out: redact_stream(engine, stream, out, fmt, report,
+                                              on_block=on_block),
+                    mode_from=source)
     except (InputError, OSError, EOFError, gzip.BadGzipFile) as exc:
         report.error = str(exc) if isinstance(exc, InputError) else \
             f"{source}: {type(exc).__name__}"
@@ -271,17 +296,19 @@ def plan(paths: list[Path], glob: str, output: Path | None, *, in_place: bool, s
     return jobs
 
 
-def _run_one(engine: Any, job: Job, *, scan: bool, stdout: IO[bytes] | None) -> FileReport:
+def _run_one(engine: Any, job: Job, *, scan: bool, stdout: IO[bytes] | None,
+             on_block: Callable[[int], None] | None = None) -> FileReport:
     if stdout is not None:
         report = FileReport(str(job.source))
         try:
             with _open_source(job.source) as stream:
-                redact_stream(engine, stream, stdout, job.fmt, report)
+                redact_stream(engine, stream, stdout, job.fmt, report, on_block=on_block)
         except (InputError, OSError, EOFError, gzip.BadGzipFile) as exc:
             report.error = str(exc) if isinstance(exc, InputError) else \
                 f"{job.source}: {type(exc).__name__}"
         return report
-    return process_file(engine, job.source, job.destination, job.fmt, scan_only=scan)
+    return process_file(engine, job.source, job.destination, job.fmt, scan_only=scan,
+                        on_block=on_block)
 
 
 def _worker(job: Job, scan: bool) -> FileReport:
@@ -290,40 +317,70 @@ def _worker(job: Job, scan: bool) -> FileReport:
     return _run_one(get_redactor(), job, scan=scan, stdout=None)
 
 
+class _Progress:
+    """A tqdm bar on stderr: input megabytes, MB/s and findings so far."""
+
+    def __init__(self, jobs: list[Job], enabled: bool) -> None:
+        self.bar: Any = None
+        if not enabled:
+            return
+        import sys
+
+        from tqdm import tqdm
+
+        # Sizes on disk; compressed inputs grow when read, so their total is unknown.
+        total: int | None = None
+        with contextlib.suppress(OSError):
+            if not any(j.source.name.endswith(".gz") for j in jobs):
+                total = sum(j.source.stat().st_size for j in jobs)
+        self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1000,
+                        file=sys.stderr, dynamic_ncols=True, desc=f"{len(jobs)} file(s)",
+                        postfix={"findings": 0}, leave=True)
+        self.findings = 0
+
+    def block(self, size: int) -> None:
+        if self.bar is not None:
+            self.bar.update(size)
+
+    def file_done(self, report: FileReport, *, counted: bool) -> None:
+        if self.bar is None:
+            return
+        if not counted:
+            self.bar.update(report.bytes_in)
+        self.findings += sum(report.counts.values())
+        self.bar.set_postfix(findings=self.findings)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
 def run(jobs: list[Job], *, workers: int = 1, to_stdout: bool = False, scan: bool = False,
         progress: bool = False) -> list[FileReport]:
     """Process every job; ``workers`` > 1 uses that many processes (one file each)."""
     import sys
-    import time
 
     reports: list[FileReport] = []
-    started = time.monotonic()
+    bar = _Progress(jobs, progress)
+    try:
+        if workers > 1 and not to_stdout and len(jobs) > 1:
+            from concurrent.futures import ProcessPoolExecutor
 
-    def tick(report: FileReport) -> None:
-        reports.append(report)
-        if progress:
-            done_bytes = sum(r.bytes_in for r in reports)
-            rate = done_bytes / 1e6 / max(time.monotonic() - started, 1e-6)
-            found = sum(sum(r.counts.values()) for r in reports)
-            sys.stderr.write(f"\r[{len(reports)}/{len(jobs)}] {done_bytes / 1e6:.1f} MB "
-                             f"{rate:.2f} MB/s {found} findings")
-            sys.stderr.flush()
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                for report in pool.map(_worker, jobs, [scan] * len(jobs)):
+                    reports.append(report)
+                    bar.file_done(report, counted=False)
+        else:
+            from redactor.api import get_redactor
 
-    if workers > 1 and not to_stdout and len(jobs) > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for report in pool.map(_worker, jobs, [scan] * len(jobs)):
-                tick(report)
-    else:
-        from redactor.api import get_redactor
-
-        engine = get_redactor()
-        stdout = sys.stdout.buffer if to_stdout else None
-        for job in jobs:
-            tick(_run_one(engine, job, scan=scan, stdout=stdout))
-        if stdout is not None:
-            stdout.flush()
-    if progress:
-        sys.stderr.write("\n")
+            engine = get_redactor()
+            stdout = sys.stdout.buffer if to_stdout else None
+            for job in jobs:
+                report = _run_one(engine, job, scan=scan, stdout=stdout, on_block=bar.block)
+                reports.append(report)
+                bar.file_done(report, counted=True)
+            if stdout is not None:
+                stdout.flush()
+    finally:
+        bar.close()
     return reports

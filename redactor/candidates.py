@@ -182,6 +182,15 @@ class Scanner:
 
     # ------------------------------------------------------------------ regions
 
+    def hits(self, text: str) -> list[tuple[int, int]]:
+        """Accepted hits, widened by their trigger's reach, sorted."""
+        spans = []
+        for _, trigger, start, end in self._find(text):
+            if trigger.accept is None or trigger.accept(text, start, end):
+                spans.append((max(0, start - trigger.before), end + trigger.after))
+        spans.sort()
+        return spans
+
     def regions(self, text: str) -> dict[str, list[Region]]:
         """Merged regions per entity; entities without hits are left out."""
         size = len(text)

@@ -214,6 +214,23 @@ class Redactor:
         scanner = self._scanner
         return scanner.backend if scanner is not None else None
 
+    def candidate_hits(self, text: str) -> list[tuple[int, int]] | None:
+        """Where the prefilter triggers hit in ``text`` (sorted), or None when it cannot tell.
+
+        No finding of :meth:`analyze` on a piece of ``text`` lies away from these
+        hits by more than the triggers' reach; a piece with no hit at all has none.
+        """
+        from recognizers._text import normalize_for_matching
+        from recognizers.prefilter import outside_trigger_alphabet
+
+        scanner = self._scanner
+        if scanner is None:
+            return None
+        normalized = normalize_for_matching(text)
+        if outside_trigger_alphabet(normalized):
+            return None
+        return scanner.hits(normalized)
+
     def may_contain(self, text: str) -> bool:
         """False only when no recognizer can find anything in ``text`` (no trigger hits).
 

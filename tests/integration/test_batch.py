@@ -194,3 +194,53 @@ def test_redacting_logging_filter(engine: Redactor) -> None:
     record = logging.LogRecord("x", logging.INFO, __file__, 1, "CPF %s", (CPF,), None)
     assert RedactingFilter(engine=Broken()).filter(record)
     assert record.getMessage() == WITHHELD
+
+
+def _jsonl_corpus() -> str:
+    from benchmarks.accuracy import Generator
+
+    rng_docs = Generator(21).documents(400)
+    lines = []
+    for index, doc in enumerate(rng_docs):
+        if index % 7 == 0:
+            lines.append(doc.text.replace("\n", " "))  # malformed: plain text
+        elif index % 5 == 0:
+            lines.append(json.dumps({"contato": {"tel": "11987654321"}, "n": index}))
+        elif index % 3 == 0:
+            lines.append(json.dumps({"msg": doc.text}, ensure_ascii=True))  # escapes
+        else:
+            lines.append(json.dumps({"msg": doc.text, "level": "INFO", "seq": index},
+                                    ensure_ascii=False))
+        lines.append(json.dumps({"event": "heartbeat", "ok": True, "seq": index}))
+    return "\n".join(lines) + "\n"
+
+
+def test_jsonl_lines_without_candidates_pass_untouched_with_the_same_result(
+        tmp_path: Path) -> None:
+    """The JSONL fast path (no trigger in the line, no escape) changes no output byte."""
+    import io
+
+    text = _jsonl_corpus()
+    outputs = []
+    reports = []
+    for choice in (True, False):
+        engine = Redactor(prefilter=choice)
+        target = io.BytesIO()
+        report = batch.FileReport("corpus.jsonl")
+        batch.redact_stream(engine, io.BytesIO(text.encode()), target, "jsonl", report)
+        outputs.append(target.getvalue())
+        reports.append((report.counts, report.malformed_lines))
+    assert outputs[0] == outputs[1]
+    assert reports[0] == reports[1]
+    assert sum(reports[0][0].values()) > 300 and reports[0][1] > 40
+
+
+def test_progress_bar_shows_bytes_rate_and_findings(tree: Path, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    jobs = batch.plan([tree], "*", tmp_path / "out", in_place=False, scan=False, requested=None)
+    reports = batch.run(jobs, progress=True)
+    err = capsys.readouterr().err
+    assert f"{len(jobs)} file(s)" in err
+    assert "findings=" in err and "B/s" in err
+    total = sum(sum(r.counts.values()) for r in reports)
+    assert f"findings={total}" in err

@@ -93,7 +93,11 @@ FIXED = [
     "usuário: Maria da Silva", "/home/jsilva/",
     "jsilva@srv01:~$", "sudo -u jsilva", "Failed password for invalid user bob from",
     "uid=1000(jsilva)", "<user>jsilva</user>", "Logon failed for user JSILVA",
-    "--user=ana", "login: \"carla.m\"", "C:\\Users\\fabio\\", "by user heitor",
+    "--user=ana", "psql --username iara.m -d x", "ps -U root",
+    "Accepted keyboard-interactive/pam for jsilva from", "C:\\\\Users\\\\ana\\\\x",
+    "/export/home/ana/", "<Login>ana</Login>", "euid=0(root) uid=1001(bia)", "sudo[123]: bia : ",
+    "session opened for user carla", "por usuário JOAO", "Failed publickey for bia from",
+    "login: \"carla.m\"", "C:\\Users\\fabio\\", "by user heitor",
     "sudo: jsilva : TTY=pts/0 ;", "USER=WF-BATCH.x-", "owner: Batch Job", "changed_by=ddic",
     "joao.pereira", "JOAO.PEREIRA", "maria souza", "ze carlos", "Zé Carlos",
     # keywords
