@@ -15,10 +15,13 @@ each covering its hits plus the trigger reach plus the recognizer margins.
 from __future__ import annotations
 
 import codecs
+import contextlib
+import os
 import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
@@ -146,14 +149,7 @@ class Scanner:
                 groups[trigger.keyword].append((len(owners), portable.encode("utf-8"), flags))
                 owners.append((index, trigger))
         # Keyword alternations compile slowly together with the rest: two databases.
-        databases = []
-        for members in groups.values():
-            if not members:
-                continue
-            database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-            database.compile(expressions=[m[1] for m in members], ids=[m[0] for m in members],
-                             elements=len(members), flags=[m[2] for m in members])
-            databases.append(database)
+        databases = [_hyperscan_database(members) for members in groups.values() if members]
         local = threading.local()  # a hyperscan scratch serves one scan at a time
 
         def find(text: str) -> list[tuple[int, Trigger, int, int]]:
@@ -214,6 +210,39 @@ class Scanner:
             merged.append(_region(lo, hi, entity, size))
             result[entity.name] = merged
         return result
+
+
+def _hyperscan_database(members: list[tuple[int, bytes, int]]) -> Any:
+    """Compile, or load from the cache a database compiled from the same triggers.
+
+    Compiling takes a second or two; the serialized database is kept under
+    ``$XDG_CACHE_HOME/redactor`` (patterns only, no text), keyed by a hash of the
+    patterns, flags and hyperscan's version.  A cache that cannot be read or written
+    is ignored.
+    """
+    import hashlib
+
+    import hyperscan
+
+    version = getattr(hyperscan, "__version__", "?")
+    key = hashlib.sha256(repr((version, members)).encode()).hexdigest()[:32]
+    path = _cache_dir() / f"prefilter-{key}.hsdb"
+    with contextlib.suppress(OSError, hyperscan.error):
+        return hyperscan.loadb(path.read_bytes(), mode=hyperscan.HS_MODE_BLOCK)
+    database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    database.compile(expressions=[m[1] for m in members], ids=[m[0] for m in members],
+                     elements=len(members), flags=[m[2] for m in members])
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_bytes(hyperscan.dumpb(database))
+        os.replace(temporary, path)
+    return database
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "redactor"
 
 
 def _widest(entity: _Entity) -> Trigger:

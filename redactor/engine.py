@@ -493,7 +493,13 @@ def _build_scanner(analyzer: AnalyzerEngine, entities: list[str], threshold: flo
     from redactor.candidates import Scanner
 
     declared = []
-    for recognizer in analyzer.registry.get_recognizers(LANGUAGE, entities=entities):
+    # The registry's order varies between processes; a stable one keeps the compiled
+    # database's cache key stable.
+    found = analyzer.registry.get_recognizers(LANGUAGE, entities=entities)
+    def order(recognizer: Any) -> tuple[list[str], str]:
+        return sorted(recognizer.supported_entities), str(recognizer.name)
+
+    for recognizer in sorted(found, key=order):
         method = getattr(recognizer, "prefilter", None)
         if method is None:
             return None

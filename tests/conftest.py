@@ -13,11 +13,12 @@ from redactor import Settings
 
 @pytest.fixture(scope="session", autouse=True)
 def isolated_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Point the user configuration (and redactor's log) at empty folders and drop
-    redactor's variables."""
+    """Point the user configuration (and redactor's log and cache) at empty folders and
+    drop redactor's variables."""
     saved = dict(os.environ)
     os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("xdg"))
     os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("state"))
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
     for name in ("REDACTOR_CONFIG", "REDACTOR_HASH_KEY", "REDACTOR_TEST_FAULT",
                  "REDACTOR_TEST_DELAY", "REDACTOR_HOOK_TIMEOUT"):
         os.environ.pop(name, None)
