@@ -207,10 +207,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--skip-reference", action="store_true",
                         help="only run redactor (for the RSS run on a large corpus)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="write the corpus this many times into the inputs (a 1 GB "
+                             "memory run without generating 1 GB line by line)")
     args = parser.parse_args(argv)
 
     text, planted = corpus(args.mb)
-    megabytes = len(text.encode()) / 1e6
+    megabytes = len(text.encode()) / 1e6 * args.repeat
     print(f"corpus: {megabytes:.1f} MB, {text.count(chr(10))} lines, "
           f"{len(planted)} planted values", flush=True)
     ref_rate = full_rate = None
@@ -235,9 +238,14 @@ def main(argv: list[str] | None = None) -> int:
         lines = text.splitlines(keepends=True)
         del text
         step = len(lines) // parts + 1
+        sizes: list[int] = []
         for index in range(parts):
             chunk = "".join(lines[index * step:(index + 1) * step])
-            (inputs / f"part{index}.log").write_text(chunk, encoding="utf-8")
+            sizes.append(len(chunk))
+            data = chunk.encode()
+            with (inputs / f"part{index}.log").open("wb") as handle:
+                for _ in range(args.repeat):
+                    handle.write(data)
         del lines
         empty = Path(work) / "empty"
         empty.mkdir()
@@ -247,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
         single, rss = timed_redactor(inputs, Path(work) / "out1", 1)
         leaked = 0
         for i in range(parts):
-            output = (Path(work) / "out1" / f"part{i}.log").read_text(encoding="utf-8")
+            with (Path(work) / "out1" / f"part{i}.log").open(encoding="utf-8") as handle:
+                output = handle.read(sizes[i])  # the first copy is enough
             leaked += sum(1 for value in planted if value in output)
         parallel = None
         if args.jobs > 1:

@@ -109,8 +109,19 @@ def run_checks(cwd: Path | None = None) -> list[Check]:
                             f"{status['version']}, {status['requests']} requests, up "
                             f"{status['uptime']} s, {status['rss'] // 2**20} MiB"))
     checks.append(_self_test(command))
+    checks.append(_prefilter_check())
     checks.extend(hermes_checks())
     return checks
+
+
+def _prefilter_check() -> Check:
+    """Which backend finds batch candidates (informational: both give the same output)."""
+    from redactor.candidates import available_backend
+
+    if available_backend() == "hyperscan":
+        return Check("prefilter", True, "hyperscan (batch candidates found in one pass)")
+    return Check("prefilter", True, "Python re; install redactor[fast] (hyperscan, x86-64) "
+                 "for faster batch runs")
 
 
 def hermes_checks(home: Path | None = None) -> list[Check]:

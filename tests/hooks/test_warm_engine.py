@@ -300,4 +300,8 @@ def test_doctor_reports_a_live_guard(env: Env) -> None:
     assert done.returncode == 0, done.stdout
     assert "[ok] self-test: canary CPF redacted" in done.stdout
     assert "[ok] warm engine: pid" in done.stdout
+    from redactor.candidates import available_backend
+
+    expected = "hyperscan" if available_backend() == "hyperscan" else "Python re"
+    assert f"[ok] prefilter: {expected}" in done.stdout
     assert CPF not in done.stdout
