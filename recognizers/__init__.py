@@ -21,8 +21,20 @@ from typing import Final
 
 from presidio_analyzer import EntityRecognizer, RecognizerRegistry
 
+from recognizers.br_bank import BrBankAccountRecognizer
+from recognizers.br_cep import BrCepRecognizer
+from recognizers.br_cnh import BrCnhRecognizer
+from recognizers.br_cnj import BrCnjRecognizer
 from recognizers.br_cnpj import BrCnpjRecognizer
+from recognizers.br_cns import BrCnsRecognizer
 from recognizers.br_cpf import BrCpfRecognizer
+from recognizers.br_phone import BrPhoneNumberRecognizer
+from recognizers.br_pis import BrPisRecognizer
+from recognizers.br_pix import BrPixBrCodeRecognizer, BrPixEvpRecognizer
+from recognizers.br_placa import BrPlacaRecognizer
+from recognizers.br_renavam import BrRenavamRecognizer
+from recognizers.br_rg import BrRgRecognizer
+from recognizers.br_titulo import BrTituloEleitorRecognizer
 from recognizers.generic import (
     BrCreditCardRecognizer,
     BrEmailRecognizer,
@@ -41,13 +53,26 @@ __all__ = [
     "ALL_RECOGNIZERS",
     "DEFAULT_SERVICE_ACCOUNTS",
     "ENTITIES",
+    "BrBankAccountRecognizer",
+    "BrCepRecognizer",
+    "BrCnhRecognizer",
+    "BrCnjRecognizer",
     "BrCnpjRecognizer",
+    "BrCnsRecognizer",
     "BrCpfRecognizer",
     "BrCreditCardRecognizer",
     "BrEmailRecognizer",
     "BrIbanRecognizer",
     "BrIpRecognizer",
+    "BrPhoneNumberRecognizer",
     "BrPhoneRecognizer",
+    "BrPisRecognizer",
+    "BrPixBrCodeRecognizer",
+    "BrPixEvpRecognizer",
+    "BrPlacaRecognizer",
+    "BrRenavamRecognizer",
+    "BrRgRecognizer",
+    "BrTituloEleitorRecognizer",
     "KnownUsernameRecognizer",
     "ServiceAccounts",
     "UsernameRecognizer",
@@ -65,6 +90,19 @@ ALL_RECOGNIZERS: Final[dict[str, tuple[type[EntityRecognizer], ...]]] = {
     "CREDIT_CARD": (BrCreditCardRecognizer,),
     "IP_ADDRESS": (BrIpRecognizer,),
     "IBAN_CODE": (BrIbanRecognizer,),
+    "BR_CNH": (BrCnhRecognizer,),
+    "BR_PIS": (BrPisRecognizer,),
+    "BR_TITULO_ELEITOR": (BrTituloEleitorRecognizer,),
+    "BR_CNS": (BrCnsRecognizer,),
+    "BR_RENAVAM": (BrRenavamRecognizer,),
+    "BR_RG": (BrRgRecognizer,),
+    "BR_CEP": (BrCepRecognizer,),
+    "BR_PHONE": (BrPhoneNumberRecognizer,),
+    "BR_PIX_EVP": (BrPixEvpRecognizer,),
+    "BR_PIX_BRCODE": (BrPixBrCodeRecognizer,),
+    "BR_PLACA": (BrPlacaRecognizer,),
+    "BR_BANK_ACCOUNT": (BrBankAccountRecognizer,),
+    "BR_CNJ": (BrCnjRecognizer,),
 }
 
 #: The entity names the pack can report, in a stable order.
@@ -102,6 +140,14 @@ def build(
         "IP_ADDRESS": lambda lang: [BrIpRecognizer(supported_language=lang)],
         "IBAN_CODE": lambda lang: [BrIbanRecognizer(supported_language=lang)],
     }
+
+    def plain(classes: tuple[type[EntityRecognizer], ...]
+              ) -> Callable[[str], list[EntityRecognizer]]:
+        return lambda lang: [cls(supported_language=lang)  # type: ignore[call-arg]
+                             for cls in classes]
+
+    for entity, classes in ALL_RECOGNIZERS.items():
+        factories.setdefault(entity, plain(classes))
     built: list[EntityRecognizer] = []
     for language in languages:
         for entity in ENTITIES:

@@ -99,10 +99,22 @@ class ContextWords:
 
     def near(self, text: str, start: int, end: int) -> bool:
         """True when a keyword is among the words just before or just after ``text[start:end]``."""
+        return self.distance(text, start, end) is not None
+
+    def distance(self, text: str, start: int, end: int) -> int | None:
+        """How many words lie between ``text[start:end]`` and its nearest keyword, or None.
+
+        Looks at up to ``before`` words on the left and ``after`` on the right.
+        """
         # 24 characters per word is generous for log text and bounds the work per match.
         left = words(text[max(0, start - 24 * self.before):start])[-self.before:]
         right = words(text[end:end + 24 * self.after])[:self.after]
-        return self._in_tokens(left) or self._in_tokens(right)
+        for gap in range(max(len(left), len(right))):
+            for tokens in (left[len(left) - gap - 1:] if gap < len(left) else None,
+                           right[:gap + 1] if gap < len(right) else None):
+                if tokens is not None and self._in_tokens(tokens):
+                    return gap
+        return None
 
     def in_labels(self, labels: Iterable[str]) -> bool:
         """True when an external label (a JSON key, a column name) holds a keyword."""

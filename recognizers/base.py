@@ -13,9 +13,12 @@ from recognizers._text import ContextWords
 if TYPE_CHECKING:
     from presidio_analyzer.nlp_engine import NlpArtifacts
 
+    from recognizers.prefilter import Prefilter
+
 __all__ = [
     "CHECKSUM_PASS_SCORE",
     "CONTEXT_BOOST",
+    "CONTEXT_DISTANCE_KEY",
     "CONTEXT_FLOOR",
     "FLAGS",
     "PackPatternRecognizer",
@@ -38,6 +41,9 @@ CHECKSUM_PASS_SCORE: Final = 0.65
 #: Same numbers as Presidio's LemmaContextAwareEnhancer, applied on the raw text.
 CONTEXT_BOOST: Final = 0.35
 CONTEXT_FLOOR: Final = 0.4
+#: Recognition metadata: words between a match and its nearest keyword (the engine
+#: lets the nearer keyword decide between equal scores on the same span).
+CONTEXT_DISTANCE_KEY: Final = "context_distance"
 
 
 def bounded(core: str) -> str:
@@ -60,6 +66,10 @@ class RawContextMixin:
     """
 
     DEFAULT_CONTEXT: ClassVar[tuple[str, ...]] = ()
+    #: When set, a keyword nearby sets the score to this value instead of adding
+    #: CONTEXT_BOOST: identifiers that only count with their keyword then outrank a
+    #: bare CPF that shares their digits (see the collision rule in the README).
+    CONTEXT_SCORE: ClassVar[float | None] = None
     context_words: ContextWords
 
     def _init_context(self, context: Iterable[str] | None) -> list[str]:
@@ -78,11 +88,17 @@ class RawContextMixin:
         """Raise the score of matches with a keyword nearby; see the class docstring."""
         label_hit = bool(context) and self.context_words.in_labels(context or ())
         for result in raw_recognizer_results:
-            if label_hit or self.context_words.near(text, result.start, result.end):
-                result.score = min(1.0, max(result.score + CONTEXT_BOOST, CONTEXT_FLOOR))
             if result.recognition_metadata is None:
                 result.recognition_metadata = {}
             metadata: dict[str, Any] = result.recognition_metadata
+            distance = 0 if label_hit else self.context_words.distance(
+                text, result.start, result.end)
+            if distance is not None:
+                if self.CONTEXT_SCORE is not None:
+                    result.score = max(result.score, self.CONTEXT_SCORE)
+                else:
+                    result.score = min(1.0, max(result.score + CONTEXT_BOOST, CONTEXT_FLOOR))
+                metadata[CONTEXT_DISTANCE_KEY] = distance
             metadata[RecognizerResult.IS_SCORE_ENHANCED_BY_CONTEXT_KEY] = True
         return raw_recognizer_results
 
@@ -96,6 +112,12 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
 
     ENTITY: ClassVar[str]
     PATTERNS: ClassVar[tuple[Pattern, ...]]
+    #: Superset triggers (see recognizers.prefilter): ``(pattern, best score without a
+    #: keyword)``.  A trigger is used when that score can reach the threshold; the
+    #: context words are triggers too, for matches only a keyword lifts.
+    PREFILTER: ClassVar[tuple[tuple[str, float], ...]] = ()
+    #: The longest text a pattern of this recognizer matches.
+    MAX_LENGTH: ClassVar[int] = 64
 
     def __init__(
         self,
@@ -112,6 +134,17 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
             name=name or type(self).__name__,
             global_regex_flags=FLAGS,
         )
+
+    def prefilter(self, threshold: float) -> Prefilter:
+        """Triggers from PREFILTER plus the context words (see recognizers.prefilter)."""
+        from recognizers.prefilter import Prefilter, Trigger, keyword_triggers
+
+        # A trigger may be only part of a match (``(11)`` of a phone number).
+        reach = self.MAX_LENGTH
+        triggers = [Trigger(pattern, before=reach, after=reach, name="value")
+                    for pattern, best in self.PREFILTER if best >= threshold]
+        triggers.extend(keyword_triggers(self.context_words.keywords, self.MAX_LENGTH))
+        return Prefilter(self.ENTITY, tuple(triggers))
 
 
 def cap_scores(results: list[RecognizerResult], text: str,

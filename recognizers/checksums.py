@@ -14,12 +14,20 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
-    from validate_docbr import CNPJ, CPF
+    from validate_docbr import CNH, CNPJ, CNS, CPF, PIS, RENAVAM, TituloEleitoral
 
 __all__ = [
+    "brcode_crc_ok",
     "canonical",
+    "cnh_is_valid",
+    "cnj_is_valid",
     "cnpj_is_valid",
+    "cns_is_valid",
     "cpf_is_valid",
+    "pis_is_valid",
+    "renavam_is_valid",
+    "rg_sp_is_valid",
+    "titulo_is_valid",
 ]
 
 # Characters a written identifier may be separated by.  The matching table in
@@ -77,3 +85,162 @@ def cnpj_is_valid(candidate: str) -> bool:
         return False
     return bool(_cnpj().validate(value))
 
+
+
+@lru_cache(maxsize=1)
+def _cnh() -> CNH:
+    from validate_docbr import CNH
+
+    return CNH()
+
+
+@lru_cache(maxsize=1)
+def _pis() -> PIS:
+    from validate_docbr import PIS
+
+    return PIS()
+
+
+@lru_cache(maxsize=1)
+def _titulo() -> TituloEleitoral:
+    from validate_docbr import TituloEleitoral
+
+    return TituloEleitoral()
+
+
+@lru_cache(maxsize=1)
+def _cns() -> CNS:
+    from validate_docbr import CNS
+
+    return CNS()
+
+
+@lru_cache(maxsize=1)
+def _renavam() -> RENAVAM:
+    from validate_docbr import RENAVAM
+
+    return RENAVAM()
+
+
+def _digits(candidate: str, length: int) -> str | None:
+    value = canonical(candidate)
+    if len(value) != length or not set(value) <= _ASCII_DIGITS:
+        return None
+    return value
+
+
+def cnh_is_valid(candidate: str) -> bool:
+    """A CNH "nº registro" valid under either published rule.
+
+    validate-docbr subtracts 2 from the second DV when the first remainder is 10
+    (its own vector ``10764125809``); brutils and others do not (``82391823702``).
+    No official specification settles it, so both are accepted; all-equal numbers
+    (which pass the raw check) are not.
+    """
+    digits = _digits(candidate, 11)
+    if digits is None or _all_equal(digits):
+        return False
+    if _cnh().validate(digits):
+        return True
+    return digits[9:] == _cnh_without_discount(digits[:9])
+
+
+def _cnh_without_discount(base: str) -> str:
+    # The variant validate-docbr does not implement: no discount on the second DV.
+    first = sum(int(d) * w for d, w in zip(base, range(9, 0, -1), strict=True)) % 11
+    first = 0 if first >= 10 else first
+    second = sum(int(d) * w for d, w in zip(base, range(1, 10), strict=True)) % 11
+    second = 0 if second >= 10 else second
+    return f"{first}{second}"
+
+
+def pis_is_valid(candidate: str) -> bool:
+    """PIS/PASEP/NIS/NIT: 11 digits, mod-11 DV (validate-docbr); all-equal rejected."""
+    digits = _digits(candidate, 11)
+    return digits is not None and not _all_equal(digits) and bool(_pis().validate(digits))
+
+
+def titulo_is_valid(candidate: str) -> bool:
+    """Título de Eleitor: 12 digits, UF 01-28, two DVs; with or without the SP/MG rule.
+
+    validate-docbr omits the exception (a remainder 0 becomes 1 for UF 01 and 02)
+    that brutils applies; titles exist under both readings, so either is accepted.
+    """
+    digits = _digits(candidate, 12)
+    if digits is None or _all_equal(digits) or not 1 <= int(digits[8:10]) <= 28:
+        return False
+    if _titulo().validate(digits):
+        return True
+    return digits[10:] == _titulo_with_sp_mg_rule(digits[:10])
+
+
+def _titulo_with_sp_mg_rule(base: str) -> str:
+    uf = base[8:10]
+    first = sum(int(d) * w for d, w in zip(base[:8], range(2, 10), strict=True)) % 11
+    if first == 10:
+        first = 0
+    elif first == 0 and uf in ("01", "02"):
+        first = 1
+    second = (int(uf[0]) * 7 + int(uf[1]) * 8 + first * 9) % 11
+    if second == 10:
+        second = 0
+    elif second == 0 and uf in ("01", "02"):
+        second = 1
+    return f"{first}{second}"
+
+
+def cns_is_valid(candidate: str) -> bool:
+    """Cartão Nacional de Saúde: 15 digits, first digit 1, 2, 7, 8 or 9 (validate-docbr)."""
+    digits = _digits(candidate, 15)
+    return (digits is not None and digits[0] in "12789" and not _all_equal(digits)
+            and bool(_cns().validate(digits)))
+
+
+def renavam_is_valid(candidate: str) -> bool:
+    """RENAVAM: 11 digits (old 9- and 10-digit numbers left-padded with zeros)."""
+    value = canonical(candidate)
+    if not 9 <= len(value) <= 11 or not set(value) <= _ASCII_DIGITS:
+        return False
+    digits = value.rjust(11, "0")
+    return not _all_equal(digits) and bool(_renavam().validate(digits))
+
+
+def rg_sp_is_valid(candidate: str) -> bool:
+    """The São Paulo RG check digit (weights 2..9 on the right-aligned 8 digits; 10 is X).
+
+    Other states' rules are not published; a pass only raises confidence.
+    """
+    value = canonical(candidate)
+    if not 8 <= len(value) <= 9 or not set(value[:-1]) <= _ASCII_DIGITS:
+        return False
+    base, check = value[:-1].rjust(8, "0"), value[-1]
+    total = sum(int(d) * w for d, w in zip(base, range(2, 10), strict=True))
+    expected = (11 - total % 11) % 11
+    return check == ("X" if expected == 10 else str(expected))
+
+
+def cnj_is_valid(candidate: str) -> bool:
+    """CNJ unified process number NNNNNNN-DD.AAAA.J.TR.OOOO (Resolução CNJ 65/2008).
+
+    The check digits DD make ``NNNNNNN AAAA J TR OOOO DD`` equal 1 modulo 97
+    (ISO 7064 mod 97-10).
+    """
+    digits = _digits(candidate, 20)
+    if digits is None:
+        return False
+    number, check, rest = digits[:7], digits[7:9], digits[9:]
+    return int(number + rest + check) % 97 == 1
+
+
+def brcode_crc_ok(payload: str) -> bool:
+    """True when a Pix BR Code ends in ``6304`` + the CRC-16/CCITT-FALSE of all before it."""
+    import binascii
+
+    if len(payload) < 8 or payload[-8:-4] != "6304":
+        return False
+    try:
+        expected = int(payload[-4:], 16)
+        data = payload[:-4].encode("utf-8")
+    except (ValueError, UnicodeEncodeError):
+        return False
+    return binascii.crc_hqx(data, 0xFFFF) == expected

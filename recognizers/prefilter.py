@@ -188,7 +188,7 @@ def keyword_triggers(keywords: Sequence[str], reach: int) -> tuple[Trigger, ...]
     A match that a keyword lifts lies within the context window on either side of
     it, ``reach`` being the longest such match.  A single word is matched without
     boundaries, so its plural is covered too.  A phrase needs all its words: its
-    longest word stands for it, or, when all its words are short (``c.n.p.j.``),
+    longest distinctive word stands for it, or, when all its words are short (``c.n.p.j.``),
     the words in order with anything but letters and digits between them.
     """
     from recognizers._text import words
@@ -199,7 +199,8 @@ def keyword_triggers(keywords: Sequence[str], reach: int) -> tuple[Trigger, ...]
         tokens = words(keyword)
         if not tokens:
             continue
-        longest = max(tokens, key=len)
+        distinctive = [t for t in tokens if t not in _GENERIC_WORDS] or tokens
+        longest = max(distinctive, key=len)
         if len(tokens) == 1 or len(longest) >= 4:
             singles[literal_pattern(longest)] = _literal_length(longest)
         else:
@@ -215,6 +216,13 @@ def keyword_triggers(keywords: Sequence[str], reach: int) -> tuple[Trigger, ...]
         triggers.append(Trigger("(?:" + "|".join(sorted(phrases)) + ")", before=before,
                                 after=after, name="keyword phrase", keyword=True))
     return tuple(triggers)
+
+
+#: Words too common in logs to stand for a phrase ("case number" is found by "case").
+_GENERIC_WORDS: Final = frozenset({
+    "number", "numero", "de", "do", "da", "dos", "das", "of", "the", "card", "id", "code",
+    "codigo", "no", "nr", "em", "para",
+})
 
 
 def _literal_length(word: str) -> int:

@@ -43,7 +43,9 @@ __all__ = [
 #: by a test; duplicated here so that loading settings does not import Presidio.
 DEFAULT_ENTITIES: Final = (
     "BR_CPF", "BR_CNPJ", "USERNAME", "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD",
-    "IP_ADDRESS", "IBAN_CODE",
+    "IP_ADDRESS", "IBAN_CODE", "BR_CNH", "BR_PIS", "BR_TITULO_ELEITOR", "BR_CNS",
+    "BR_RENAVAM", "BR_RG", "BR_CEP", "BR_PHONE", "BR_PIX_EVP", "BR_PIX_BRCODE", "BR_PLACA",
+    "BR_BANK_ACCOUNT", "BR_CNJ",
 )
 
 #: The short label each entity gets in placeholders: ``[CPF]``, ``[USERNAME]``.
@@ -56,6 +58,19 @@ ENTITY_LABELS: Final[Mapping[str, str]] = {
     "CREDIT_CARD": "CREDIT_CARD",
     "IP_ADDRESS": "IP",
     "IBAN_CODE": "IBAN",
+    "BR_CNH": "CNH",
+    "BR_PIS": "PIS",
+    "BR_TITULO_ELEITOR": "TITULO_ELEITOR",
+    "BR_CNS": "CNS",
+    "BR_RENAVAM": "RENAVAM",
+    "BR_RG": "RG",
+    "BR_CEP": "CEP",
+    "BR_PHONE": "PHONE",
+    "BR_PIX_EVP": "PIX",
+    "BR_PIX_BRCODE": "PIX_BRCODE",
+    "BR_PLACA": "PLACA",
+    "BR_BANK_ACCOUNT": "CONTA_BANCARIA",
+    "BR_CNJ": "PROCESSO",
     "PERSON": "PERSON",
 }
 

@@ -52,6 +52,10 @@ LANGUAGE: Final = "pt"
 NER_ENTITY: Final = "PERSON"
 
 
+#: Context distance of a span no keyword lifted.
+NO_KEYWORD: Final = 1 << 10
+
+
 @dataclass(frozen=True, slots=True)
 class _Span:
     start: int
@@ -59,6 +63,8 @@ class _Span:
     entity: str
     score: float
     recognizer: str
+    #: Words between the span and the keyword that lifted it (NO_KEYWORD: none).
+    distance: int = NO_KEYWORD
 
 
 def _chunks(length: int, size: int, overlap: int) -> Iterator[tuple[int, int, int, int]]:
@@ -109,7 +115,10 @@ def _resolve(spans: list[_Span]) -> list[_Span]:
 def _resolve_cluster(spans: list[_Span]) -> list[_Span]:
     if len(spans) == 1:
         return spans
-    ordered = sorted(spans, key=lambda s: (-s.score, -(s.end - s.start), s.start, s.entity))
+    # Higher score first; between equal scores the nearer keyword decides (a number
+    # next to "PIS" is a PIS even if it also passes the CPF check), then length.
+    ordered = sorted(spans, key=lambda s: (-s.score, s.distance, -(s.end - s.start), s.start,
+                                           s.entity))
     taken: list[_Span] = []
     for span in ordered:
         pieces = [(span.start, span.end)]
@@ -126,7 +135,8 @@ def _resolve_cluster(spans: list[_Span]) -> list[_Span]:
             pieces = next_pieces
             if not pieces:
                 break
-        taken.extend(_Span(s, e, span.entity, span.score, span.recognizer) for s, e in pieces)
+        taken.extend(_Span(s, e, span.entity, span.score, span.recognizer, span.distance)
+                     for s, e in pieces)
     return sorted(taken, key=lambda s: s.start)
 
 
@@ -270,7 +280,8 @@ class Redactor:
                 if not keep_from <= absolute < keep_to or result.score < threshold:
                     continue
                 span = _Span(absolute, start + result.end, result.entity_type,
-                             float(result.score), _recognizer_name(result))
+                             float(result.score), _recognizer_name(result),
+                             _context_distance(result))
                 key = (span.start, span.end, span.entity)
                 if key not in found or found[key].score < span.score:
                     found[key] = span
@@ -303,7 +314,8 @@ class Redactor:
                 start, end = span.start + shift, span.end + shift
                 if not region.trust_from <= start < end <= region.trust_to:
                     continue
-                moved = _Span(start, end, span.entity, span.score, span.recognizer)
+                moved = _Span(start, end, span.entity, span.score, span.recognizer,
+                              span.distance)
                 new_key = (start, end, key[2])
                 if new_key not in found or found[new_key].score < moved.score:
                     found[new_key] = moved
@@ -505,6 +517,14 @@ def _build_scanner(analyzer: AnalyzerEngine, entities: list[str], threshold: flo
             return None
         declared.append(method(threshold))
     return Scanner(declared, backend=None if prefilter is True else prefilter)
+
+
+def _context_distance(result: RecognizerResult) -> int:
+    from recognizers.base import CONTEXT_DISTANCE_KEY
+
+    metadata = result.recognition_metadata or {}
+    value = metadata.get(CONTEXT_DISTANCE_KEY)
+    return int(value) if isinstance(value, int) else NO_KEYWORD
 
 
 def _recognizer_name(result: RecognizerResult) -> str:

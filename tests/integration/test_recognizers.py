@@ -85,7 +85,7 @@ def test_context_raises_scores_on_both_sides(engine: Redactor) -> None:
 
 def test_phone_keyword_beats_cpf_checksum(engine: Redactor) -> None:
     # 11905058942 is a mobile number and a valid CPF: the nearest keyword decides.
-    assert found(engine, "celular 11905058942") == [("PHONE_NUMBER", "11905058942")]
+    assert found(engine, "celular 11905058942") == [("BR_PHONE", "11905058942")]
     assert found(engine, "valor 11905058942") == [("BR_CPF", "11905058942")]
 
 
@@ -137,7 +137,9 @@ def test_generic_presidio_entities(engine: Redactor) -> None:
     text = ("mail carla.menezes@exemplo.com.br tel +55 (11) 98765-4321 cartão 4111 1111 1111 1111"
             " ip 192.168.10.20 iban BR1500000000000010932840814P2")
     assert {e for e, _ in found(engine, text)} == {
-        "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IP_ADDRESS", "IBAN_CODE"}
+        "EMAIL_ADDRESS", "BR_PHONE", "CREDIT_CARD", "IP_ADDRESS", "IBAN_CODE"}
+    # Numbers of other countries stay with Presidio's phone recognizer.
+    assert found(engine, "call +1 650 253 0000 now") == [("PHONE_NUMBER", "+1 650 253 0000")]
 
 
 def test_email_validation_is_offline(engine: Redactor, monkeypatch: pytest.MonkeyPatch) -> None:
