@@ -163,3 +163,160 @@ def username(rng: random.Random, *, style: str | None = None) -> str:
     if style == "sap":
         return (first[0] + last).upper()[:12]
     return f"{first[:3]}{last[:3]}{rng.randint(1, 99)}"
+
+
+# The other Brazilian identifiers (br-identifiers.md §4-13), generated from their rules.
+
+def _digits(rng: random.Random, count: int) -> str:
+    return "".join(rng.choice(string.digits) for _ in range(count))
+
+
+def _varied(rng: random.Random, count: int) -> str:
+    while True:
+        value = _digits(rng, count)
+        if len(set(value)) > 1:
+            return value
+
+
+def cnh_check_digits(base: str, *, discount: bool = True) -> str:
+    """CNH DVs; ``discount`` is validate-docbr's rule (DV2 - 2 when the first remainder is 10)."""
+    first = sum(int(d) * w for d, w in zip(base, range(9, 0, -1), strict=True)) % 11
+    dsc = 0
+    if first >= 10:
+        first, dsc = 0, (2 if discount else 0)
+    second = sum(int(d) * w for d, w in zip(base, range(1, 10), strict=True)) % 11 - dsc
+    if second < 0:
+        second += 11
+    if second >= 10:
+        second = 0
+    return f"{first}{second}"
+
+
+def random_cnh(rng: random.Random) -> str:
+    base = _varied(rng, 9)
+    return base + cnh_check_digits(base)
+
+
+PIS_WEIGHTS: Final = (3, 2, 9, 8, 7, 6, 5, 4, 3, 2)
+
+
+def pis_check_digit(base: str) -> str:
+    return str(_mod11([int(c) for c in base], PIS_WEIGHTS))
+
+
+def random_pis(rng: random.Random) -> str:
+    base = _varied(rng, 10)
+    return base + pis_check_digit(base)
+
+
+def renavam_check_digit(base: str) -> str:
+    value = (10 * sum(int(d) * w for d, w in zip(base, PIS_WEIGHTS, strict=True))) % 11
+    return "0" if value == 10 else str(value)
+
+
+def random_renavam(rng: random.Random) -> str:
+    base = _varied(rng, 10)
+    return base + renavam_check_digit(base)
+
+
+def titulo_check_digits(base: str) -> str:
+    """Voter ID DVs without the SP/MG exception (validate-docbr's reading)."""
+    first = sum(int(d) * w for d, w in zip(base[:8], range(2, 10), strict=True)) % 11
+    first = 0 if first == 10 else first
+    second = (int(base[8]) * 7 + int(base[9]) * 8 + first * 9) % 11
+    second = 0 if second == 10 else second
+    return f"{first}{second}"
+
+
+def random_titulo(rng: random.Random) -> str:
+    base = _varied(rng, 8) + f"{rng.randint(3, 28):02d}"  # UF 03-28: no SP/MG variant
+    return base + titulo_check_digits(base)
+
+
+def random_cns(rng: random.Random) -> str:
+    """A provisional CNS (first digit 7, 8 or 9): the weighted sum is a multiple of 11."""
+    while True:
+        body = rng.choice("789") + _digits(rng, 13)
+        total = sum(int(d) * (15 - i) for i, d in enumerate(body))
+        last = (-total) % 11  # weight 1 for the 15th digit
+        if last < 10:
+            return body + str(last)
+
+
+def rg_sp_check_digit(base: str) -> str:
+    total = sum(int(d) * w for d, w in zip(base.rjust(8, "0"), range(2, 10), strict=True))
+    value = (11 - total % 11) % 11
+    return "X" if value == 10 else str(value)
+
+
+def random_rg_sp(rng: random.Random) -> str:
+    base = _varied(rng, 8)
+    return f"{base[:2]}.{base[2:5]}.{base[5:]}-{rg_sp_check_digit(base)}"
+
+
+DDDS: Final = (11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 24, 27, 28, 31, 32, 33, 34, 35, 37,
+               38, 41, 42, 43, 44, 45, 46, 47, 48, 49, 51, 53, 54, 55, 61, 62, 63, 64, 65, 66,
+               67, 68, 69, 71, 73, 74, 75, 77, 79, 81, 82, 83, 84, 85, 86, 87, 88, 89, 91, 92,
+               93, 94, 95, 96, 97, 98, 99)
+
+
+def phone_forms(rng: random.Random) -> dict[str, str]:
+    """One Brazilian number (mobile or landline) in its common written forms."""
+    ddd = rng.choice(DDDS)
+    mobile = rng.random() < 0.6
+    first = ("9" + _digits(rng, 4)) if mobile else (str(rng.randint(2, 5)) + _digits(rng, 3))
+    last = _digits(rng, 4)
+    return {
+        "international": f"+55 {ddd} {first}-{last}",
+        "international_parens": f"+55 ({ddd}) {first}-{last}",
+        "parens": f"({ddd}) {first}-{last}",
+        "bare": f"{ddd}{first}{last}",
+    }
+
+
+def random_cep(rng: random.Random) -> str:
+    value = _digits(rng, 8)
+    return f"{value[:5]}-{value[5:]}"
+
+
+def random_evp(rng: random.Random) -> str:
+    value = f"{rng.getrandbits(128):032x}"
+    return f"{value[:8]}-{value[8:12]}-{value[12:16]}-{value[16:20]}-{value[20:]}"
+
+
+def crc16_ccitt_false(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE, bit by bit (independent of binascii)."""
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
+            crc &= 0xFFFF
+    return crc
+
+
+def brcode(key: str, name: str, city: str) -> str:
+    """A static Pix BR Code for ``key`` with a valid CRC."""
+    def tlv(tag: str, value: str) -> str:
+        return f"{tag}{len(value):02d}{value}"
+
+    account = tlv("00", "br.gov.bcb.pix") + tlv("01", key)
+    body = (tlv("00", "01") + tlv("26", account) + tlv("52", "0000") + tlv("53", "986")
+            + tlv("58", "BR") + tlv("59", name) + tlv("60", city) + tlv("62", tlv("05", "***"))
+            + "6304")
+    return body + f"{crc16_ccitt_false(body.encode()):04X}"
+
+
+def random_plate(rng: random.Random, *, mercosul: bool) -> str:
+    letters = "".join(rng.choice(string.ascii_uppercase) for _ in range(3))
+    if mercosul:
+        return f"{letters}{rng.randint(0, 9)}{rng.choice(string.ascii_uppercase)}{_digits(rng, 2)}"
+    return f"{letters}-{_digits(rng, 4)}"
+
+
+def cnj_number(rng: random.Random) -> str:
+    """A case number NNNNNNN-DD.AAAA.J.TR.OOOO with ISO 7064 mod 97-10 check digits."""
+    number, year = _digits(rng, 7), str(rng.randint(2000, 2026))
+    segment, court, origin = str(rng.randint(1, 9)), f"{rng.randint(1, 27):02d}", _digits(rng, 4)
+    check = 98 - int(number + year + segment + court + origin + "00") % 97
+    return f"{number}-{check:02d}.{year}.{segment}.{court}.{origin}"

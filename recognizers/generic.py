@@ -106,6 +106,18 @@ def _phone_separated() -> str:
     return f"(?:^|\\D)(?:{_PHONE_LEAD}{punct}{{0,4}})?(?:{body})"
 
 
+class _ServiceTypes:
+    """python-phonenumbers' types of service numbers, looked up on first use."""
+
+    def __contains__(self, number_type: object) -> bool:
+        from phonenumbers import PhoneNumberType as Kind
+
+        return number_type in (Kind.TOLL_FREE, Kind.PREMIUM_RATE, Kind.SHARED_COST, Kind.UAN)
+
+
+_SERVICE_TYPES: Final = _ServiceTypes()
+
+
 @lru_cache(maxsize=1)
 def _matcher_class() -> Any:
     """python-phonenumbers' matcher, with a hook to pass over a candidate unparsed."""
@@ -181,7 +193,8 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
 
         Same as Presidio's PhoneRecognizer, except that the matcher skips candidates
         shorter than MIN_CANDIDATE_LENGTH (times, counters and versions in logs)
-        instead of parsing each one.
+        instead of parsing each one, and that service numbers (toll-free, premium,
+        shared-cost: 0800, 0300, 4004-...) are companies' lines and left alone.
         """
         import phonenumbers
 
@@ -195,6 +208,8 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
             if skip:
                 matcher.skip_candidate = self._unlifted_bare
             for match in matcher:
+                if phonenumbers.number_type(match.number) in _SERVICE_TYPES:
+                    continue  # 0800, 0300, 4004-...: a company's line, not a person's
                 try:
                     parsed = phonenumbers.parse(text[match.start:match.end])
                     found_region = phonenumbers.region_code_for_number(parsed)

@@ -103,6 +103,16 @@ FIXED = [
     # keywords
     "telefone", "celular", "cpf", "CNPJ", "c.n.p.j.", "cartão", "contato", "empresa", "Telefones",
     "cnpj/mf", "whatsapp", "stcd1", "iban", "e-mail",
+    # the other Brazilian identifiers, with and without their keywords
+    "CNH 02926434554", "02926434554", "PIS 120.38619.49-4", "NIS 12016784018",
+    "título de eleitor 1000 0000 0124", "356659360141", "cartão SUS 898 0000 0004 3208",
+    "737944386427509", "RENAVAM 0199352001-2", "RG 12.345.678-2 SSP/SP", "MG-12.345.678",
+    "CEP 01310-100", "01310100", "+55 (11) 98765-4321", "(21) 2345-6789", "0055 11 98765 4321",
+    "chave pix 123e4567-e12b-12d1-a456-426655440000", "placa ABC1D23", "ABC-1234", "BRL1000",
+    "Ag. 1234-5 C/C 12345-6", "conta corrente 12345-6", "processo 0000001-54.2014.8.26.0564",
+    "00000015420148260564", "56835394633", "CPF do pai, PIS 56835394633",
+    "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802"
+    "BR5913Fulano de Tal6008BRASILIA62070503***63041D3D",
     # noise
     "2024-11-05 10:15:00.000", "20241105 101500", "20240229 000159", "IDOC 1234567890123456",
     "Order 4512345678 created", "v1.2.3", "ação", "usua\u0301rio", "ｃｐｆ",
