@@ -36,7 +36,12 @@ if __package__ in (None, ""):
 
 from benchmarks import synthetic as syn
 
-MEASURED = ("BR_CPF", "BR_CNPJ", "USERNAME")
+MEASURED = ("BR_CPF", "BR_CNPJ", "USERNAME", "BR_CNH", "BR_PIS", "BR_TITULO_ELEITOR", "BR_CNS",
+            "BR_RENAVAM", "BR_RG", "BR_CEP", "BR_PHONE", "BR_PIX_EVP", "BR_PIX_BRCODE",
+            "BR_PLACA", "BR_BANK_ACCOUNT", "BR_CNJ")
+#: Identifiers that count with a check digit (target 0.98); the others need context (0.90).
+CHECKED = ("BR_CPF", "BR_CNPJ", "BR_CNH", "BR_PIS", "BR_TITULO_ELEITOR", "BR_CNS", "BR_RENAVAM",
+           "BR_PIX_BRCODE", "BR_CNJ")
 
 
 @dataclass
@@ -219,8 +224,8 @@ class Generator:
         bad_cnpj = syn.cnpj_forms(syn.invalid_cnpj(rng, alphanumeric=rng.random() < 0.3))
         embedded = self.digits(6) + syn.random_cnpj(rng) + self.digits(24)  # NF-e-like key
         options: list[Callable[[], str]] = [
-            lambda: f"{self.iso()} INFO NotifyService - SMS enviado telefone="
-                    f"{syn.mobile_not_cpf(rng)} protocolo={syn.timestamp14(rng)} status=OK",
+            lambda: f"{self.iso()} INFO sac - protocolo {self.digits(5)}-{self.digits(3)} "
+                    "registrado; valor BRL1000",
             lambda: f"{self.iso()} WARN cadastro - CPF invalido "
                     f"{rng.choice(list(bad_cpf.values()))} rejeitado",
             lambda: f"{self.iso()} WARN cadastro - CNPJ com digito errado "
@@ -251,11 +256,144 @@ class Generator:
         ]
         return d.add(rng.choice(options)())
 
+    # the other Brazilian identifiers ------------------------------------------------
+    def _with_keyword(self, d: Doc, keyword: str, value: str, entity: str) -> Doc:
+        """``keyword value`` or ``value (keyword)``, the keyword on either side."""
+        if self.rng.random() < 0.75:
+            sep = self.rng.choice([" ", ": ", " nº ", "="])
+            return d.add(f"{keyword}{sep}").plant(value, entity)
+        return d.plant(value, entity).add(f" ({keyword})")
+
+    def other_ids(self) -> Doc:
+        rng = self.rng
+        d = Doc("other").add(f"{self.iso()} INFO  cadastro - ")
+        choice = rng.randrange(16)
+        if choice == 0:
+            self._with_keyword(d, rng.choice(["CNH", "habilitação", "carteira de motorista"]),
+                               syn.random_cnh(rng), "BR_CNH")
+        elif choice == 1:
+            pis = syn.random_pis(rng)
+            value = f"{pis[:3]}.{pis[3:8]}.{pis[8:10]}-{pis[10]}" if rng.random() < 0.4 else pis
+            self._with_keyword(d, rng.choice(["PIS", "NIS", "PIS/PASEP", "NIT"]), value,
+                               "BR_PIS")
+        elif choice == 2:
+            titulo = syn.random_titulo(rng)
+            value = f"{titulo[:4]} {titulo[4:8]} {titulo[8:]}" if rng.random() < 0.5 else titulo
+            self._with_keyword(d, rng.choice(["título de eleitor", "título eleitoral",
+                                              "inscrição eleitoral"]), value,
+                               "BR_TITULO_ELEITOR")
+        elif choice == 3:
+            cns = syn.random_cns(rng)
+            if rng.random() < 0.5:
+                d.add("carteirinha ").plant(f"{cns[:3]} {cns[3:7]} {cns[7:11]} {cns[11:]}",
+                                            "BR_CNS")
+            else:
+                self._with_keyword(d, rng.choice(["cartão SUS", "CNS", "paciente"]), cns,
+                                   "BR_CNS")
+        elif choice == 4:
+            renavam = syn.random_renavam(rng)
+            value = f"{renavam[:10]}-{renavam[10]}" if rng.random() < 0.3 else renavam
+            self._with_keyword(d, rng.choice(["RENAVAM", "CRLV", "IPVA do veículo"]), value,
+                               "BR_RENAVAM")
+        elif choice == 5:
+            d.add(rng.choice(["RG ", "identidade ", "carteira de identidade "]))
+            d.plant(syn.random_rg_sp(rng), "BR_RG").add(rng.choice([" SSP/SP", "", " emitido"]))
+        elif choice == 6:
+            d.add(rng.choice(["endereço: Rua das Flores, 100 - CEP ", "CEP ", "cep: "]))
+            d.plant(syn.random_cep(rng), "BR_CEP").add(" - São Paulo/SP")
+        elif choice == 7:
+            forms = syn.phone_forms(rng)
+            form = rng.choice(["international", "international_parens", "parens", "bare"])
+            if form == "bare":
+                self._with_keyword(d, rng.choice(["celular", "telefone", "whatsapp", "tel"]),
+                                   forms[form], "BR_PHONE")
+            else:
+                d.add("contato do titular ").plant(forms[form], "BR_PHONE")
+        elif choice == 8:
+            self._with_keyword(d, rng.choice(["chave pix", "chave aleatória", "pix"]),
+                               syn.random_evp(rng), "BR_PIX_EVP")
+        elif choice == 9:
+            key = rng.choice([syn.random_evp(rng), syn.username(rng, style="dotted")
+                              + "@exemplo.com.br", f"+55{rng.choice(syn.DDDS)}9{self.digits(8)}"])
+            name = rng.choice(["Maria Silva", "Joao P Souza", "Loja Azul"])
+            d.add("pix copia e cola: ").plant(syn.brcode(key, name, "SAO PAULO"),
+                                              "BR_PIX_BRCODE")
+        elif choice == 10:
+            mercosul = rng.random() < 0.6
+            plate = syn.random_plate(rng, mercosul=mercosul)
+            if mercosul:
+                d.add("entrada do carro ").plant(plate, "BR_PLACA")
+            else:
+                self._with_keyword(d, rng.choice(["placa", "veículo"]), plate, "BR_PLACA")
+        elif choice == 11:
+            agency = self.digits(4)
+            account = f"{self.digits(rng.randint(5, 8))}-{rng.choice('0123456789X')}"
+            d.add(f"favorecido Banco {rng.choice(['001', '237', '341', '104'])} Ag. ")
+            d.plant(agency, "BR_BANK_ACCOUNT").add(" C/C ").plant(account, "BR_BANK_ACCOUNT")
+        elif choice == 12:
+            d.add(rng.choice(["processo nº ", "autos ", "Processo "]))
+            d.plant(syn.cnj_number(rng), "BR_CNJ").add(" em andamento")
+        elif choice == 13:
+            # 11 digits that pass the CPF check and a weaker one: the keyword decides.
+            while True:
+                value = syn.random_pis(rng)
+                if syn.cpf_is_valid_reference(value):
+                    break
+            self._with_keyword(d, "PIS", value, "BR_PIS")
+        elif choice == 14:
+            d.add("NotifyService - SMS enviado telefone=").plant(syn.mobile_not_cpf(rng),
+                                                                  "BR_PHONE")
+            d.add(f" protocolo={syn.timestamp14(rng)} status=OK")
+        else:
+            d.add("cliente CPF ").plant(self.cpf(), "BR_CPF").add(" PIS ")
+            d.plant(syn.random_pis(rng), "BR_PIS")
+        return d
+
+    def other_decoy(self) -> Doc:
+        """Same shapes without their keyword, or with a wrong check digit."""
+        rng = self.rng
+        # Redrawn until no check passes that would make them an identifier after all.
+        while True:
+            bad_cnh = syn.random_cnh(rng)
+            bad_cnh = bad_cnh[:10] + str((int(bad_cnh[10]) + 1) % 10)
+            if not (syn.cpf_is_valid_reference(bad_cnh) or any(
+                    bad_cnh[9:] == syn.cnh_check_digits(bad_cnh[:9], discount=rule)
+                    for rule in (True, False))):
+                break
+        while True:
+            pis = syn.random_pis(rng)
+            if not syn.cpf_is_valid_reference(pis):
+                break
+        cnj = syn.cnj_number(rng)
+        bad_cnj = f"{cnj[:8]}{(int(cnj[8:10]) + 1) % 100:02d}{cnj[10:]}"
+        options: list[Callable[[], str]] = [
+            lambda: f"{self.iso()} INFO batch - lote {pis} processado",
+            lambda: f"{self.iso()} INFO build - id {syn.random_titulo(rng)} ok",
+            lambda: f"{self.iso()} WARN cadastro - CNH {bad_cnh} rejeitada (digito)",
+            lambda: f"{self.iso()} WARN cadastro - PIS {pis[:10]}{(int(pis[10]) + 1) % 10} "
+                    "rejeitado",
+            lambda: f"traceId={syn.random_evp(rng)} spanId={rng.getrandbits(64):016x}",
+            lambda: f"{self.iso()} INFO cambio - BRL{self.digits(4)} USD{self.digits(4)} "
+                    f"GRU{self.digits(4)}",
+            lambda: f"{self.iso()} INFO sac - ligue 0800 {self.digits(3)} {self.digits(4)} ou "
+                    f"4004-{self.digits(4)}",
+            lambda: f"{self.iso()} INFO fatura - referencia {self.digits(5)}-{self.digits(3)} "
+                    f"data {self.ts()[:8]}",
+            lambda: f"{self.iso()} INFO juridico - processo {bad_cnj} (digito errado)",
+            lambda: f"{self.iso()} INFO cc - enviado com cc para a equipe, conta de e-mail ok",
+            lambda: f"{self.iso()} INFO ddd - fone (23) 9{self.digits(4)}-{self.digits(4)} "
+                    "invalido",
+        ]
+        return Doc("decoy").add(rng.choice(options)())
+
     def documents(self, count: int) -> list[Doc]:
-        makers = [self.sap_line, self.app_line, self.json_doc, self.prose]
+        makers = [self.sap_line, self.app_line, self.json_doc, self.prose, self.other_ids,
+                  self.other_ids]
         docs: list[Doc] = []
         for _ in range(count):
-            maker = self.decoy if self.rng.random() < 0.3 else self.rng.choice(makers)
+            draw = self.rng.random()
+            maker = (self.decoy if draw < 0.2 else self.other_decoy if draw < 0.3
+                     else self.rng.choice(makers))
             docs.append(maker())
         return docs
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchmarks.accuracy import Generator, evaluate, run
+from benchmarks.accuracy import CHECKED, MEASURED, Generator, evaluate, run
 from redactor import Settings
 from redactor.engine import Redactor
 
@@ -11,11 +11,19 @@ def test_accuracy_targets_on_fixed_seed() -> None:
     result = run(seed=7, docs=3000)
     metrics = result["entities"]
     for entity in ("BR_CPF", "BR_CNPJ"):
-        assert metrics[entity]["planted"] > 500
+        assert metrics[entity]["planted"] > 400
         assert metrics[entity]["recall"] >= 0.999, metrics[entity]
         assert metrics[entity]["precision"] >= 0.99, metrics[entity]
         assert metrics[entity]["leaked"] == 0
-    assert metrics["USERNAME"]["planted"] > 1000
+    # The other identifiers: 0.98 with a check digit, 0.90 for context-only ones.
+    for entity in MEASURED:
+        if entity in ("BR_CPF", "BR_CNPJ", "USERNAME"):
+            continue
+        target = 0.98 if entity in CHECKED else 0.90
+        assert metrics[entity]["planted"] >= 30, metrics[entity]
+        assert metrics[entity]["recall"] >= target, (entity, metrics[entity])
+        assert metrics[entity]["precision"] >= target, (entity, metrics[entity])
+    assert metrics["USERNAME"]["planted"] > 900
     assert metrics["USERNAME"]["recall"] >= 0.95, metrics["USERNAME"]
     assert metrics["USERNAME"]["precision"] >= 0.95, metrics["USERNAME"]
 
