@@ -25,7 +25,8 @@ _ACCOUNT: Final = regex.compile(
     r"(?<![\w])(?i:c/c|c\.c\.|cc|conta(?:[ \t-]+(?:corrente|poupan[çc]a|pagamento))?"
     r"(?:[ \t]+n[ºo°.]*)?)[ \t]*:?[ \t]*"
     r"(?P<v>[0-9]{1,12}-?[0-9XxPp])(?![\w-])", FLAGS)
-_TRIGGER: Final = r"(?i:ag|c/c|c\.c\.|cc|conta)"
+# The patterns' keywords, after a character that is not a word character (or none).
+_TRIGGER: Final = r"(?:^|[^A-Za-z0-9_])(?i:ag|c/c|c\.c\.|cc|conta)"
 CONTEXT_MARGIN_BEFORE: Final = 128
 AGENCY_SCORE: Final = 0.4
 ACCOUNT_SCORE: Final = 0.6

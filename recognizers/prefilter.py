@@ -45,6 +45,9 @@ __all__ = [
 #: characters before, 3 after; see recognizers._text.ContextWords.near).
 CONTEXT_BEFORE: Final = 120
 CONTEXT_AFTER: Final = 72
+#: The character before a word: anything but an ASCII or Latin-1/Extended-A letter or digit.
+WORD_START: Final = ("[^A-Za-z0-9\u00aa\u00b2\u00b3\u00b5\u00b9\u00ba\u00bc-\u00be"
+                     "\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017f]")
 #: A pattern that matches nothing, in the syntax both backends accept.
 NEVER: Final = "[^\\s\\S]"
 
@@ -207,13 +210,16 @@ def keyword_triggers(keywords: Sequence[str], reach: int) -> tuple[Trigger, ...]
             phrases.add("[^A-Za-z0-9]+".join(literal_pattern(t) for t in tokens))
     before, after = CONTEXT_AFTER + reach, CONTEXT_BEFORE + reach
     triggers = []
+    # A keyword is a whole word: it cannot follow a letter or digit.  (Characters
+    # beyond Latin Extended-A are let through: a superset, and such text is rare.)
+    start = f"(?:^|{WORD_START})"
     if singles:
         ordered = sorted(singles, key=len, reverse=True)
-        triggers.append(Trigger("(?:" + "|".join(ordered) + ")", before=before, after=after,
-                                name="keyword", keyword=True,
-                                max_length=max(singles.values())))
+        triggers.append(Trigger(start + "(?:" + "|".join(ordered) + ")", before=before,
+                                after=after, name="keyword", keyword=True,
+                                max_length=max(singles.values()) + 1))
     if phrases:
-        triggers.append(Trigger("(?:" + "|".join(sorted(phrases)) + ")", before=before,
+        triggers.append(Trigger(start + "(?:" + "|".join(sorted(phrases)) + ")", before=before,
                                 after=after, name="keyword phrase", keyword=True))
     return tuple(triggers)
 
