@@ -174,3 +174,14 @@ def test_cnj_check_digits_against_brutils() -> None:
         ours = int(digits[7:9])
         assert (int(_checksum(int(base))) - ours) % 97 == 96
         assert c.cnj_is_valid(value)
+
+
+def test_every_one_character_change_of_a_br_code_breaks_its_crc() -> None:
+    (payload,) = VALID["brcode"][1]
+    body = payload[:-4]
+    alphabet = "0123456789ABCDEFabcdef .*-"
+    for index in range(len(body)):
+        for char in alphabet:
+            if char != body[index]:
+                changed = body[:index] + char + body[index + 1:] + payload[-4:]
+                assert not c.brcode_crc_ok(changed), (index, char)
