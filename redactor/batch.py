@@ -112,41 +112,45 @@ def redact_stream(engine: Any, source: IO[bytes], target: IO[bytes] | None, fmt:
         _redact_json_document(engine, data, target, report)
         return
     carry = ""
+    # User names found so far in this input: redacted in the blocks that follow too.
+    names: set[str] = set()
     for block, ends_line in _blocks(source):
         report.bytes_in += len(block)
         text = carry + _decode(block)
         if not ends_line:
-            done, carry = _window(engine, text, report)
+            done, carry = _window(engine, text, report, names)
             if target is not None:
                 target.write(_encode(done))
             continue
         carry = ""
         out = _redact_lines(engine, text, report) if fmt == "jsonl" else \
-            _redact_text(engine, text, report)
+            _redact_text(engine, text, report, names)
         if target is not None:
             target.write(_encode(out))
         if on_block is not None:
             on_block(len(block))
     if carry:
-        out = _redact_text(engine, carry, report)
+        out = _redact_text(engine, carry, report, names)
         if target is not None:
             target.write(_encode(out))
 
 
-def _redact_text(engine: Any, text: str, report: FileReport) -> str:
-    result = engine.redact(text)
+def _redact_text(engine: Any, text: str, report: FileReport,
+                 names: set[str] | None = None) -> str:
+    result = engine.redact(text, names=names) if names is not None else engine.redact(text)
     report.counts.update(f.entity_type for f in result.findings)
     return str(result.text)
 
 
-def _window(engine: Any, text: str, report: FileReport) -> tuple[str, str]:
+def _window(engine: Any, text: str, report: FileReport,
+            names: set[str]) -> tuple[str, str]:
     """Redact the part of a long line that no later window can change; keep the rest.
 
     Findings that start before the cut are final (the text around them is complete);
     the cut moves past any of them that crosses it.
     """
     cut = max(0, len(text) - WINDOW_OVERLAP)
-    findings = [f for f in engine.analyze(text) if f.start < cut]
+    findings = [f for f in engine.analyze(text, names=names) if f.start < cut]
     for finding in findings:
         cut = max(cut, finding.end)
     report.counts.update(f.entity_type for f in findings)

@@ -13,7 +13,7 @@ import hashlib
 import hmac
 import os
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableSet, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -172,20 +172,24 @@ class Redactor:
 
     # ------------------------------------------------------------------ analysis
 
-    def analyze(self, text: str, *, context: Sequence[str] | None = None) -> tuple[Finding, ...]:
+    def analyze(self, text: str, *, context: Sequence[str] | None = None,
+                names: MutableSet[str] | None = None) -> tuple[Finding, ...]:
         """Findings in ``text`` (offsets into it), disjoint and sorted by position.
 
         ``context`` are labels such as JSON keys or column names whose words count
-        as context for every match.
+        as context for every match.  ``names`` carries user names across the pieces
+        of one stream: names in it are redacted here too, and names found here are
+        added to it (it holds personal data: keep it in memory only).
         """
         if not isinstance(text, str):
             raise TypeError(f"analyze() needs str, not {type(text).__name__}")
         return tuple(
             Finding(s.start, s.end, s.entity, round(s.score, 4), s.recognizer)
-            for s in self._spans(text, context)
+            for s in self._spans(text, context, names)
         )
 
-    def _spans(self, text: str, context: Sequence[str] | None) -> list[_Span]:
+    def _spans(self, text: str, context: Sequence[str] | None,
+               names: MutableSet[str] | None = None) -> list[_Span]:
         if not text:
             return []
         from recognizers._text import normalize_for_matching
@@ -200,7 +204,7 @@ class Redactor:
             found = self._analyze(normalized, self._entities, ctx)
         spans = list(found.values())
         if self._propagate_names:
-            spans.extend(self._propagated(normalized, found))
+            spans.extend(self._propagated(normalized, found, names))
         spans = _resolve(spans)
         if self._allow:
             spans = [s for s in spans if _allow_key(text[s.start:s.end]) not in self._allow]
@@ -321,13 +325,16 @@ class Redactor:
                     found[new_key] = moved
         return found
 
-    def _propagated(self, normalized: str,
-                    found: dict[tuple[int, int, str], _Span]) -> list[_Span]:
+    def _propagated(self, normalized: str, found: dict[tuple[int, int, str], _Span],
+                    carried: MutableSet[str] | None = None) -> list[_Span]:
         """A user name found by its shape is personal data wherever else it stands as a word."""
         from recognizers._text import fold
 
         names = {fold(normalized[s.start:s.end]) for s in found.values()
                  if s.recognizer == "UsernameRecognizer"}
+        if carried is not None:
+            carried |= names
+            names = set(carried)
         if not names:
             return []
         import regex
@@ -351,11 +358,15 @@ class Redactor:
 
     # ------------------------------------------------------------------ redaction
 
-    def redact(self, text: str, *, context: Sequence[str] | None = None) -> RedactionResult:
-        """Return ``text`` with every finding replaced by its entity's operator."""
+    def redact(self, text: str, *, context: Sequence[str] | None = None,
+               names: MutableSet[str] | None = None) -> RedactionResult:
+        """Return ``text`` with every finding replaced by its entity's operator.
+
+        ``names``: see :meth:`analyze`.
+        """
         if not isinstance(text, str):
             raise TypeError(f"redact() needs str, not {type(text).__name__}")
-        spans = self._spans(text, context)
+        spans = self._spans(text, context, names)
         findings = tuple(
             Finding(s.start, s.end, s.entity, round(s.score, 4), s.recognizer) for s in spans
         )

@@ -91,7 +91,7 @@ def test_a_failure_mid_write_leaves_the_original_intact(tmp_path: Path) -> None:
     class Exploding:
         calls = 0
 
-        def redact(self, text: str) -> object:
+        def redact(self, text: str, **options: object) -> object:
             Exploding.calls += 1
             raise KeyboardInterrupt  # a Ctrl-C in the middle of the file
 
@@ -244,3 +244,21 @@ def test_progress_bar_shows_bytes_rate_and_findings(tree: Path, tmp_path: Path,
     assert "findings=" in err and "B/s" in err
     total = sum(sum(r.counts.values()) for r in reports)
     assert f"findings={total}" in err
+
+
+def test_a_user_name_found_early_is_redacted_in_later_blocks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    monkeypatch.setattr(batch, "BLOCK", 256)  # many blocks for a small input
+    filler = "linha de log sem nada pessoal\n" * 40
+    text = f"USER=JSILVA logon\n{filler}relatorio enviado por JSILVA ontem\n{filler}"
+    engine = Redactor()
+    target = io.BytesIO()
+    report = batch.FileReport("x.log")
+    batch.redact_stream(engine, io.BytesIO(text.encode()), target, "text", report)
+    out = target.getvalue().decode()
+    assert "JSILVA" not in out
+    assert "relatorio enviado por [USERNAME] ontem" in out
+    assert report.counts["USERNAME"] == 2
+    assert "JSILVA" not in repr(report.as_dict())
