@@ -38,7 +38,6 @@ __all__ = [
     "keyword_triggers",
     "literal_pattern",
     "outside_trigger_alphabet",
-    "run_around",
 ]
 
 #: Characters that context scoring reads around a match (5 words of up to 24
@@ -234,18 +233,3 @@ _GENERIC_WORDS: Final = frozenset({
 def _literal_length(word: str) -> int:
     """The longest text :func:`literal_pattern` matches for ``word``."""
     return len(fold(word)) * (1 + MAX_MARKS)
-
-
-# ----------------------------------------------------------------- digit helpers
-
-
-def run_around(text: str, start: int, end: int, allowed: str) -> tuple[int, int]:
-    """The maximal run of characters from ``allowed`` (and digits) containing ``[start, end)``."""
-    left = start
-    while left > 0 and (text[left - 1] in allowed or text[left - 1].isdigit()):
-        left -= 1
-    right = end
-    size = len(text)
-    while right < size and (text[right] in allowed or text[right].isdigit()):
-        right += 1
-    return left, right

@@ -107,22 +107,20 @@ class Scanner:
     # ------------------------------------------------------------------ backends
 
     def _compile_re(self) -> Callable[[str], list[tuple[int, Trigger, int, int]]]:
-        scans: list[tuple[int, re.Pattern[str], tuple[Trigger, ...]]] = []
+        scans: list[tuple[int, re.Pattern[str], Trigger]] = []
         for index, entity in enumerate(self._entities):
             plain = [t for t in entity.triggers if t.accept is None]
             if plain:
+                # A union cannot tell which trigger hit: its hits get the widest reach.
                 union = "|".join(f"(?:{t.pattern})" for t in plain)
-                scans.append((index, re.compile(union), ()))
+                scans.append((index, re.compile(union), _widest(entity)))
             for trigger in entity.triggers:
                 if trigger.accept is not None:
-                    scans.append((index, re.compile(trigger.pattern), (trigger,)))
+                    scans.append((index, re.compile(trigger.pattern), trigger))
 
         def find(text: str) -> list[tuple[int, Trigger, int, int]]:
             hits: list[tuple[int, Trigger, int, int]] = []
-            for index, pattern, own in scans:
-                # A union cannot tell which trigger hit: use the entity's widest reach.
-                entity = self._entities[index]
-                stand_in = own[0] if own else _widest(entity)
+            for index, pattern, stand_in in scans:
                 search = pattern.search
                 match = search(text)
                 while match is not None:

@@ -197,9 +197,9 @@ class Redactor:
 
         normalized = normalize_for_matching(text)
         ctx = list(context) if context else None
-        if (ctx is None and len(text) >= self.prefilter_min_chars and self._scanner is not None
-                and not outside_trigger_alphabet(normalized)):
-            found = self._prefiltered(normalized)
+        scanner = self._scanner if ctx is None and len(text) >= self.prefilter_min_chars else None
+        if scanner is not None and not outside_trigger_alphabet(normalized):
+            found = self._prefiltered(scanner, normalized)
         else:
             found = self._analyze(normalized, self._entities, ctx)
         spans = list(found.values())
@@ -250,16 +250,8 @@ class Redactor:
 
         Cheap: one prefilter scan.  True whenever the prefilter cannot decide.
         """
-        from recognizers._text import normalize_for_matching
-        from recognizers.prefilter import outside_trigger_alphabet
-
-        scanner = self._scanner
-        if scanner is None:
-            return True
-        normalized = normalize_for_matching(text)
-        if outside_trigger_alphabet(normalized):
-            return True
-        return bool(scanner.regions(normalized))
+        hits = self.candidate_hits(text)
+        return hits is None or bool(hits)
 
     def _analyze(self, normalized: str, entities: list[str],
                  ctx: list[str] | None) -> dict[tuple[int, int, str], _Span]:
@@ -291,7 +283,8 @@ class Redactor:
                     found[key] = span
         return found
 
-    def _prefiltered(self, normalized: str) -> dict[tuple[int, int, str], _Span]:
+    def _prefiltered(self, scanner: Scanner,
+                     normalized: str) -> dict[tuple[int, int, str], _Span]:
         """Presidio over the candidate regions only, one entity at a time.
 
         The regions of an entity are joined with a line break between them and
@@ -299,9 +292,8 @@ class Redactor:
         where the recognizers saw all the text they read.  The result equals
         :meth:`_analyze` on the whole text (tests/integration/test_prefilter.py).
         """
-        assert self._scanner is not None
         found: dict[tuple[int, int, str], _Span] = {}
-        for entity, regions in self._scanner.regions(normalized).items():
+        for entity, regions in scanner.regions(normalized).items():
             pieces: list[str] = []
             starts: list[int] = []
             position = 0
