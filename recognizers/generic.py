@@ -106,16 +106,13 @@ def _phone_separated() -> str:
     return f"(?:^|\\D)(?:{_PHONE_LEAD}{punct}{{0,4}})?(?:{body})"
 
 
-class _ServiceTypes:
-    """python-phonenumbers' types of service numbers, looked up on first use."""
+def _is_service_number(number: Any) -> bool:
+    """Toll-free, premium, shared-cost and UAN numbers belong to companies."""
+    import phonenumbers
+    from phonenumbers import PhoneNumberType as Kind
 
-    def __contains__(self, number_type: object) -> bool:
-        from phonenumbers import PhoneNumberType as Kind
-
-        return number_type in (Kind.TOLL_FREE, Kind.PREMIUM_RATE, Kind.SHARED_COST, Kind.UAN)
-
-
-_SERVICE_TYPES: Final = _ServiceTypes()
+    return phonenumbers.number_type(number) in (Kind.TOLL_FREE, Kind.PREMIUM_RATE,
+                                                Kind.SHARED_COST, Kind.UAN)
 
 
 @lru_cache(maxsize=1)
@@ -208,7 +205,7 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
             if skip:
                 matcher.skip_candidate = self._unlifted_bare
             for match in matcher:
-                if phonenumbers.number_type(match.number) in _SERVICE_TYPES:
+                if _is_service_number(match.number):
                     continue  # 0800, 0300, 4004-...: a company's line, not a person's
                 try:
                     parsed = phonenumbers.parse(text[match.start:match.end])

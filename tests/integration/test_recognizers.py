@@ -155,3 +155,24 @@ def test_email_validation_is_offline(engine: Redactor, monkeypatch: pytest.Monke
     monkeypatch.setattr(socket, "create_connection", no_network)
     monkeypatch.setattr(socket.socket, "connect", no_network)
     assert found(engine, "a.b@empresa.com.br") == [("EMAIL_ADDRESS", "a.b@empresa.com.br")]
+
+
+def test_phone_matcher_hook_skips_bare_numbers_without_keyword(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The speed-up relies on python-phonenumbers calling _extract_match per candidate;
+    if a release renames it, this test notices (the findings would stay right)."""
+    from recognizers.generic import BrPhoneRecognizer
+
+    recognizer = BrPhoneRecognizer()
+    recognizer.bare_needs_keyword = True
+    asked: list[str] = []
+    original = recognizer._unlifted_bare
+
+    def spy(text: str, start: int, end: int) -> bool:
+        asked.append(text[start:end])
+        return original(text, start, end)
+
+    monkeypatch.setattr(recognizer, "_unlifted_bare", spy)
+    results = recognizer.analyze("pedido 4512345678 ok; celular 11987654321", ["PHONE_NUMBER"])
+    assert "4512345678" in asked and "11987654321" in asked
+    assert [r.score for r in results] == [0.35]  # the keyword one, not yet lifted
