@@ -362,12 +362,15 @@ class KnownUsernameRecognizer(EntityRecognizer):
         """Nothing to load: the list is indexed in the constructor."""
 
     def prefilter(self, threshold: float) -> Prefilter:
-        """The first word of every listed name, in any case and accents."""
-        heads = sorted({fold(token) for token in self._index if token})
-        pattern = "|".join(literal_pattern(h) for h in heads) or NEVER
-        reach = max((sum(len(t) + 4 for t in tail) for tails in self._index.values()
-                     for tail in tails), default=0)
-        return Prefilter(ENTITY, (Trigger(pattern, after=reach, name="listed name"),),
+        """Every listed name, in any case and accents, its words apart by any white space.
+
+        A finding is always one whole entry, so the hit covers it.
+        """
+        entries = sorted({(head, *tail) for head, tails in self._index.items()
+                          for tail in tails})
+        pattern = "|".join(r"\s+".join(literal_pattern(word) for word in entry)
+                           for entry in entries) or NEVER
+        return Prefilter(ENTITY, (Trigger(pattern, name="listed name"),),
                          margin_before=8, margin_after=8)
 
     def analyze(

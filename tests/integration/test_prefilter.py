@@ -99,7 +99,8 @@ FIXED = [
     "session opened for user carla", "por usuário JOAO", "Failed publickey for bia from",
     "login: \"carla.m\"", "C:\\Users\\fabio\\", "by user heitor",
     "sudo: jsilva : TTY=pts/0 ;", "USER=WF-BATCH.x-", "owner: Batch Job", "changed_by=ddic",
-    "joao.pereira", "JOAO.PEREIRA", "maria souza", "ze carlos", "Zé Carlos",
+    "joao.pereira", "JOAO.PEREIRA", "maria souza", "ze carlos", "Zé Carlos", "maria      souza",
+    "Maria\tSouza",
     # keywords
     "telefone", "celular", "cpf", "CNPJ", "c.n.p.j.", "cartão", "contato", "empresa", "Telefones",
     "cnpj/mf", "whatsapp", "stcd1", "iban", "e-mail",
