@@ -2,9 +2,9 @@
 
 A recognizer of this pack describes, with :class:`Prefilter`, where its findings can
 possibly be.  Each :class:`Trigger` is a pattern in the subset of syntax that both
-Python's ``re`` and RE2 accept (no look-around, no back-references), written with
-literal Unicode characters, ``\\d`` and ``\\s``.  The contract, which the engine relies
-on and the equivalence tests check, is:
+Python's ``re`` and hyperscan accept (no look-around, no back-references), written with
+literal characters (ASCII, Latin-1 and Latin Extended-A letters) and ``\\d``.  The
+contract, which the engine relies on and the equivalence tests check, is:
 
 * every finding the recognizer reports at or above the engine's score threshold lies
   within ``before`` characters before and ``after`` characters after some accepted
@@ -24,7 +24,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from recognizers._text import fold
@@ -75,7 +75,6 @@ class Prefilter:
     triggers: tuple[Trigger, ...]
     margin_before: int = CONTEXT_BEFORE + 8
     margin_after: int = CONTEXT_AFTER + 8
-    notes: tuple[str, ...] = field(default=())
 
 
 #: Triggers spell letters with ASCII, Latin-1 and Latin Extended-A characters.  A
