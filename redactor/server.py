@@ -231,7 +231,11 @@ def serve(*, idle: float = DEFAULT_IDLE, max_requests: int = DEFAULT_MAX_REQUEST
         if warm:
             from redactor.api import get_redactor
 
-            get_redactor().redact("aquecimento 529.982.247-25")
+            engine = get_redactor()
+            engine.redact("aquecimento 529.982.247-25")
+            # The prefilter of large tool outputs: loaded from the cache, or compiled
+            # now (once per configuration) rather than inside a hook's time budget.
+            engine.may_contain("aquecimento")
         path = client.socket_path(directory)
         _remove_stale_socket(path)
         server = EngineServer(path, idle=idle, max_requests=max_requests)
