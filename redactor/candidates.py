@@ -3,10 +3,11 @@
 The engine sends only these regions through Presidio (see Redactor._spans).  Two
 backends find the hits:
 
-* ``hyperscan`` (the optional ``fast`` extra): one pass over the UTF-8 bytes for all
-  triggers at once, every match of every trigger reported;
-* ``re`` (always available): one scan per entity, restarted one character after each
-  hit so that every position where some trigger matches is seen.
+* ``hyperscan`` (the optional ``fast`` extra on x86-64): one pass over the UTF-8 bytes
+  for all triggers at once, every match of every trigger reported;
+* ``re2`` (google-re2, the ``fast`` extra elsewhere) and ``re`` (always available): one
+  scan per entity, restarted one character after each hit so that every position where
+  some trigger matches is seen; re2 scans the UTF-8 bytes.
 
 Both report, per entity, merged ``(start, end)`` regions in characters of the text,
 each covering its hits plus the trigger reach plus the recognizer margins.
@@ -32,7 +33,7 @@ __all__ = ["BACKENDS", "Region", "Scanner", "available_backend"]
 #: Regions closer than this are analysed as one.
 MERGE_GAP: Final = 64
 
-BACKENDS: Final = ("hyperscan", "re")
+BACKENDS: Final = ("hyperscan", "re2", "re")
 
 
 def _replace_surrogate(error: UnicodeError) -> tuple[str, int]:
@@ -47,12 +48,13 @@ codecs.register_error("redactor-fffd", _replace_surrogate)
 
 
 def available_backend() -> str:
-    """``hyperscan`` when it can be imported, else ``re``."""
-    try:
-        import hyperscan  # noqa: F401
-    except ImportError:
-        return "re"
-    return "hyperscan"
+    """The fastest backend installed: ``hyperscan``, ``re2`` or ``re``."""
+    import importlib.util
+
+    for backend, module in (("hyperscan", "hyperscan"), ("re2", "re2")):
+        if importlib.util.find_spec(module) is not None:
+            return backend
+    return "re"
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,8 @@ class Scanner:
         self._find: Callable[[str], list[tuple[int, Trigger, int, int]]]
         if self.backend == "hyperscan":
             self._find = self._compile_hyperscan()
+        elif self.backend == "re2":
+            self._find = self._compile_re2()
         else:
             self._find = self._compile_re()
 
@@ -106,17 +110,51 @@ class Scanner:
 
     # ------------------------------------------------------------------ backends
 
-    def _compile_re(self) -> Callable[[str], list[tuple[int, Trigger, int, int]]]:
-        scans: list[tuple[int, re.Pattern[str], Trigger]] = []
+    def _scans(self) -> list[tuple[int, str, Trigger]]:
+        """Per entity: one union of its plain triggers, and each accepting trigger alone."""
+        scans: list[tuple[int, str, Trigger]] = []
         for index, entity in enumerate(self._entities):
             plain = [t for t in entity.triggers if t.accept is None]
             if plain:
                 # A union cannot tell which trigger hit: its hits get the widest reach.
                 union = "|".join(f"(?:{t.pattern})" for t in plain)
-                scans.append((index, re.compile(union), _widest(entity)))
-            for trigger in entity.triggers:
-                if trigger.accept is not None:
-                    scans.append((index, re.compile(trigger.pattern), trigger))
+                scans.append((index, union, _widest(entity)))
+            scans.extend((index, t.pattern, t) for t in entity.triggers if t.accept is not None)
+        return scans
+
+    def _compile_re2(self) -> Callable[[str], list[tuple[int, Trigger, int, int]]]:
+        import re2
+
+        # Texts with non-ASCII digits never reach the scanner (see _compile_hyperscan).
+        scans = [(index, re2.compile(pattern.replace("\\d", "[0-9]").replace("\\D", "[^0-9]")
+                                     .encode("utf-8")), trigger)
+                 for index, pattern, trigger in self._scans()]
+
+        def find(text: str) -> list[tuple[int, Trigger, int, int]]:
+            # Bytes, encoded once: searching a str would re-encode it on every call.
+            data = text.encode("utf-8", "redactor-fffd")
+            raw: list[tuple[int, Trigger, int, int]] = []
+            size = len(data)
+            for index, pattern, stand_in in scans:
+                search = pattern.search
+                match = search(data)
+                while match is not None:
+                    start, end = match.span()
+                    raw.append((index, stand_in, start, end))
+                    following = start + 1  # the next character, not the next byte
+                    while following < size and data[following] & 0xC0 == 0x80:
+                        following += 1
+                    match = search(data, following)
+            if len(data) == len(text):
+                return raw
+            to_char = _byte_to_char(data, {o for _, _, s, e in raw for o in (s, e)})
+            return [(i, t, to_char[s], to_char[e]) for i, t, s, e in raw]
+
+        return find
+
+    def _compile_re(self) -> Callable[[str], list[tuple[int, Trigger, int, int]]]:
+        scans = [(index, re.compile(pattern), trigger)
+                 for index, pattern, trigger in self._scans()]
 
         def find(text: str) -> list[tuple[int, Trigger, int, int]]:
             hits: list[tuple[int, Trigger, int, int]] = []

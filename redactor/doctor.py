@@ -118,10 +118,13 @@ def _prefilter_check() -> Check:
     """Which backend finds batch candidates (informational: both give the same output)."""
     from redactor.candidates import available_backend
 
-    if available_backend() == "hyperscan":
+    backend = available_backend()
+    if backend == "hyperscan":
         return Check("prefilter", True, "hyperscan (batch candidates found in one pass)")
-    return Check("prefilter", True, "Python re; install redactor[fast] (hyperscan, x86-64) "
-                 "for faster batch runs")
+    if backend == "re2":
+        return Check("prefilter", True, "google-re2")
+    return Check("prefilter", True, "Python re; install redactor[fast] (hyperscan on x86-64, "
+                 "google-re2 elsewhere) for faster batch runs")
 
 
 def hermes_checks(home: Path | None = None) -> list[Check]:

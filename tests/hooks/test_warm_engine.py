@@ -302,6 +302,7 @@ def test_doctor_reports_a_live_guard(env: Env) -> None:
     assert "[ok] warm engine: pid" in done.stdout
     from redactor.candidates import available_backend
 
-    expected = "hyperscan" if available_backend() == "hyperscan" else "Python re"
+    expected = {"hyperscan": "hyperscan", "re2": "google-re2"}.get(available_backend(),
+                                                                  "Python re")
     assert f"[ok] prefilter: {expected}" in done.stdout
     assert CPF not in done.stdout

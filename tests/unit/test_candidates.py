@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 
@@ -54,7 +55,12 @@ def _scanner(backend: str) -> Scanner:
     ], backend=backend)
 
 
-@pytest.mark.parametrize("backend", ["re", pytest.param("hyperscan", marks=needs_hyperscan)])
+needs_re2 = pytest.mark.skipif(importlib.util.find_spec("re2") is None,
+                               reason="google-re2 is not installed")
+
+
+@pytest.mark.parametrize("backend", ["re", pytest.param("hyperscan", marks=needs_hyperscan),
+                                     pytest.param("re2", marks=needs_re2)])
 def test_regions_cover_hits_reach_and_margins_and_honour_accept(backend: str) -> None:
     scanner = _scanner(backend)
     text = "xxxxabcxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxc!xx"
