@@ -224,7 +224,7 @@ class Redactor:
 
     @property
     def prefilter_backend(self) -> str | None:
-        """``hyperscan`` or ``re`` when the prefilter is in use, else None."""
+        """``hyperscan``, ``re2`` or ``re`` when the prefilter is in use, else None."""
         scanner = self._scanner
         return scanner.backend if scanner is not None else None
 
@@ -501,7 +501,7 @@ def _build_scanner(analyzer: AnalyzerEngine, entities: list[str], threshold: flo
     """The candidate scanner, or None when some recognizer declares no prefilter.
 
     ``prefilter`` is False (never), True (the fastest backend installed) or a backend
-    name ("hyperscan", "re").
+    name ("hyperscan", "re2", "re").
     """
     if prefilter is False:
         return None
