@@ -6,7 +6,13 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import regex
-from presidio_analyzer import Pattern, PatternRecognizer, RecognizerResult
+from presidio_analyzer import (
+    AnalysisExplanation,
+    EntityRecognizer,
+    Pattern,
+    PatternRecognizer,
+    RecognizerResult,
+)
 
 from recognizers._text import ContextWords
 
@@ -25,6 +31,7 @@ __all__ = [
     "RawContextMixin",
     "bounded",
     "cap_scores",
+    "make_result",
 ]
 
 #: Patterns of this pack are case sensitive unless they scope ``(?i:...)`` themselves:
@@ -145,6 +152,22 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
                     for pattern, best in self.PREFILTER if best >= threshold]
         triggers.extend(keyword_triggers(self.context_words.keywords, self.MAX_LENGTH))
         return Prefilter(self.ENTITY, tuple(triggers))
+
+
+def make_result(recognizer: EntityRecognizer, entity: str, start: int, end: int, *,
+                score: float, pattern_name: str) -> RecognizerResult:
+    """A result with the explanation and metadata Presidio's own recognizers attach."""
+    name: str = recognizer.name  # type: ignore[has-type]
+    return RecognizerResult(
+        entity_type=entity, start=start, end=end, score=score,
+        analysis_explanation=AnalysisExplanation(
+            recognizer=name, original_score=score, pattern_name=pattern_name,
+        ),
+        recognition_metadata={
+            RecognizerResult.RECOGNIZER_NAME_KEY: name,
+            RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: recognizer.id,
+        },
+    )
 
 
 def cap_scores(results: list[RecognizerResult], text: str,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 import regex
-from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult
+from presidio_analyzer import EntityRecognizer, RecognizerResult
 
-from recognizers.base import FLAGS, RawContextMixin
+from recognizers.base import FLAGS, RawContextMixin, make_result
 
 if TYPE_CHECKING:
     from presidio_analyzer.nlp_engine import NlpArtifacts
@@ -51,19 +51,14 @@ class BrBankAccountRecognizer(RawContextMixin, EntityRecognizer):
                 nlp_artifacts: NlpArtifacts | None = None) -> list[RecognizerResult]:
         """The number after each agency or account keyword, with at least 4 digits for accounts."""
         results: list[RecognizerResult] = []
-        name: str = self.name  # type: ignore[has-type]
         for pattern, score, label in ((_AGENCY, AGENCY_SCORE, "agency"),
                                       (_ACCOUNT, ACCOUNT_SCORE, "account")):
             for match in pattern.finditer(text):
                 start, end = match.span("v")
                 if sum(c.isdigit() for c in match.group("v")) < 4:
                     continue
-                results.append(RecognizerResult(
-                    entity_type=self.ENTITY, start=start, end=end, score=score,
-                    analysis_explanation=AnalysisExplanation(
-                        recognizer=name, original_score=score, pattern_name=label),
-                    recognition_metadata={RecognizerResult.RECOGNIZER_NAME_KEY: name,
-                                          RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id}))
+                results.append(make_result(self, self.ENTITY, start, end, score=score,
+                                           pattern_name=label))
         return results
 
     def prefilter(self, threshold: float) -> Prefilter:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 import regex
-from presidio_analyzer import AnalysisExplanation, EntityRecognizer, Pattern, RecognizerResult
+from presidio_analyzer import EntityRecognizer, Pattern, RecognizerResult
 
-from recognizers.base import PackPatternRecognizer, RawContextMixin, bounded
+from recognizers.base import PackPatternRecognizer, RawContextMixin, bounded, make_result
 from recognizers.checksums import brcode_crc_ok
 
 if TYPE_CHECKING:
@@ -79,7 +79,6 @@ class BrPixBrCodeRecognizer(RawContextMixin, EntityRecognizer):
                 nlp_artifacts: NlpArtifacts | None = None) -> list[RecognizerResult]:
         """One result per payload whose CRC checks out."""
         results: list[RecognizerResult] = []
-        name: str = self.name  # type: ignore[has-type]
         position = 0
         while True:
             match = _START.search(text, position)
@@ -89,12 +88,8 @@ class BrPixBrCodeRecognizer(RawContextMixin, EntityRecognizer):
             if end is None or not _PIX_GUI.search(text, match.start(), end):
                 position = match.start() + 1
                 continue
-            results.append(RecognizerResult(
-                entity_type=self.ENTITY, start=match.start(), end=end, score=1.0,
-                analysis_explanation=AnalysisExplanation(
-                    recognizer=name, original_score=1.0, pattern_name="BR Code"),
-                recognition_metadata={RecognizerResult.RECOGNIZER_NAME_KEY: name,
-                                      RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id}))
+            results.append(make_result(self, self.ENTITY, match.start(), end, score=1.0,
+                                       pattern_name="BR Code"))
             position = end
 
     def prefilter(self, threshold: float) -> Prefilter:

@@ -10,11 +10,11 @@ its exact canonical characters and rejects anything that is not exactly that.
 from __future__ import annotations
 
 import unicodedata
-from functools import lru_cache
+from functools import cache
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
-    from validate_docbr import CNH, CNPJ, CNS, CPF, PIS, RENAVAM, TituloEleitoral
+    from validate_docbr import DocumentBase
 
 __all__ = [
     "brcode_crc_ok",
@@ -37,18 +37,13 @@ _ASCII_DIGITS: Final = frozenset("0123456789")
 _ALNUM_UPPER: Final = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
-@lru_cache(maxsize=1)
-def _cpf() -> CPF:
-    from validate_docbr import CPF
+@cache
+def _validator(name: str) -> DocumentBase:
+    """One validate-docbr validator per document class (``"CPF"``, ``"CNH"``...), built once."""
+    import validate_docbr
 
-    return CPF()
-
-
-@lru_cache(maxsize=1)
-def _cnpj() -> CNPJ:
-    from validate_docbr import CNPJ
-
-    return CNPJ()
+    validator: DocumentBase = getattr(validate_docbr, name)()
+    return validator
 
 
 def canonical(candidate: str) -> str:
@@ -65,7 +60,7 @@ def cpf_is_valid(candidate: str) -> bool:
     digits = canonical(candidate)
     if len(digits) != 11 or not set(digits) <= _ASCII_DIGITS or _all_equal(digits):
         return False
-    return bool(_cpf().validate(digits))
+    return bool(_validator("CPF").validate(digits))
 
 
 def cnpj_is_valid(candidate: str) -> bool:
@@ -83,43 +78,8 @@ def cnpj_is_valid(candidate: str) -> bool:
         or _all_equal(value)
     ):
         return False
-    return bool(_cnpj().validate(value))
+    return bool(_validator("CNPJ").validate(value))
 
-
-
-@lru_cache(maxsize=1)
-def _cnh() -> CNH:
-    from validate_docbr import CNH
-
-    return CNH()
-
-
-@lru_cache(maxsize=1)
-def _pis() -> PIS:
-    from validate_docbr import PIS
-
-    return PIS()
-
-
-@lru_cache(maxsize=1)
-def _titulo() -> TituloEleitoral:
-    from validate_docbr import TituloEleitoral
-
-    return TituloEleitoral()
-
-
-@lru_cache(maxsize=1)
-def _cns() -> CNS:
-    from validate_docbr import CNS
-
-    return CNS()
-
-
-@lru_cache(maxsize=1)
-def _renavam() -> RENAVAM:
-    from validate_docbr import RENAVAM
-
-    return RENAVAM()
 
 
 def _digits(candidate: str, length: int) -> str | None:
@@ -140,7 +100,7 @@ def cnh_is_valid(candidate: str) -> bool:
     digits = _digits(candidate, 11)
     if digits is None or _all_equal(digits):
         return False
-    if _cnh().validate(digits):
+    if _validator("CNH").validate(digits):
         return True
     return digits[9:] == _cnh_without_discount(digits[:9])
 
@@ -157,7 +117,8 @@ def _cnh_without_discount(base: str) -> str:
 def pis_is_valid(candidate: str) -> bool:
     """PIS/PASEP/NIS/NIT: 11 digits, mod-11 DV (validate-docbr); all-equal rejected."""
     digits = _digits(candidate, 11)
-    return digits is not None and not _all_equal(digits) and bool(_pis().validate(digits))
+    return (digits is not None and not _all_equal(digits)
+            and bool(_validator("PIS").validate(digits)))
 
 
 def titulo_is_valid(candidate: str) -> bool:
@@ -169,7 +130,7 @@ def titulo_is_valid(candidate: str) -> bool:
     digits = _digits(candidate, 12)
     if digits is None or _all_equal(digits) or not 1 <= int(digits[8:10]) <= 28:
         return False
-    if _titulo().validate(digits):
+    if _validator("TituloEleitoral").validate(digits):
         return True
     return digits[10:] == _titulo_with_sp_mg_rule(digits[:10])
 
@@ -193,7 +154,7 @@ def cns_is_valid(candidate: str) -> bool:
     """Cartão Nacional de Saúde: 15 digits, first digit 1, 2, 7, 8 or 9 (validate-docbr)."""
     digits = _digits(candidate, 15)
     return (digits is not None and digits[0] in "12789" and not _all_equal(digits)
-            and bool(_cns().validate(digits)))
+            and bool(_validator("CNS").validate(digits)))
 
 
 def renavam_is_valid(candidate: str) -> bool:
@@ -202,7 +163,7 @@ def renavam_is_valid(candidate: str) -> bool:
     if not 9 <= len(value) <= 11 or not set(value) <= _ASCII_DIGITS:
         return False
     digits = value.rjust(11, "0")
-    return not _all_equal(digits) and bool(_renavam().validate(digits))
+    return not _all_equal(digits) and bool(_validator("RENAVAM").validate(digits))
 
 
 def rg_sp_is_valid(candidate: str) -> bool:

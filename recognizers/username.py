@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 import regex
-from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult
+from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 from recognizers._text import fold
-from recognizers.base import FLAGS, RawContextMixin
+from recognizers.base import FLAGS, RawContextMixin, make_result
 from recognizers.prefilter import NEVER, Prefilter, Trigger, literal_pattern
 
 if TYPE_CHECKING:
@@ -220,17 +220,7 @@ _TOKEN: Final = re.compile(r"[^\W_](?:[\w.-]*[^\W_])?")
 
 def _make_result(recognizer: EntityRecognizer, start: int, end: int, score: float,
                  shape: str) -> RecognizerResult:
-    name: str = recognizer.name  # type: ignore[has-type]
-    return RecognizerResult(
-        entity_type=ENTITY, start=start, end=end, score=score,
-        analysis_explanation=AnalysisExplanation(
-            recognizer=name, original_score=score, pattern_name=shape,
-        ),
-        recognition_metadata={
-            RecognizerResult.RECOGNIZER_NAME_KEY: name,
-            RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: recognizer.id,
-        },
-    )
+    return make_result(recognizer, ENTITY, start, end, score=score, pattern_name=shape)
 
 
 def _is_plausible_name(value: str) -> bool:

@@ -125,27 +125,22 @@ class Scanner:
     def _compile_re2(self) -> Callable[[str], list[tuple[int, Trigger, int, int]]]:
         import re2
 
-        # Texts with non-ASCII digits never reach the scanner (see _compile_hyperscan).
-        scans = [(index, re2.compile(pattern.replace("\\d", "[0-9]").replace("\\D", "[^0-9]")
-                                     .encode("utf-8")), trigger)
+        scans = [(index, re2.compile(_ascii_digits(pattern).encode("utf-8")), trigger)
                  for index, pattern, trigger in self._scans()]
 
         def find(text: str) -> list[tuple[int, Trigger, int, int]]:
             # Bytes, encoded once: searching a str would re-encode it on every call.
             data = text.encode("utf-8", "redactor-fffd")
-            raw: list[tuple[int, Trigger, int, int]] = []
             size = len(data)
-            for index, pattern, stand_in in scans:
-                search = pattern.search
-                match = search(data)
-                while match is not None:
-                    start, end = match.span()
-                    raw.append((index, stand_in, start, end))
-                    following = start + 1  # the next character, not the next byte
-                    while following < size and data[following] & 0xC0 == 0x80:
-                        following += 1
-                    match = search(data, following)
-            if len(data) == len(text):
+
+            def next_character(position: int) -> int:
+                position += 1
+                while position < size and data[position] & 0xC0 == 0x80:
+                    position += 1
+                return position
+
+            raw = _search_every_position(scans, data, next_character)
+            if size == len(text):
                 return raw
             to_char = _byte_to_char(data, {o for _, _, s, e in raw for o in (s, e)})
             return [(i, t, to_char[s], to_char[e]) for i, t, s, e in raw]
@@ -157,15 +152,7 @@ class Scanner:
                  for index, pattern, trigger in self._scans()]
 
         def find(text: str) -> list[tuple[int, Trigger, int, int]]:
-            hits: list[tuple[int, Trigger, int, int]] = []
-            for index, pattern, stand_in in scans:
-                search = pattern.search
-                match = search(text)
-                while match is not None:
-                    start, end = match.span()
-                    hits.append((index, stand_in, start, end))
-                    match = search(text, start + 1)
-            return hits
+            return _search_every_position(scans, text, lambda position: position + 1)
 
         return find
 
@@ -177,9 +164,7 @@ class Scanner:
         groups: dict[bool, list[tuple[int, bytes, int]]] = {False: [], True: []}
         for index, entity in enumerate(self._entities):
             for trigger in entity.triggers:
-                # Texts with non-ASCII digits never reach the scanner (the engine
-                # checks recognizers.prefilter.outside_trigger_alphabet first).
-                portable = trigger.pattern.replace("\\d", "[0-9]").replace("\\D", "[^0-9]")
+                portable = _ascii_digits(trigger.pattern)
                 # Tracking where a match starts costs; bounded triggers do without.
                 flags = base if trigger.max_length else base | hyperscan.HS_FLAG_SOM_LEFTMOST
                 groups[trigger.keyword].append((len(owners), portable.encode("utf-8"), flags))
@@ -279,6 +264,35 @@ def _hyperscan_database(members: list[tuple[int, bytes, int]]) -> Any:
 def _cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "redactor"
+
+
+def _ascii_digits(pattern: str) -> str:
+    """``\\d`` as ``[0-9]`` for the byte-level backends.
+
+    Texts with non-ASCII digits never reach the scanner (the engine checks
+    recognizers.prefilter.outside_trigger_alphabet first), and Unicode digit classes
+    make hyperscan databases too large.
+    """
+    return pattern.replace("\\d", "[0-9]").replace("\\D", "[^0-9]")
+
+
+def _search_every_position(scans: list[tuple[int, Any, Trigger]], subject: Any,
+                           following: Callable[[int], int]) -> list[tuple[int, Trigger, int, int]]:
+    """Every hit of every scan, restarting just after each hit's start (``following``).
+
+    A pattern's ``search`` finds the leftmost match only; restarting at the next
+    character, not after the match, lets no position where some trigger matches go
+    unseen.
+    """
+    hits: list[tuple[int, Trigger, int, int]] = []
+    for index, pattern, stand_in in scans:
+        search = pattern.search
+        match = search(subject)
+        while match is not None:
+            start, end = match.span()
+            hits.append((index, stand_in, start, end))
+            match = search(subject, following(start))
+    return hits
 
 
 def _widest(entity: _Entity) -> Trigger:
