@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -83,6 +84,13 @@ OPERATOR_KINDS: Final = ("replace", "mask", "redact", "hash")
 LANGUAGES: Final = ("pt-BR", "en")
 DEFAULT_HASH_KEY_ENV: Final = "REDACTOR_HASH_KEY"
 PROJECT_FILE: Final = ".redactor.toml"
+#: The longest a hook call may work before failing closed.  The client gives up at
+#: 25 s and Claude Code's installed timeout is 30 s, so the budget stays below both.
+MAX_TIME_BUDGET: Final = 20.0
+#: Size caps for the files the configuration names.
+MAX_CONFIG_BYTES: Final = 1 << 20
+MAX_KNOWN_USERS_BYTES: Final = 16 << 20
+MAX_KEY_FILE_BYTES: Final = 64 << 10
 
 # A rendered placeholder: ASCII, in brackets, no space or shell metacharacter inside.
 _PLACEHOLDER_RE: Final = re.compile(r"\[[A-Za-z0-9_.:-]{1,80}\]")
@@ -232,12 +240,45 @@ def load_settings(
     return settings
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def read_regular_file(path: Path, limit: int, what: str, fix: str) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes, or a ConfigError.
+
+    Opened without blocking and checked before reading, so a FIFO, a device such as
+    ``/dev/zero`` or a folder named by a configuration is a clear error, not a hang
+    or an exhausted memory.
+    """
     try:
-        raw = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: the {what} does not exist; {fix}") from None
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read ({exc.strerror}); fix its permissions "
-                          "or remove it") from None
+        raise ConfigError(f"{path}: the {what} cannot be read ({exc.strerror}); {fix}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(f"{path}: the {what} is not a regular file; {fix}")
+        if info.st_size > limit:
+            raise ConfigError(f"{path}: the {what} is larger than {limit} bytes; {fix}")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise ConfigError(f"{path}: the {what} is larger than {limit} bytes; {fix}")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise ConfigError(f"{path}: the {what} cannot be read ({exc.strerror}); {fix}") from None
+    finally:
+        os.close(fd)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    raw = read_regular_file(path, MAX_CONFIG_BYTES, "configuration file",
+                            "fix its permissions, shorten it or remove it")
     try:
         return tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -436,9 +477,11 @@ def _rules(path: Path, body: Any) -> list[Rule]:
             flag_file = str(_relative_path(path, f"{key}.flag_file", item["flag_file"]))
         for regex_key in ("pattern", "tools"):
             if regex_key in item:
+                import regex  # rule patterns run on it (see redactor.policy)
+
                 try:
-                    re.compile(item[regex_key])
-                except (re.error, TypeError) as exc:
+                    regex.compile(item[regex_key])
+                except (regex.error, TypeError) as exc:
                     raise _fail(path, f"{key}.{regex_key}", f"is not a valid regular expression "
                                 f"({exc})", "fix the expression") from None
         action = item.get("action", "deny")
@@ -495,6 +538,15 @@ def _apply_key(settings: Settings, path: Path, key: str, value: Any, *, project:
         changes["spacy_model"] = value
     elif key == "usernames.known_users_file":
         file = _relative_path(path, key, value)
+        if project:
+            # A repository may only point at its own files, never at /etc/shadow or
+            # at a user's home through a link.
+            root = path.parent.resolve()
+            if not file.resolve().is_relative_to(root):
+                raise _fail(path, key, "points outside the project folder "
+                            f"{root}", "keep the known-users file inside the project, or "
+                            "set it in your user configuration")
+            file = file.resolve()
         changes["known_users_files"] = (*settings.known_users_files, file) if project \
             else (file,)
     elif key == "usernames.service_accounts":
@@ -533,8 +585,10 @@ def _apply_key(settings: Settings, path: Path, key: str, value: Any, *, project:
                         "switch it on")
         changes["wrap_bash"] = value
     elif key == "hooks.time_budget_seconds":
-        if isinstance(value, bool) or not isinstance(value, int | float) or not 0.5 <= value <= 550:
-            raise _fail(path, key, "must be a number of seconds from 0.5 to 550", "e.g. 20")
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not 0.5 <= value <= MAX_TIME_BUDGET:
+            raise _fail(path, key, f"must be a number of seconds from 0.5 to {MAX_TIME_BUDGET:g}",
+                        "the host stops waiting at 30 s and the hook client at 25 s; e.g. 20")
         changes["hook_time_budget"] = float(value)
     elif key == "hermes.mode":
         if value not in ("block", "redact"):

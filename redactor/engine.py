@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from redactor.config import OperatorSpec, Settings
 from redactor.errors import ConfigError, EngineError
-from redactor.patch import walk_strings
+from redactor.patch import walk_json
 from redactor.results import Finding, JsonPath, JsonRedaction, RedactionResult
 
 if TYPE_CHECKING:
@@ -370,38 +370,79 @@ class Redactor:
                  for f in sorted(findings)]
         return self._apply(text, spans)
 
-    def redact_json(self, value: Any) -> JsonRedaction:
+    def redact_json(self, value: Any, *, keys_and_numbers: bool = False) -> JsonRedaction:
         """Redact every string leaf of a JSON value (dict, list, str, numbers...).
 
-        Keys are kept as they are.  Each leaf is analysed as ``"<key>: <leaf>"``, so
-        that its key reads as it would in a log line (``{"user": "jsilva"}`` is a user
-        name, ``{"cpf": ...}`` is context); the keys above it count as context too.
-        Returns the new value, the findings with their paths (offsets into the leaf),
-        and the minimal patch: the top-level keys (or indexes) whose values changed.
+        Each leaf is analysed as ``"<key>: <leaf>"``, so that its key reads as it
+        would in a log line (``{"user": "jsilva"}`` is a user name, ``{"cpf": ...}`` is
+        context); the keys above it count as context too.  By default keys, numbers
+        and booleans are kept as they are (the contract of batch JSON files).
+
+        ``keys_and_numbers`` (the hooks' contract): an integer whose digits are a
+        detected identifier (``{"cpf": 52998224725}``) becomes the placeholder string,
+        and an object key that holds a detected value is redacted like a string (a
+        key that then collides with another gets ``#2``...).
+
+        Returns the new value, the findings with their paths (offsets into the leaf
+        or key; paths name keys as redacted), and the minimal patch: the top-level
+        keys (or indexes) whose values changed, under their new names.
         """
         findings: list[Finding] = []
 
-        def one_leaf(path: JsonPath, leaf: str) -> str:
+        def spans_of(path: JsonPath, text: str) -> list[_Span]:
             labels = [p for p in path if isinstance(p, str)]
             key = path[-1] if path and isinstance(path[-1], str) else ""
             prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
             shift = len(prefix)
             spans = []
-            for span in self._spans(prefix + leaf, labels[-2:] or None):
+            for span in self._spans(prefix + text, labels[-2:] or None):
                 start, end = max(span.start - shift, 0), span.end - shift
                 if end > 0:
                     spans.append(_Span(start, end, span.entity, span.score, span.recognizer))
+            return spans
+
+        def record(path: JsonPath, spans: list[_Span]) -> None:
             findings.extend(
                 Finding(s.start, s.end, s.entity, round(s.score, 4), s.recognizer, path)
                 for s in spans
             )
+
+        def one_leaf(path: JsonPath, leaf: str) -> str:
+            spans = spans_of(path, leaf)
+            record(path, spans)
             return self._apply(leaf, spans)
 
-        new_value = walk_strings(value, one_leaf)
+        def one_number(path: JsonPath, item: Any) -> Any:
+            # Identifiers have at most ~25 digits; larger integers are never one.
+            if type(item) is not int or item < 0 or item.bit_length() > 90:
+                return item
+            digits = str(item)
+            spans = spans_of(path, digits)
+            if not spans:
+                return item
+            record(path, spans)
+            return self._apply(digits, spans)
+
+        def one_key(path: JsonPath, key: str) -> str:
+            labels = [p for p in path if isinstance(p, str)]
+            spans = [s for s in self._spans(key, labels[-1:] or None)]
+            if not spans:
+                return key
+            redacted = self._apply(key, spans)
+            record((*path, redacted), spans)
+            return redacted
+
+        if keys_and_numbers:
+            new_value = walk_json(value, one_leaf, key=one_key, scalar=one_number)
+        else:
+            new_value = walk_json(value, one_leaf)
         patch: dict[str | int, Any] = {}
         if isinstance(value, dict):
-            patch = {k: new_value[k] for k in value if new_value[k] != value[k]}
-        elif isinstance(value, list):
+            for (old_key, old), (new_key, new) in zip(value.items(), new_value.items(),
+                                                      strict=True):
+                if new_key != old_key or new != old:
+                    patch[new_key] = new
+        elif isinstance(value, list | tuple):
             patch = {i: new_value[i] for i in range(len(value)) if new_value[i] != value[i]}
         return JsonRedaction(new_value, tuple(findings), patch)
 
@@ -544,11 +585,10 @@ def _allow_key(value: str) -> str:
 def _hash_key(settings: Settings, environ: Mapping[str, str]) -> bytes | None:
     needs = any(settings.operator_for(e).kind == "hash" for e in settings.entities)
     if settings.hash_key_file is not None:
-        try:
-            key = settings.hash_key_file.read_bytes().strip()
-        except OSError as exc:
-            raise ConfigError(f"{settings.hash_key_file}: the hash key file cannot be read "
-                              f"({exc.strerror}); fix the path in [hash] key_file") from None
+        from redactor.config import MAX_KEY_FILE_BYTES, read_regular_file
+
+        key = read_regular_file(settings.hash_key_file, MAX_KEY_FILE_BYTES, "hash key file",
+                                "fix the path in [hash] key_file").strip()
     else:
         key = environ.get(settings.hash_key_env, "").encode()
     if not key:
@@ -560,18 +600,16 @@ def _hash_key(settings: Settings, environ: Mapping[str, str]) -> bytes | None:
 
 
 def _read_known_users(files: Sequence[Path]) -> list[str]:
+    from redactor.config import MAX_KNOWN_USERS_BYTES, read_regular_file
+
     names: list[str] = []
     for path in files:
+        raw = read_regular_file(path, MAX_KNOWN_USERS_BYTES, "known-users file",
+                                "fix usernames.known_users_file")
         try:
-            content = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ConfigError(f"{path}: the known-users file does not exist; fix "
-                              "usernames.known_users_file") from None
+            content = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise ConfigError(f"{path}: the known-users file is not UTF-8 text") from None
-        except OSError as exc:
-            raise ConfigError(f"{path}: the known-users file cannot be read "
-                              f"({exc.strerror})") from None
         for line in content.splitlines():
             entry = line.strip()
             if entry and not entry.startswith("#"):

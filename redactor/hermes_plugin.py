@@ -178,14 +178,25 @@ class HermesPlugin:
 
     def pre_tool_call(self, tool_name: str = "", args: Any = None, **kwargs: Any) -> Any:
         try:
+            from redactor.hooks.hermes import renames_top_level
+
             decided = self.guard.tool_rule(str(tool_name), args if args is not None else {})
+            patch = self.guard.redact_args(args)[1] if isinstance(args, dict) else {}
             if decided is not None:
                 action, reason = decided
-                return {"action": "block" if action == "deny" else "approve", "message": reason}
-            if self.can_modify and isinstance(args, dict):
-                _, patch = self.guard.redact_args(args)
-                if patch:
-                    return {"action": "modify", "args": patch}
+                # Approval cannot carry rewritten arguments: arguments that still hold
+                # personal data here (no tool_request middleware redacted them) block.
+                if action == "deny" or patch:
+                    return {"action": "block", "message": reason}
+                return {"action": "approve", "message": reason}
+            if patch and isinstance(args, dict):
+                if not self.can_modify or renames_top_level(args, patch):
+                    # 0.19.0 ignores modify; its tool_request middleware, which runs
+                    # first, replaces the arguments whole, so data left here means it
+                    # did not run: block rather than let the call go.
+                    return {"action": "block",
+                            "message": messages.text("shape_blocked", self._language())}
+                return {"action": "modify", "args": patch}
             return None
         except Exception as exc:
             self._fail("pre_tool_call", exc)

@@ -34,6 +34,15 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "redactor: mensagem bloqueada por segurança: falha interna ao verificar dados "
             "pessoais ({error}). Detalhes no log local do redactor."
         ),
+        "fail_unreadable": (
+            "redactor: turno interrompido por segurança: um evento de hook ilegível não pôde "
+            "ser verificado quanto a dados pessoais ({error}). Detalhes no log local do "
+            "redactor."
+        ),
+        "shape_blocked": (
+            "redactor: chamada bloqueada: os argumentos contêm dados pessoais que este host "
+            "não permite reescrever aqui. Refaça a chamada sem esses dados."
+        ),
     },
     "en": {
         "prompt_blocked": (
@@ -58,6 +67,14 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "fail_prompt": (
             "redactor: message blocked for safety: internal error while checking for personal "
             "data ({error}). Details in redactor's local log."
+        ),
+        "fail_unreadable": (
+            "redactor: turn stopped for safety: a hook event that could not be read could not "
+            "be checked for personal data ({error}). Details in redactor's local log."
+        ),
+        "shape_blocked": (
+            "redactor: call blocked: the arguments hold personal data that this host cannot "
+            "rewrite here. Make the call again without that data."
         ),
     },
 }

@@ -1,22 +1,44 @@
-"""Policy rules over tool calls and prompts, shared by every host adapter."""
+"""Policy rules over tool calls and prompts, shared by every host adapter.
+
+Rule patterns come from configuration files, a project's among them, so matching
+is bounded: patterns run on the ``regex`` engine with a deadline shared by all the
+rules of one call (:data:`MATCH_SECONDS`).  A search that runs past it counts as
+a match: the rule applies, which is the strict side for a deny or ask rule.
+"""
 
 from __future__ import annotations
 
-import re
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from redactor.config import Rule
 
-__all__ = ["match_prompt", "match_tool", "string_leaves"]
+if TYPE_CHECKING:
+    import regex
+
+__all__ = ["MATCH_SECONDS", "match_prompt", "match_tool", "string_leaves"]
+
+#: Time all the rule patterns of one call may take together.
+MATCH_SECONDS: Final = 1.0
 
 
 @lru_cache(maxsize=256)
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+def _compiled(pattern: str) -> regex.Pattern[str]:
+    import regex
+
+    return regex.compile(pattern)
+
+
+class _Deadline:
+    def __init__(self, seconds: float = MATCH_SECONDS) -> None:
+        self.end = time.monotonic() + seconds
+
+    def left(self) -> float:
+        return max(self.end - time.monotonic(), 0.001)
 
 
 def string_leaves(value: Any) -> Iterator[str]:
@@ -45,11 +67,14 @@ def _applies(rule: Rule, where: Literal["tool", "prompt"], now: datetime | None 
     return rule.flag_file is None or Path(rule.flag_file).exists()
 
 
-def _pattern_hits(rule: Rule, texts: Iterable[str]) -> bool:
+def _pattern_hits(rule: Rule, texts: Iterable[str], deadline: _Deadline) -> bool:
     if rule.pattern is None:
         return True
     pattern = _compiled(rule.pattern)
-    return any(pattern.search(text) for text in texts)
+    try:
+        return any(pattern.search(text, timeout=deadline.left()) for text in texts)
+    except TimeoutError:
+        return True
 
 
 def match_tool(rules: Sequence[Rule], tool_name: str, tool_input: Any,
@@ -58,20 +83,27 @@ def match_tool(rules: Sequence[Rule], tool_name: str, tool_input: Any,
 
     ``deny`` rules are looked at before ``ask`` rules, so the strictest answer wins.
     """
+    deadline = _Deadline()
     for action in ("deny", "ask"):
         for rule in rules:
             if rule.action != action or not _applies(rule, "tool", now):
                 continue
-            if not _compiled(rule.tools).fullmatch(tool_name):
-                continue
-            if _pattern_hits(rule, string_leaves(tool_input)):
+            try:
+                named = _compiled(rule.tools).fullmatch(tool_name, timeout=deadline.left())
+            except TimeoutError:
+                named = None  # a tool pattern past the deadline covers the call
+            else:
+                if named is None:
+                    continue
+            if _pattern_hits(rule, string_leaves(tool_input), deadline):
                 return rule
     return None
 
 
 def match_prompt(rules: Sequence[Rule], prompt: str, now: datetime | None = None) -> Rule | None:
     """The first prompt rule whose gates are open and whose pattern occurs in the prompt."""
+    deadline = _Deadline()
     for rule in rules:
-        if _applies(rule, "prompt", now) and _pattern_hits(rule, (prompt,)):
+        if _applies(rule, "prompt", now) and _pattern_hits(rule, (prompt,), deadline):
             return rule
     return None

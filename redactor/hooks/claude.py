@@ -11,7 +11,7 @@ patch computed by the engine is emitted applied onto the complete original objec
 
 from __future__ import annotations
 
-import json
+import math
 import os
 import re
 import shlex
@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from redactor import messages
+from redactor import jsonio, messages
 from redactor.config import Settings, load_settings
-from redactor.patch import apply_patch
+from redactor.patch import apply_patch, walk_json
 from redactor.policy import match_prompt, match_tool
 
 __all__ = ["HookTimeout", "Outcome", "fail_closed", "handle", "run", "wrap_bash_command"]
@@ -48,7 +48,8 @@ class Outcome:
 
     @classmethod
     def emit(cls, payload: dict[str, Any]) -> Outcome:
-        return cls(stdout=json.dumps(payload, ensure_ascii=False))
+        """One JSON object on stdout: always valid JSON that encodes to UTF-8."""
+        return cls(stdout=jsonio.dumps(payload))
 
 
 class HookTimeout(Exception):
@@ -156,16 +157,24 @@ def _pre_tool_use(payload: dict[str, Any], settings: Settings, engine: Any) -> O
     if not isinstance(tool_name, str) or not isinstance(tool_input, dict):
         raise ValueError("PreToolUse without tool_name or a tool_input object")
     rule = match_tool(settings.rules, tool_name, tool_input)
-    if rule is not None:
+    if rule is not None and rule.action == "deny":
         return Outcome.emit({"hookSpecificOutput": {
             "hookEventName": "PreToolUse",
-            "permissionDecision": rule.action,
+            "permissionDecision": "deny",
             "permissionDecisionReason": rule.reason,
         }})
-    result = engine.redact_json(tool_input)
-    updated = apply_patch(tool_input, result.patch)
+    result = engine.redact_json(tool_input, keys_and_numbers=True)
+    updated = whole_replacement(tool_input, result)
     if settings.wrap_bash and tool_name == "Bash" and isinstance(updated.get("command"), str):
         updated = {**updated, "command": wrap_bash_command(updated["command"])}
+    if rule is not None:
+        # An ask rule hands the call to the person, with the redacted input: what they
+        # approve is what runs, so no rule can switch redaction off.
+        ask: dict[str, Any] = {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+                               "permissionDecisionReason": rule.reason}
+        if updated != tool_input:
+            ask["updatedInput"] = updated
+        return Outcome.emit({"hookSpecificOutput": ask})
     if updated == tool_input:
         return Outcome()
     output: dict[str, Any] = {"hookEventName": "PreToolUse", "updatedInput": updated}
@@ -179,14 +188,23 @@ def _pre_tool_use(payload: dict[str, Any], settings: Settings, engine: Any) -> O
     return Outcome.emit({"hookSpecificOutput": output})
 
 
+def whole_replacement(original: Any, result: Any) -> Any:
+    """The complete replacement Claude Code needs: the original object with only the
+    changed top-level values replaced, or the whole new value when keys were renamed."""
+    if isinstance(original, dict) and isinstance(result.value, dict) \
+            and list(original) == list(result.value):
+        return apply_patch(original, result.patch)
+    return result.value
+
+
 def _post_tool_use(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
     if "tool_response" not in payload:
         return Outcome()
     response = payload["tool_response"]
-    result = engine.redact_json(response)
+    result = engine.redact_json(response, keys_and_numbers=True)
     if not result.findings:
         return Outcome()
-    updated = apply_patch(response, result.patch) if isinstance(response, dict) else result.value
+    updated = whole_replacement(response, result)
     return Outcome.emit({"hookSpecificOutput": {
         "hookEventName": "PostToolUse",
         "updatedToolOutput": updated,
@@ -227,35 +245,59 @@ def _user_prompt_submit(payload: dict[str, Any], settings: Settings, engine: Any
 
 
 def withheld(value: Any, marker: str) -> Any:
-    """A copy of a tool response with every content string replaced by ``marker``."""
-    if isinstance(value, str):
-        return marker
-    if isinstance(value, dict):
-        return {key: item if key in DISCRIMINATORS and isinstance(item, str)
-                else withheld(item, marker) for key, item in value.items()}
-    if isinstance(value, list):
-        return [withheld(item, marker) for item in value]
-    return value
+    """A copy of a tool response with every content string replaced by ``marker``.
+
+    Works on any shape: iterative, containers nested past the JSON depth limit
+    become ``marker`` too, and numbers JSON cannot hold become ``null``.
+    """
+
+    def leaf(path: Any, text: str) -> str:
+        key = path[-1] if path else None
+        return text if key in DISCRIMINATORS else marker
+
+    def scalar(path: Any, item: Any) -> Any:
+        if isinstance(item, float) and not math.isfinite(item):
+            return None
+        return item
+
+    return walk_json(value, leaf, scalar=scalar, too_deep=lambda path: marker,
+                     max_depth=jsonio.MAX_DEPTH - 2)
+
+
+def stop_turn(language: str, error: str) -> Outcome:
+    """The answer for an event that cannot be read at all.
+
+    ``continue: false`` ends Claude Code's turn before the next model request, so a
+    tool output it carries never reaches the model; exit 2 with the same notice on
+    stderr blocks a tool call or a prompt on its own (verified with the real CLI,
+    tests/e2e/test_claude_stop_turn.py).
+    """
+    notice = messages.text("fail_unreadable", language, error=error)
+    return Outcome(stdout=jsonio.dumps({"continue": False, "stopReason": notice}),
+                   stderr=notice, exit_code=2)
 
 
 def fail_closed(event: str | None, payload: Any, error: BaseException,
                 language: str = "pt-BR") -> Outcome:
-    """The safe answer to an event whose handling failed.  Names no value."""
+    """The safe answer to an event whose handling failed.  Names no value; never raises."""
     name = type(error).__name__
-    if event == "UserPromptSubmit":
-        return Outcome.emit({"decision": "block",
-                             "reason": messages.text("fail_prompt", language, error=name)})
-    if event == "PostToolUse" and isinstance(payload, dict) and "tool_response" in payload:
-        marker = messages.text("withheld", language)
-        return Outcome.emit({"hookSpecificOutput": {
-            "hookEventName": "PostToolUse",
-            "updatedToolOutput": withheld(payload["tool_response"], marker),
-        }})
-    if event in (None, "PreToolUse", "PostToolUse"):
-        # Exit 2 blocks a tool call and a prompt; for an unreadable event it is the
-        # strongest answer there is.
-        return Outcome(stderr=messages.text("fail_tool", language, error=name), exit_code=2)
-    return Outcome()  # an event nothing can be done about (PostToolUseFailure, unknown)
+    try:
+        if event == "UserPromptSubmit":
+            return Outcome.emit({"decision": "block",
+                                 "reason": messages.text("fail_prompt", language, error=name)})
+        if event == "PreToolUse":
+            # Exit 2 blocks the call whatever stdout holds.
+            return Outcome(stderr=messages.text("fail_tool", language, error=name), exit_code=2)
+        if event == "PostToolUse" and isinstance(payload, dict) and "tool_response" in payload:
+            marker = messages.text("withheld", language)
+            return Outcome.emit({"hookSpecificOutput": {
+                "hookEventName": "PostToolUse",
+                "updatedToolOutput": withheld(payload["tool_response"], marker),
+            }})
+    except Exception:  # noqa: S110 - the answer below needs nothing that can fail
+        pass
+    # Unreadable input, an unknown event, or a tool output whose shape is unknown.
+    return stop_turn(language, name)
 
 
 def sniff_event(raw: bytes) -> str | None:
@@ -270,7 +312,7 @@ def run(raw: bytes, settings: Settings | None = None, env: Mapping[str, str] | N
     payload: Any = None
     event: str | None = sniff_event(raw)
     try:
-        payload = json.loads(raw.decode("utf-8"))
+        payload = jsonio.loads(raw)
         if isinstance(payload, dict) and isinstance(payload.get("hook_event_name"), str):
             event = payload["hook_event_name"]
         return handle(payload, settings, env, default_cwd)

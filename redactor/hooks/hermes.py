@@ -7,14 +7,13 @@ Which Hermes release honours what is in README ("Hermes Agent").
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from redactor import messages
+from redactor import jsonio, messages
 from redactor.config import Settings, load_settings
 from redactor.patch import walk_strings
 from redactor.policy import match_prompt, match_tool
@@ -102,13 +101,23 @@ class Guard:
         return walk_strings(value, leaf), found
 
     def redact_args(self, args: dict[str, Any]) -> tuple[dict[str, Any], dict[str | int, Any]]:
-        """The redacted arguments and the partial patch (changed top-level keys only)."""
-        result = self.engine(self.settings()).redact_json(args)
+        """The redacted arguments and the partial patch (changed top-level keys only).
+
+        Numbers that are identifiers and keys that hold one are redacted too; a
+        renamed top-level key shows as a patch key missing from ``args`` (a shallow
+        merge cannot remove the old one: see :func:`renames_top_level`).
+        """
+        result = self.engine(self.settings()).redact_json(args, keys_and_numbers=True)
         return dict(result.value), dict(result.patch)
 
     def tool_rule(self, tool_name: str, args: Any) -> tuple[Literal["deny", "ask"], str] | None:
         rule = match_tool(self.settings().rules, tool_name, args)
         return (rule.action, rule.reason) if rule is not None else None
+
+
+def renames_top_level(args: dict[str, Any], patch: dict[str | int, Any]) -> bool:
+    """True when the patch renames a top-level key, which a shallow merge cannot do."""
+    return any(key not in args for key in patch)
 
 
 def blocking(found: list[str], settings: Settings) -> list[str]:
@@ -129,7 +138,7 @@ def shell(raw: bytes, env: Mapping[str, str] | None = None) -> str:
     """
     event = None
     try:
-        payload = json.loads(raw.decode("utf-8"))
+        payload = jsonio.loads(raw)
         if not isinstance(payload, dict):
             raise ValueError("the hook event is not a JSON object")
         event = payload.get("hook_event_name")
@@ -145,7 +154,7 @@ def shell(raw: bytes, env: Mapping[str, str] | None = None) -> str:
             if reason is None and not found:
                 return "{}"
             message = reason or messages.prompt_blocked(settings, found)
-            return json.dumps({"action": "block", "message": message}, ensure_ascii=False)
+            return jsonio.dumps({"action": "block", "message": message})
         if event == "pre_tool_call":
             tool_name = payload.get("tool_name")
             args = payload.get("tool_input")
@@ -153,11 +162,14 @@ def shell(raw: bytes, env: Mapping[str, str] | None = None) -> str:
                 return "{}"
             decided = guard.tool_rule(tool_name, args)
             if decided is not None:
-                return json.dumps({"action": "block", "message": decided[1]}, ensure_ascii=False)
+                return jsonio.dumps({"action": "block", "message": decided[1]})
             _, patch = guard.redact_args(args)
             if not patch:
                 return "{}"
-            return json.dumps({"action": "modify", "args": patch}, ensure_ascii=False)
+            if renames_top_level(args, patch):
+                return jsonio.dumps({"action": "block", "message": messages.text(
+                    "shape_blocked", guard.settings().language)})
+            return jsonio.dumps({"action": "modify", "args": patch})
         return "{}"
     except Exception as exc:  # every failure must fail closed
         from redactor.diagnostics import log_error
@@ -166,5 +178,5 @@ def shell(raw: bytes, env: Mapping[str, str] | None = None) -> str:
         if event in (None, "pre_llm_call", "pre_tool_call"):
             text = messages.text("fail_prompt" if event == "pre_llm_call" else "fail_tool",
                                  error=type(exc).__name__)
-            return json.dumps({"action": "block", "message": text}, ensure_ascii=False)
+            return jsonio.dumps({"action": "block", "message": text})
         return "{}"

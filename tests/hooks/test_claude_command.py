@@ -23,11 +23,14 @@ def hook(stdin: bytes, tmp_path: Path, env: dict[str, str] | None = None,
 
 
 @pytest.mark.parametrize("stdin", [b"", b"garbage \x00\xff", b"{]"])
-def test_garbage_or_empty_stdin_exits_2_without_stdout(stdin: bytes, tmp_path: Path) -> None:
+def test_garbage_or_empty_stdin_stops_the_turn(stdin: bytes, tmp_path: Path) -> None:
+    # An event that cannot be read: exit 2 (a tool call or prompt is blocked) and
+    # continue:false (a turn stops before a tool output reaches the model); see
+    # tests/e2e/test_claude_stop_turn.py for the real CLI's behaviour.
     done = hook(stdin, tmp_path)
     assert done.returncode == 2
-    assert done.stdout == b""
-    assert b"bloqueada" in done.stderr
+    assert json.loads(done.stdout)["continue"] is False
+    assert b"interrompido" in done.stderr
 
 
 def test_one_json_object_on_stdout(tmp_path: Path) -> None:

@@ -260,20 +260,42 @@ def test_internal_errors_fail_closed_per_event(monkeypatch: pytest.MonkeyPatch,
     assert log.count("InjectedFault") == 4
 
 
-def test_time_budget_fails_closed() -> None:
-    # A catastrophic pattern in a rule makes PreToolUse run past a tiny budget.
-    slow = Rule(name="slow", pattern="(a+)+$", reason="r", on=("tool",))
-    outcome = answer(pre("Bash", {"command": "a" * 40 + "!"}),
-                     Settings(rules=(slow,), hook_time_budget=0.5))
+def test_time_budget_fails_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    def slow(*args: Any) -> claude.Outcome:
+        time.sleep(5)
+        return claude.Outcome()
+
+    monkeypatch.setattr(claude, "_pre_tool_use", slow)
+    outcome = answer(pre("Bash", {"command": "ls"}), Settings(hook_time_budget=0.5))
     assert outcome.exit_code == 2 and "HookTimeout" in (outcome.stderr or "")
+
+
+@pytest.mark.parametrize("pattern", ["(a|aa)+$", "^(a|a?)+$", "(\\w+\\s?)+$"])
+def test_a_catastrophic_rule_pattern_applies_instead_of_hanging(pattern: str) -> None:
+    # A project rule's pattern that backtracks forever counts as a match once the
+    # shared deadline passes: the call is denied, never let through, never hung.
+    rule = Rule(name="slow", pattern=pattern, reason="regra lenta", on=("tool", "prompt"))
+    outcome = answer(pre("Bash", {"command": "a" * 5000 + "!"}), Settings(rules=(rule,)))
+    decided = json.loads(outcome.stdout or "")["hookSpecificOutput"]
+    assert decided["permissionDecision"] == "deny"
+    prompt = answer({**BASE, "hook_event_name": "UserPromptSubmit", "prompt": "a" * 5000 + "!"},
+                    Settings(rules=(rule,)))
+    assert json.loads(prompt.stdout or "")["decision"] == "block"
 
 
 @pytest.mark.parametrize("raw", [b"", b"not json", b"\xff\xfe", b"[1, 2]", b"null",
                                  b'{"hook_event_name": "PreToolUse", "tool_input": {"a": '])
 def test_unreadable_stdin_fails_closed(raw: bytes) -> None:
     outcome = claude.run(raw, Settings())
-    assert outcome.exit_code == 2 and outcome.stdout is None
-    assert "bloqueada por segurança" in (outcome.stderr or "")
+    assert outcome.exit_code == 2
+    if b"PreToolUse" in raw:  # the event is known: exit 2 alone blocks the call
+        assert outcome.stdout is None
+        assert "bloqueada por segurança" in (outcome.stderr or "")
+    else:  # unknown event: stop the turn too
+        assert json.loads(outcome.stdout or "") == {
+            "continue": False, "stopReason": outcome.stderr}
 
 
 def test_truncated_prompt_event_is_blocked() -> None:

@@ -142,8 +142,21 @@ def test_tool_results_and_arguments() -> None:
     modify = guard_plugin.pre_tool_call(tool_name="write_file",
                                         args={"path": "/srv/a.txt", "content": f"CPF {CPF}"})
     assert modify == {"action": "modify", "args": {"content": "CPF [CPF]"}}  # partial patch
+    # Without modify, arguments that still hold data here (the tool_request middleware,
+    # which runs first, did not redact them) block the call.
+    blocked = plugin(can_modify=False).pre_tool_call(
+        tool_name="write_file", args={"content": f"CPF {CPF}"})
+    assert blocked is not None and blocked["action"] == "block"
+    clean(blocked)
     assert plugin(can_modify=False).pre_tool_call(
-        tool_name="write_file", args={"content": f"CPF {CPF}"}) is None
+        tool_name="write_file", args={"content": "CPF [CPF]"}) is None
+    # A top-level key that holds a value cannot be removed by a shallow merge: block.
+    renamed = guard_plugin.pre_tool_call(tool_name="t", args={CPF: "x", "n": 52998224725})
+    assert renamed is not None and renamed["action"] == "block"
+    clean(renamed)
+    # Numbers that are identifiers are redacted, and the middleware renames keys.
+    whole = guard_plugin.tool_request(tool_name="t", args={"cpf": 52998224725, "q": {CPF: 1}})
+    assert whole["args"] == {"cpf": "[CPF]", "q": {"[CPF]": 1}}
 
 
 def test_rules_block_or_escalate_tool_calls_and_block_turns() -> None:
