@@ -147,3 +147,79 @@ def test_readme_toml_examples_load(tmp_path: Path, env: dict[str, str]) -> None:
         path = write(tmp_path / "xdg/redactor/config.toml", block)
         settings = load_settings(cwd=tmp_path, env=env)
         assert settings.sources == (path,)
+
+
+# ---------------------------------------------------------------- files the config names
+
+
+def test_project_known_users_file_must_stay_in_the_project(tmp_path: Path,
+                                                           env: dict[str, str]) -> None:
+    project = tmp_path / "repo"
+    write(project / "users.txt", "jsilva\n")
+    write(project / ".redactor.toml", '[usernames]\nknown_users_file = "users.txt"\n')
+    settings = load_settings(cwd=project, env=env)
+    assert settings.known_users_files == ((project / "users.txt").resolve(),)
+    for target in ("/etc/shadow", "../outside.txt", "link.txt"):
+        write(tmp_path / "outside.txt", "x\n")
+        link = project / "link.txt"
+        if not link.is_symlink():
+            link.symlink_to(tmp_path / "outside.txt")
+        write(project / ".redactor.toml", f'[usernames]\nknown_users_file = "{target}"\n')
+        with pytest.raises(ConfigError, match="outside the project"):
+            load_settings(cwd=project, env=env)
+    # The user's own file may name any file.
+    write(tmp_path / "xdg/redactor/config.toml", '[usernames]\nknown_users_file = "/etc/hosts"\n')
+    (project / ".redactor.toml").unlink()
+    assert load_settings(cwd=project, env=env).known_users_files == (Path("/etc/hosts"),)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder", "huge"])
+def test_named_files_must_be_small_regular_files(tmp_path: Path, kind: str) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from redactor.config import MAX_KNOWN_USERS_BYTES
+
+    project = tmp_path / "repo"
+    project.mkdir()
+    target = project / "users"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "folder":
+        target.mkdir()
+    elif kind == "huge":
+        with target.open("wb") as stream:
+            stream.truncate(MAX_KNOWN_USERS_BYTES + 1)
+    name = "/dev/zero" if kind == "device" else str(target)
+    config = tmp_path / "user.toml"
+    write(config, f'[usernames]\nknown_users_file = "{name}"\n')
+    # In a process with a timeout: a FIFO used to block the reader forever.
+    done = subprocess.run(
+        [sys.executable, "-m", "redactor", "redact"], input=b"ok\n", capture_output=True,
+        timeout=120, cwd=project, check=False,
+        env={**os.environ, "REDACTOR_CONFIG": str(config), "XDG_CONFIG_HOME": str(tmp_path)})
+    assert done.returncode == 2
+    expected = b"larger than" if kind == "huge" else b"not a regular file"
+    assert expected in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_a_fifo_as_config_file_is_refused(tmp_path: Path, env: dict[str, str]) -> None:
+    import os
+
+    from redactor.config import read_regular_file
+
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)
+    with pytest.raises(ConfigError, match="not a regular file"):
+        read_regular_file(fifo, 100, "configuration file", "fix it")
+
+
+@pytest.mark.parametrize("value", [20.5, 30, 550])
+def test_time_budget_stays_below_the_hosts_timeout(tmp_path: Path, env: dict[str, str],
+                                                   value: float) -> None:
+    write(tmp_path / "xdg/redactor/config.toml", f"[hooks]\ntime_budget_seconds = {value}\n")
+    with pytest.raises(ConfigError, match="from 0.5 to 20"):
+        load_settings(cwd=tmp_path, env=env)
+    write(tmp_path / "xdg/redactor/config.toml", "[hooks]\ntime_budget_seconds = 20\n")
+    assert load_settings(cwd=tmp_path, env=env).hook_time_budget == 20.0
