@@ -36,12 +36,14 @@ MERGE_GAP: Final = 64
 BACKENDS: Final = ("hyperscan", "re2", "re")
 
 
-def _replace_surrogate(error: UnicodeError) -> tuple[str, int]:
-    # Lone surrogates (undecodable bytes kept by surrogateescape) become U+FFFD,
-    # three bytes like the surrogate itself would be, so offsets map one to one.
+def _replace_surrogate(error: UnicodeError) -> tuple[bytes, int]:
+    # Lone surrogates (undecodable bytes kept by surrogateescape, or a JSON "\ud800")
+    # become U+FFFD, one character for one, so offsets map one to one.  The
+    # replacement is given as bytes: CPython's UTF-8 encoder accepts only ASCII text
+    # from an error handler and rejects U+FFFD as a str.
     if not isinstance(error, UnicodeEncodeError):
         raise error
-    return "\ufffd" * (error.end - error.start), error.end
+    return b"\xef\xbf\xbd" * (error.end - error.start), error.end
 
 
 codecs.register_error("redactor-fffd", _replace_surrogate)
