@@ -15,7 +15,7 @@ from typing import Any, Final, Literal
 
 from redactor import jsonio, messages
 from redactor.config import Settings, load_settings
-from redactor.patch import walk_strings
+from redactor.patch import walk_json
 from redactor.policy import match_prompt, match_tool
 from redactor.results import JsonPath
 
@@ -47,8 +47,16 @@ def _is_content(path: JsonPath) -> bool:
 
 
 def withheld_messages(messages_value: Any, marker: str) -> Any:
-    """A copy of chat messages with every content string replaced by ``marker``."""
-    return walk_strings(messages_value, lambda path, text: marker if _is_content(path) else text)
+    """A copy of chat messages with every content string replaced by ``marker``.
+
+    Any shape: keys other than the structure keys and numbers become ``marker``
+    too, and containers past the depth limit collapse into it.
+    """
+    return walk_json(messages_value, lambda path, text: marker if _is_content(path) else text,
+                     key=lambda path, name: name if name in STRUCTURE_KEYS else marker,
+                     scalar=lambda path, item: marker if isinstance(item, int | float)
+                     and not isinstance(item, bool) else item,
+                     too_deep=lambda path: marker, max_depth=jsonio.MAX_DEPTH - 2)
 
 
 class Guard:
@@ -98,7 +106,16 @@ class Guard:
             found.extend(f.entity_type for f in result.findings)
             return str(result.text)
 
-        return walk_strings(value, leaf), found
+        def key(path: JsonPath, name: str) -> str:
+            return name if name in STRUCTURE_KEYS else leaf((), name)
+
+        def number(path: JsonPath, item: Any) -> Any:
+            if type(item) is not int or item < 0 or item.bit_length() > 90:
+                return item
+            redacted = leaf(path, str(item))
+            return item if redacted == str(item) else redacted
+
+        return walk_json(value, leaf, key=key, scalar=number), found
 
     def redact_args(self, args: dict[str, Any]) -> tuple[dict[str, Any], dict[str | int, Any]]:
         """The redacted arguments and the partial patch (changed top-level keys only).
