@@ -39,6 +39,11 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "ser verificado quanto a dados pessoais ({error}). Detalhes no log local do "
             "redactor."
         ),
+        "sealed_session": (
+            "redactor: esta sessão foi selada: uma saída de ferramenta que o redactor não "
+            "conseguiu verificar ficou no histórico e seria enviada ao modelo com esta "
+            "mensagem. Inicie uma nova sessão (sem --resume/--continue)."
+        ),
         "shape_blocked": (
             "redactor: chamada bloqueada: os argumentos contêm dados pessoais que este host "
             "não permite reescrever aqui. Refaça a chamada sem esses dados."
@@ -71,6 +76,11 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "fail_unreadable": (
             "redactor: turn stopped for safety: a hook event that could not be read could not "
             "be checked for personal data ({error}). Details in redactor's local log."
+        ),
+        "sealed_session": (
+            "redactor: this session is sealed: a tool output redactor could not check stayed "
+            "in its history and would be sent to the model with this message. Start a new "
+            "session (without --resume/--continue)."
         ),
         "shape_blocked": (
             "redactor: call blocked: the arguments hold personal data that this host cannot "

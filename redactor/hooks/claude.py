@@ -36,6 +36,7 @@ EVENTS: Final = ("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptS
 #: they survive a withheld replacement so that the host still accepts it.
 DISCRIMINATORS: Final = frozenset({"type", "mode"})
 _EVENT_SNIFF: Final = re.compile(rb'"hook_event_name"\s*:\s*"([A-Za-z]+)"')
+_SESSION_SNIFF: Final = re.compile(rb'"session_id"\s*:\s*"([A-Za-z0-9_.-]{1,128})"')
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,8 @@ class Outcome:
     stdout: str | None = None
     stderr: str | None = None
     exit_code: int = 0
+    #: The answer stops the turn (see :func:`stop_turn`): the session is sealed.
+    stops_turn: bool = False
 
     @classmethod
     def emit(cls, payload: dict[str, Any]) -> Outcome:
@@ -135,7 +138,7 @@ def _dispatch(event: str, payload: dict[str, Any], settings: Settings,
         return _post_tool_use(payload, settings, engine)
     if event == "PostToolUseFailure":
         return _post_tool_use_failure(payload, settings, engine)
-    return _user_prompt_submit(payload, settings, engine)
+    return _user_prompt_submit(payload, settings, engine, env)
 
 
 class _Engine:
@@ -227,10 +230,14 @@ def _post_tool_use_failure(payload: dict[str, Any], settings: Settings, engine: 
     }})
 
 
-def _user_prompt_submit(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
+def _user_prompt_submit(payload: dict[str, Any], settings: Settings, engine: Any,
+                        env: Mapping[str, str]) -> Outcome:
     prompt = payload.get("prompt")
     if not isinstance(prompt, str):
         raise ValueError("UserPromptSubmit without a prompt string")
+    if is_sealed(payload.get("session_id"), env):
+        return Outcome.emit({"decision": "block",
+                             "reason": messages.text("sealed_session", settings.language)})
     rule = match_prompt(settings.rules, prompt)
     if rule is not None:
         return Outcome.emit({"decision": "block", "reason": rule.reason})
@@ -274,7 +281,37 @@ def stop_turn(language: str, error: str) -> Outcome:
     """
     notice = messages.text("fail_unreadable", language, error=error)
     return Outcome(stdout=jsonio.dumps({"continue": False, "stopReason": notice}),
-                   stderr=notice, exit_code=2)
+                   stderr=notice, exit_code=2, stops_turn=True)
+
+
+def _sealed_dir(env: Mapping[str, str] | None) -> Path:
+    from redactor.diagnostics import log_path
+
+    return log_path(env).parent / "sealed-sessions"
+
+
+def seal_session(raw: bytes, env: Mapping[str, str] | None = None) -> None:
+    """Remember the session of an event whose turn was stopped unread.
+
+    The stop keeps a tool output out of that turn, but Claude Code keeps it in the
+    session, and the next prompt (or a ``--resume``) would carry it to the model: the
+    next UserPromptSubmit of a sealed session is blocked.  Never raises.
+    """
+    match = _SESSION_SNIFF.search(raw[:8192])
+    if match is None:
+        return
+    try:
+        folder = _sealed_dir(env)
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        (folder / match.group(1).decode("ascii")).touch()
+    except OSError:
+        pass
+
+
+def is_sealed(session_id: Any, env: Mapping[str, str] | None = None) -> bool:
+    if not isinstance(session_id, str) or not re.fullmatch(r"[A-Za-z0-9_.-]{1,128}", session_id):
+        return False
+    return (_sealed_dir(env) / session_id).exists()
 
 
 def fail_closed(event: str | None, payload: Any, error: BaseException,
@@ -312,6 +349,10 @@ def run(raw: bytes, settings: Settings | None = None, env: Mapping[str, str] | N
     payload: Any = None
     event: str | None = sniff_event(raw)
     try:
+        drills = (os.environ if env is None else env).get("REDACTOR_TEST_FAULT", "")
+        if f"unreadable-{event}" in drills.split(","):
+            # Failure drill: this event is treated as unreadable input.
+            raise InjectedFault("unreadable")
         payload = jsonio.loads(raw)
         if isinstance(payload, dict) and isinstance(payload.get("hook_event_name"), str):
             event = payload["hook_event_name"]
@@ -322,4 +363,7 @@ def run(raw: bytes, settings: Settings | None = None, env: Mapping[str, str] | N
         from redactor.diagnostics import log_error
 
         log_error("hook claude", event, exc, env)
-        return fail_closed(event, payload, exc)
+        outcome = fail_closed(event, payload, exc)
+        if outcome.stops_turn:
+            seal_session(raw, env)
+        return outcome

@@ -223,7 +223,7 @@ def fail_closed(raw: bytes, error: BaseException,
     _full_import_path()
     import json
 
-    from redactor import messages
+    from redactor import jsonio, messages
     from redactor.diagnostics import log_error
     from redactor.hooks import claude
 
@@ -234,11 +234,13 @@ def fail_closed(raw: bytes, error: BaseException,
 
     event = claude.sniff_event(raw)
     try:
-        payload = json.loads(raw.decode("utf-8"))
-    except ValueError:
+        payload = jsonio.loads(raw)
+    except (ValueError, RecursionError):
         payload = None
     log_error("hook client", event, error)
     outcome = claude.fail_closed(event, payload, error)
+    if outcome.stops_turn:
+        claude.seal_session(raw)
     return (outcome.exit_code,
             (outcome.stdout + "\n").encode() if outcome.stdout is not None else b"",
             (outcome.stderr + "\n").encode() if outcome.stderr is not None else b"")

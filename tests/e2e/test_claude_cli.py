@@ -276,3 +276,45 @@ def test_bash_wrapping_scrubs_failing_commands_and_keeps_the_exit_status(tmp_pat
     assert CPF not in got
     assert "CPF [CPF]" in got and "erro" in got
     assert results[0].get("is_error") is True and "Exit code 3" in got
+
+
+def test_an_unreadable_post_tool_use_stops_the_turn_and_seals_the_session(
+        tmp_path: Path) -> None:
+    # The drill makes the hook treat the PostToolUse event as unreadable input: no
+    # withheld replacement can be built without the tool's shape, so the turn stops
+    # (continue:false) before the output reaches the model.
+    project = make_project(tmp_path)
+    (project / "data.txt").write_text(f"cliente CPF {CPF}\n", encoding="utf-8")
+    script = Script("Bash", {"command": "cat data.txt", "description": "Show",
+                             "timeout": 60000})
+    run = run_claude(tmp_path, project, "mostre", script,
+                     extra_env={"REDACTOR_TEST_FAULT": "unreadable-PostToolUse"})
+    assert CPF not in json.dumps(run.fake.messages_posts, ensure_ascii=False)
+    assert len(run.fake.messages_posts) == 1  # only the request that asked for the tool
+    assert run.result.get("terminal_reason") == "hook_stopped"
+    # Claude Code keeps the raw output in the session: the next prompt of that session
+    # would carry it to the model, so redactor blocks it.
+    session = run.result["session_id"]
+    runtime = tempfile.mkdtemp(prefix="rdx", dir="/tmp")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
+    env["XDG_RUNTIME_DIR"] = runtime
+    try:
+        with serving(Script(tool=None)) as fake:
+            home = tmp_path / "home"
+            env.update({
+                "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+                "ANTHROPIC_API_KEY": "sk-ant-dummy-offline", "ANTHROPIC_BASE_URL": fake.url,
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
+                "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
+                "XDG_STATE_HOME": str(tmp_path / "state")})
+            assert CLAUDE is not None
+            done = subprocess.run(
+                [str(CLAUDE), "-p", "e agora?", "--resume", session, "--output-format", "json",
+                 "--max-turns", "2"], cwd=project, env=env, capture_output=True, text=True,
+                timeout=180, stdin=subprocess.DEVNULL, check=False)
+            assert fake.messages_posts == []
+    finally:
+        stop_engine(env)
+        shutil.rmtree(runtime, ignore_errors=True)
+    assert "sessão foi selada" in done.stdout
+    assert CPF not in done.stdout
