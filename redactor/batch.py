@@ -2,36 +2,83 @@
 
 Memory stays bounded for text and JSONL: input is read in blocks that end at a line
 break; a line longer than a block is processed in overlapping windows, so no
-identifier is cut at a window edge.  (A JSON document is parsed whole.)  Bytes that
-are not UTF-8 pass through unchanged.  Output goes to a temporary file in the target
-folder, is flushed to disk and renamed over the target, with the original's
-permissions: an interrupted run never leaves a truncated file.
+identifier is cut at a window edge.  A JSON document is parsed whole, up to
+``max_json_bytes`` (read in a bounded way: a gzip bomb is never unpacked whole).
+Input is decoded with the chosen encoding (UTF-8 by default); bytes it cannot decode
+pass through unchanged, and output is written back in the same encoding.
+
+Output goes to a temporary file ``.NAME.PID.RANDOM.redactor`` in the target folder, is
+flushed to disk and renamed over the target, with the original's permissions (and,
+in place, its owner and group where permitted): an interrupted run never leaves a
+truncated file.  :func:`install_termination_handler` removes the current temporary
+files on SIGTERM; :func:`sweep_stale` removes those a killed run left behind.
+
+In place, a symbolic link or a file with several hard links is refused unless
+``follow_links``: then a link's target is rewritten (the link stays a link) and a
+multiply-linked file's content is rewritten in its own inode, so every name sees the
+redacted text.  Any failure on one input becomes that input's reported error
+(paths and error class names only); the other inputs are still processed.
 """
 
 from __future__ import annotations
 
 import bisect
+import codecs
 import contextlib
 import gzip
 import json
 import os
-import tempfile
+import re
+import secrets
+import signal
+import stat
+import sys
+import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import IO, Any, Final, Literal, cast
 
-from redactor.errors import InputError
+from redactor.errors import InputError, UsageError
 
-__all__ = ["FileReport", "Format", "Job", "detect_format", "plan", "process_file",
-           "redact_stream", "run", "write_atomically"]
+__all__ = ["MAX_JSON_BYTES", "FileReport", "Format", "Job", "Options", "check_encoding",
+           "destination_folders", "detect_format", "install_termination_handler",
+           "is_temporary", "plan", "process_file", "redact_stream", "run", "run_stream",
+           "sweep_stale", "write_atomically"]
 
 Format = Literal["text", "jsonl", "json"]
 BLOCK: Final = 1 << 20
 #: Characters kept back at a window edge inside a very long line; far longer than
 #: any identifier plus its context words.
 WINDOW_OVERLAP: Final = 4096
+#: The largest JSON document (``.json``, after unpacking) parsed whole, by default.
+MAX_JSON_BYTES: Final = 256 << 20
+#: A temporary file of a run older than this is stale even if its process id is in use.
+STALE_SECONDS: Final = 24 * 3600
+#: Exit code after SIGTERM (128 + 15).
+TERMINATED_EXIT: Final = 143
+
+#: ``.NAME.PID.RANDOM.redactor`` (this version) and ``.NAME.RANDOM.redactor`` (earlier
+#: versions, made by tempfile.mkstemp: 8 characters of ``[a-z0-9_]``).
+_TEMPORARY: Final = re.compile(r"\..+\.(?P<pid>[0-9]+)\.[0-9a-f]{8}\.redactor")
+_LEGACY_TEMPORARY: Final = re.compile(r"\..+\.[a-z0-9_]{8}\.redactor")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How inputs are read and written back."""
+
+    #: A codec that writes ASCII as ASCII (see :func:`check_encoding`).
+    encoding: str = "utf-8"
+    max_json_bytes: int = MAX_JSON_BYTES
+    #: In place: rewrite a symbolic link's target and a multiply-linked file's inode
+    #: instead of refusing them.
+    follow_links: bool = False
+
+
+DEFAULT_OPTIONS: Final = Options()
 
 
 @dataclass
@@ -92,47 +139,145 @@ def _blocks(source: IO[bytes]) -> Iterator[tuple[bytes, bool]]:
             pending = pending[end:]
 
 
-def _decode(data: bytes) -> str:
-    return data.decode("utf-8", errors="surrogateescape")
+def check_encoding(name: str) -> str:
+    """The codec's canonical name; refuses unknown codecs and those that do not write
+    ASCII (line breaks, digits, letters) as single ASCII bytes, such as UTF-16."""
+    try:
+        canonical = codecs.lookup(name).name
+    except LookupError:
+        raise UsageError(f"unknown encoding {name!r}") from None
+    sample = "\n\r\t 0123456789 ABCXYZ abcxyz ./-:[]{}\"\\"
+    try:
+        ascii_compatible = sample.encode(canonical) == sample.encode("ascii")
+    except (UnicodeError, LookupError):
+        ascii_compatible = False
+    if not ascii_compatible:
+        raise UsageError(f"encoding {name!r} does not write ASCII as ASCII; "
+                         "convert the input to UTF-8 first")
+    return canonical
 
 
-def _encode(text: str) -> bytes:
-    return text.encode("utf-8", errors="surrogateescape")
+def _escaped_byte(char: str) -> bytes | None:
+    """The byte surrogateescape kept as ``char``, or None."""
+    code = ord(char)
+    return bytes((code - 0xDC00,)) if 0xDC80 <= code <= 0xDCFF else None
+
+
+def _pass_through_text(error: UnicodeError) -> tuple[bytes, int]:
+    # Bytes the decoder could not read go back as they were; any other character the
+    # encoding cannot write (a placeholder's, in Latin-1) becomes "?".
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    out = b"".join(_escaped_byte(c) or b"?" for c in error.object[error.start:error.end])
+    return out, error.end
+
+
+def _pass_through_json(error: UnicodeError) -> tuple[bytes, int]:
+    # As in text, but a character the encoding cannot write (a lone surrogate from a
+    # JSON "\ud800", a euro sign in Latin-1) is written as a JSON escape: JSON output
+    # holds such characters only inside strings, where the escape means the same.
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    out = bytearray()
+    for char in error.object[error.start:error.end]:
+        kept = _escaped_byte(char)
+        code = ord(char)
+        if kept is not None:
+            out += kept
+        elif code > 0xFFFF:
+            code -= 0x10000
+            out += f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}".encode()
+        else:
+            out += f"\\u{code:04x}".encode()
+    return bytes(out), error.end
+
+
+codecs.register_error("redactor-pass-text", _pass_through_text)
+codecs.register_error("redactor-pass-json", _pass_through_json)
+
+
+def _decode(data: bytes, encoding: str = "utf-8") -> str:
+    return data.decode(encoding, errors="surrogateescape")
+
+
+def _encode(text: str, encoding: str = "utf-8", *, json_text: bool = False) -> bytes:
+    return text.encode(encoding, "redactor-pass-json" if json_text else "redactor-pass-text")
+
+
+def _read_bounded(source: IO[bytes], limit: int, path: str) -> bytes:
+    """All of ``source``, refused once it passes ``limit`` bytes (nothing more is read)."""
+    parts: list[bytes] = []
+    size = 0
+    while True:
+        chunk = source.read(min(BLOCK, limit + 1 - size))
+        if not chunk:
+            return b"".join(parts)
+        parts.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise InputError(f"{path}: JSON document larger than {limit} bytes "
+                             "(--max-json-bytes)")
 
 
 def redact_stream(engine: Any, source: IO[bytes], target: IO[bytes] | None, fmt: Format,
-                  report: FileReport, *, on_block: Callable[[int], None] | None = None) -> None:
+                  report: FileReport, *, on_block: Callable[[int], None] | None = None,
+                  options: Options = DEFAULT_OPTIONS) -> None:
     """Redact ``source`` into ``target`` (None: scan only, count findings).
 
-    ``on_block`` is told the input bytes of each block once it is done.
+    ``on_block`` is told the input bytes of each block once it is done.  Errors are
+    raised (see :func:`run_stream` and :func:`process_file`, which report them).
     """
+    encoding = options.encoding
     if fmt == "json":
-        data = source.read()
+        data = _read_bounded(source, options.max_json_bytes, report.path)
         report.bytes_in += len(data)
-        _redact_json_document(engine, data, target, report)
+        _redact_json_document(engine, _decode(data, encoding), target, report, encoding)
         return
+    decoder = codecs.getincrementaldecoder(encoding)(errors="surrogateescape")
     carry = ""
     # User names found so far in this input: redacted in the blocks that follow too.
     names: set[str] = set()
     for block, ends_line in _blocks(source):
         report.bytes_in += len(block)
-        text = carry + _decode(block)
+        text = carry + decoder.decode(block, False)
         if not ends_line:
             done, carry = _window(engine, text, report, names)
             if target is not None:
-                target.write(_encode(done))
+                target.write(_encode(done, encoding))
             continue
         carry = ""
-        out = _redact_lines(engine, text, report) if fmt == "jsonl" else \
-            _redact_text(engine, text, report, names)
+        if fmt == "jsonl":
+            out = _redact_lines(engine, text, report)
+        else:
+            out = _redact_text(engine, text, report, names)
         if target is not None:
-            target.write(_encode(out))
+            target.write(_encode(out, encoding, json_text=fmt == "jsonl"))
         if on_block is not None:
             on_block(len(block))
+    carry += decoder.decode(b"", True)  # an incomplete character at the very end
     if carry:
         out = _redact_text(engine, carry, report, names)
         if target is not None:
-            target.write(_encode(out))
+            target.write(_encode(out, encoding))
+
+
+def _describe(path: object, exc: BaseException) -> str:
+    """One line for an input's failure: our own message, or the path and error class."""
+    if isinstance(exc, InputError):
+        return str(exc)
+    kind = type(exc)
+    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    return f"{path}: {name}"
+
+
+def run_stream(engine: Any, source: IO[bytes], target: IO[bytes] | None, fmt: Format,
+               report: FileReport, *, options: Options = DEFAULT_OPTIONS) -> FileReport:
+    """:func:`redact_stream`, with any failure put in ``report.error`` (stdin to stdout)."""
+    try:
+        redact_stream(engine, source, target, fmt, report, options=options)
+    except Exception as exc:
+        report.error = _describe(report.path, exc)
+    return report
 
 
 def _redact_text(engine: Any, text: str, report: FileReport,
@@ -181,7 +326,7 @@ def _redact_lines(engine: Any, text: str, report: FileReport) -> str:
             clean = not any(hits[i][1] > line_start for i in range(reach_end, index))
         try:
             value = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply
             report.malformed_lines += 1
             out.append(line if clean else _redact_text(engine, body, report) + ending)
             continue
@@ -195,76 +340,277 @@ def _redact_lines(engine: Any, text: str, report: FileReport) -> str:
     return "".join(out)
 
 
-def _redact_json_document(engine: Any, data: bytes, target: IO[bytes] | None,
-                          report: FileReport) -> None:
+def _redact_json_document(engine: Any, text: str, target: IO[bytes] | None,
+                          report: FileReport, encoding: str = "utf-8") -> None:
     try:
-        value = json.loads(_decode(data))
-    except ValueError:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
         report.malformed_lines += 1
-        out = _redact_text(engine, _decode(data), report)
+        out = _redact_text(engine, text, report)
         if target is not None:
-            target.write(_encode(out))
+            target.write(_encode(out, encoding))
         return
     result = engine.redact_json(value)
     report.counts.update(f.entity_type for f in result.findings)
     if target is not None:
-        text = json.dumps(result.value, ensure_ascii=False, indent=2) + "\n" \
-            if result.findings else _decode(data)
-        target.write(_encode(text))
+        out = json.dumps(result.value, ensure_ascii=False, indent=2) + "\n" \
+            if result.findings else text
+        target.write(_encode(out, encoding, json_text=True))
+
+
+# ---------------------------------------------------------------- temporary files
+
+#: Temporary files this process is writing: removed on SIGTERM.
+_TEMPORARIES: set[str] = set()
+
+
+class _Termination:
+    """SIGTERM arriving while a finished file is put in place waits until it is."""
+
+    committing = False
+    pending = False
+
+
+def install_termination_handler() -> None:
+    """On SIGTERM: stop the worker processes, remove this process's temporary files
+    and exit with 143.  Only from the main thread (signal handlers live there)."""
+    signal.signal(signal.SIGTERM, _on_terminate)
+
+
+def _on_terminate(signum: int, frame: FrameType | None) -> None:
+    if _Termination.committing:
+        _Termination.pending = True
+        return
+    _terminate_now()
+
+
+def _terminate_now() -> None:
+    if "multiprocessing" in sys.modules:
+        import multiprocessing
+
+        children = multiprocessing.active_children()
+        for child in children:
+            with contextlib.suppress(Exception):
+                child.terminate()  # each removes its own temporary files
+        for child in children:
+            with contextlib.suppress(Exception):
+                child.join(10)
+    for temporary in list(_TEMPORARIES):
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+    with contextlib.suppress(OSError):
+        os.write(2, b"redactor: terminated\n")
+    os._exit(TERMINATED_EXIT)
+
+
+@contextlib.contextmanager
+def _committing() -> Iterator[None]:
+    _Termination.committing = True
+    try:
+        yield
+    finally:
+        _Termination.committing = False
+        if _Termination.pending:
+            _terminate_now()
+
+
+def is_temporary(name: str) -> bool:
+    """Whether a file name is one of redactor's temporary files."""
+    return bool(_TEMPORARY.fullmatch(name) or _LEGACY_TEMPORARY.fullmatch(name))
+
+
+def _create_temporary(folder: Path, name: str) -> tuple[int, str]:
+    while True:
+        path = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.redactor")
+        try:
+            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                           | getattr(os, "O_BINARY", 0), 0o600), path
+        except FileExistsError:
+            continue
+
+
+def _process_gone(pid: int) -> bool:
+    if os.name == "nt":  # os.kill would end the process there
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # PermissionError: it exists, under another user
+        return False
+    return False
+
+
+def sweep_stale(folders: Iterable[Path]) -> int:
+    """Remove temporary files a killed run left in these folders; how many.
+
+    A temporary file is stale when the process whose id its name holds is gone, or
+    when it was not written to for STALE_SECONDS (a reused process id; earlier
+    versions' names, which hold none).
+    """
+    removed = 0
+    now = time.time()
+    for folder in dict.fromkeys(folders):
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            match = _TEMPORARY.fullmatch(entry.name)
+            if match is None and not _LEGACY_TEMPORARY.fullmatch(entry.name):
+                continue
+            try:
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                stale = now - entry.stat(follow_symlinks=False).st_mtime > STALE_SECONDS \
+                    or (match is not None and _process_gone(int(match["pid"])))
+                if stale:
+                    os.unlink(entry.path)
+                    removed += 1
+            except (OSError, ValueError):
+                continue
+    return removed
+
+
+def _keep_owner(temporary: str, info: os.stat_result) -> None:
+    """The original's owner and group where permitted; else its group alone, else ours."""
+    if not hasattr(os, "chown"):
+        return
+    try:
+        os.chown(temporary, info.st_uid, info.st_gid)
+    except PermissionError:
+        with contextlib.suppress(OSError):
+            os.chown(temporary, -1, info.st_gid)
+
+
+def _copy_into(temporary: str, destination: Path) -> None:
+    """Overwrite ``destination``'s content in its own inode (its hard links see it)."""
+    with open(temporary, "rb") as finished, open(destination, "r+b") as inode:
+        while chunk := finished.read(BLOCK):
+            inode.write(chunk)
+        inode.truncate()
+        inode.flush()
+        os.fsync(inode.fileno())
 
 
 def write_atomically(destination: Path, writer: Callable[[IO[bytes]], None],
-                     mode_from: Path | None = None) -> None:
-    """Write through a temporary file in the same folder, fsync, then rename over."""
+                     mode_from: Path | None = None, *, owner_from: Path | None = None,
+                     compress: bool | None = None, rewrite_inode: bool = False) -> None:
+    """Write through a temporary file in the same folder, fsync, then rename over.
+
+    ``compress``: gzip the output (default: ``destination`` ends with ``.gz``).
+    ``rewrite_inode``: once the temporary file is complete, copy it into
+    ``destination``'s own inode instead of renaming (hard links keep seeing it).
+    """
     destination.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{destination.name}.", suffix=".redactor",
-                                         dir=destination.parent)
+    if compress is None:
+        compress = destination.name.endswith(".gz")
+    handle, temporary = _create_temporary(destination.parent, destination.name)
+    _TEMPORARIES.add(temporary)
     try:
         with os.fdopen(handle, "wb") as raw:
-            if destination.name.endswith(".gz"):
+            if compress:
                 with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as packed:
                     writer(cast(IO[bytes], packed))
             else:
                 writer(raw)
             raw.flush()
             os.fsync(raw.fileno())
+        if rewrite_inode:
+            with _committing():
+                _copy_into(temporary, destination)
+            os.unlink(temporary)
+            return
+        if owner_from is not None:
+            _keep_owner(temporary, owner_from.stat())
         reference = mode_from if mode_from is not None and mode_from.exists() else None
         if reference is not None:
             os.chmod(temporary, reference.stat().st_mode & 0o7777)
-        os.replace(temporary, destination)
+        with _committing():
+            os.replace(temporary, destination)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+    finally:
+        _TEMPORARIES.discard(temporary)
 
 
-def _open_source(path: Path) -> IO[bytes]:
+# ---------------------------------------------------------------- one file
+
+@contextlib.contextmanager
+def _opened(path: Path) -> Iterator[tuple[IO[bytes], os.stat_result]]:
+    """The file's bytes (unpacked when ``.gz``) and the status of what was opened."""
     try:
-        if path.name.endswith(".gz"):
-            return cast(IO[bytes], gzip.open(path, "rb"))
-        return path.open("rb")
+        raw = path.open("rb")
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+    with raw:
+        info = os.fstat(raw.fileno())
+        if path.name.endswith(".gz"):
+            with gzip.GzipFile(fileobj=raw, mode="rb") as packed:
+                yield cast(IO[bytes], packed), info
+        else:
+            yield raw, info
+
+
+def _in_place_target(source: Path, follow_links: bool) -> tuple[Path, os.stat_result, bool]:
+    """What rewriting ``source`` in place writes: the path, its status, and whether its
+    inode must be rewritten (several hard links).  Links are refused unless followed."""
+    try:
+        info = os.lstat(source)
+    except OSError as exc:
+        raise InputError(f"{source}: cannot be read ({exc.strerror})") from None
+    target = source
+    if stat.S_ISLNK(info.st_mode):
+        if not follow_links:
+            raise InputError(f"{source}: is a symbolic link; not rewritten "
+                             "(--follow-links rewrites its target)")
+        target = Path(os.path.realpath(source))
+        info = os.stat(target)
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(f"{source}: not a regular file")
+    if info.st_nlink > 1 and not follow_links:
+        raise InputError(f"{source}: has {info.st_nlink} hard links; not rewritten "
+                         "(--follow-links rewrites the content all of them share)")
+    return target, info, info.st_nlink > 1
 
 
 def process_file(engine: Any, source: Path, destination: Path | None, fmt: Format,
                  *, scan_only: bool = False,
-                 on_block: Callable[[int], None] | None = None) -> FileReport:
-    """Redact (or scan) one file; errors are reported in the result, never raised."""
+                 on_block: Callable[[int], None] | None = None,
+                 options: Options = DEFAULT_OPTIONS) -> FileReport:
+    """Redact (or scan) one file; errors are reported in the result, never raised.
+
+    ``destination`` None or ``source`` itself: in place.  A file that fails
+    contributes no counts when it was to be written (nothing of it was).
+    """
     report = FileReport(str(source))
     try:
-        with _open_source(source) as stream:
-            if scan_only:
-                redact_stream(engine, stream, None, fmt, report, on_block=on_block)
-            else:
-                target = destination or source
-                write_atomically(
-                    target, lambda out: redact_stream(engine, stream, out, fmt, report,
-                                              on_block=on_block),
-                    mode_from=source)
-    except (InputError, OSError, EOFError, gzip.BadGzipFile) as exc:
-        report.error = str(exc) if isinstance(exc, InputError) else \
-            f"{source}: {type(exc).__name__}"
+        if scan_only:
+            with _opened(source) as (stream, _):
+                redact_stream(engine, stream, None, fmt, report, on_block=on_block,
+                              options=options)
+            return report
+        if destination is None or destination == source:
+            target, expected, rewrite_inode = _in_place_target(source, options.follow_links)
+            owner_from: Path | None = target
+        else:
+            target, expected, rewrite_inode, owner_from = destination, None, False, None
+        with _opened(source) as (stream, opened):
+            if expected is not None and (opened.st_dev, opened.st_ino) != \
+                    (expected.st_dev, expected.st_ino):
+                raise InputError(f"{source}: replaced while being opened; not rewritten")
+            write_atomically(
+                target, lambda out: redact_stream(engine, stream, out, fmt, report,
+                                                  on_block=on_block, options=options),
+                mode_from=source, owner_from=owner_from,
+                compress=source.name.endswith(".gz"), rewrite_inode=rewrite_inode)
+    except Exception as exc:
+        report.error = _describe(source, exc)
+        if not scan_only:
+            report.counts.clear()
+            report.malformed_lines = 0
     return report
 
 
@@ -278,13 +624,19 @@ class Job:
 
 
 def plan(paths: list[Path], glob: str, output: Path | None, *, in_place: bool, scan: bool,
-         requested: str | None) -> list[Job]:
-    """Expand folders (recursively, ``glob``) and map each file to its destination."""
+         requested: str | None, follow_links: bool = False) -> list[Job]:
+    """Expand folders (recursively, ``glob``) and map each file to its destination.
+
+    Folder walks skip redactor's temporary files.  In place with ``follow_links``, a
+    file reached under several names (links) is rewritten once, under the first.
+    """
     jobs: list[Job] = []
+    seen: set[tuple[int, int]] = set()
     for path in paths:
         if path.is_dir():
             base = path
             files = sorted(f for f in path.rglob(glob) if f.is_file()
+                           and not is_temporary(f.name)
                            and not (output is not None and output.resolve() in
                                     f.resolve().parents))
         else:
@@ -296,29 +648,47 @@ def plan(paths: list[Path], glob: str, output: Path | None, *, in_place: bool, s
                 destination = output / file.relative_to(base)
             else:
                 destination = file if in_place else None
+            if in_place and follow_links:
+                with contextlib.suppress(OSError):
+                    info = file.stat()
+                    if (info.st_dev, info.st_ino) in seen:
+                        continue
+                    seen.add((info.st_dev, info.st_ino))
             jobs.append(Job(file, destination, detect_format(file, requested)))
     return jobs
 
 
+def destination_folders(jobs: Iterable[Job]) -> list[Path]:
+    """The folders the jobs write into (where :func:`sweep_stale` looks)."""
+    return list(dict.fromkeys(j.destination.parent for j in jobs if j.destination is not None))
+
+
 def _run_one(engine: Any, job: Job, *, scan: bool, stdout: IO[bytes] | None,
-             on_block: Callable[[int], None] | None = None) -> FileReport:
+             on_block: Callable[[int], None] | None = None,
+             options: Options = DEFAULT_OPTIONS) -> FileReport:
     if stdout is not None:
         report = FileReport(str(job.source))
         try:
-            with _open_source(job.source) as stream:
-                redact_stream(engine, stream, stdout, job.fmt, report, on_block=on_block)
-        except (InputError, OSError, EOFError, gzip.BadGzipFile) as exc:
-            report.error = str(exc) if isinstance(exc, InputError) else \
-                f"{job.source}: {type(exc).__name__}"
+            with _opened(job.source) as (stream, _):
+                redact_stream(engine, stream, stdout, job.fmt, report, on_block=on_block,
+                              options=options)
+        except Exception as exc:
+            # What was written to stdout stays written, and its findings counted.
+            report.error = _describe(job.source, exc)
         return report
     return process_file(engine, job.source, job.destination, job.fmt, scan_only=scan,
-                        on_block=on_block)
+                        on_block=on_block, options=options)
 
 
-def _worker(job: Job, scan: bool) -> FileReport:
+def _worker(job: Job, scan: bool, options: Options) -> FileReport:
     from redactor.api import get_redactor
 
-    return _run_one(get_redactor(), job, scan=scan, stdout=None)
+    return _run_one(get_redactor(), job, scan=scan, stdout=None, options=options)
+
+
+def _worker_started(terminate: bool) -> None:
+    if terminate:
+        install_termination_handler()
 
 
 class _Progress:
@@ -328,8 +698,6 @@ class _Progress:
         self.bar: Any = None
         if not enabled:
             return
-        import sys
-
         from tqdm import tqdm
 
         # Sizes on disk; compressed inputs grow when read, so their total is unknown.
@@ -360,18 +728,27 @@ class _Progress:
 
 
 def run(jobs: list[Job], *, workers: int = 1, to_stdout: bool = False, scan: bool = False,
-        progress: bool = False) -> list[FileReport]:
-    """Process every job; ``workers`` > 1 uses that many processes (one file each)."""
-    import sys
+        progress: bool = False, options: Options = DEFAULT_OPTIONS) -> list[FileReport]:
+    """Process every job; ``workers`` > 1 uses that many processes (one file each).
 
+    Each input's failure is in its report; none stops the others.
+    """
     reports: list[FileReport] = []
     bar = _Progress(jobs, progress)
     try:
         if workers > 1 and not to_stdout and len(jobs) > 1:
             from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                for report in pool.map(_worker, jobs, [scan] * len(jobs)):
+            # Workers clean up on SIGTERM too when this process does.
+            terminate = signal.getsignal(signal.SIGTERM) is _on_terminate
+            with ProcessPoolExecutor(max_workers=workers, initializer=_worker_started,
+                                     initargs=(terminate,)) as pool:
+                futures = [pool.submit(_worker, job, scan, options) for job in jobs]
+                for job, future in zip(jobs, futures, strict=True):
+                    try:
+                        report = future.result()
+                    except Exception as exc:  # a worker died (killed, out of memory)
+                        report = FileReport(str(job.source), error=_describe(job.source, exc))
                     reports.append(report)
                     bar.file_done(report, counted=False)
         else:
@@ -380,7 +757,8 @@ def run(jobs: list[Job], *, workers: int = 1, to_stdout: bool = False, scan: boo
             engine = get_redactor()
             stdout = sys.stdout.buffer if to_stdout else None
             for job in jobs:
-                report = _run_one(engine, job, scan=scan, stdout=stdout, on_block=bar.block)
+                report = _run_one(engine, job, scan=scan, stdout=stdout, on_block=bar.block,
+                                  options=options)
                 reports.append(report)
                 bar.file_done(report, counted=True)
             if stdout is not None:

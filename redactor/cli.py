@@ -52,11 +52,22 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--report", type=Path, metavar="FILE",
                              help="write the per-file counts as JSON")
         command.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+        command.add_argument("--encoding", default="utf-8", metavar="CODEC",
+                             help="the inputs' encoding, written back the same (default "
+                                  "utf-8; latin-1 and cp1252 for legacy systems); bytes it "
+                                  "cannot decode pass through unchanged")
+        command.add_argument("--max-json-bytes", type=int, default=None, metavar="N",
+                             help="refuse a JSON document larger than N bytes once unpacked "
+                                  "(default 256 MiB)")
     target = redact.add_mutually_exclusive_group()
     target.add_argument("--output", type=Path, metavar="DIR",
                         help="write redacted copies here, same relative layout")
     target.add_argument("--in-place", action="store_true",
-                        help="replace each file by its redacted version (atomically)")
+                        help="replace each file by its redacted version (atomically); "
+                             "symbolic links and files with several hard links are refused")
+    redact.add_argument("--follow-links", action="store_true",
+                        help="with --in-place: rewrite a symbolic link's target, and a "
+                             "hard-linked file's shared content, instead of refusing them")
 
     hook = commands.add_parser("hook", help="answer one hook event of an agent host (stdin)")
     hook.add_argument("host", choices=["claude", "hermes"],
@@ -95,29 +106,44 @@ def _write(stream: TextIO, text: str) -> None:
 
 
 def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
+    import threading
+
     from redactor import batch
 
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    max_json = batch.MAX_JSON_BYTES if args.max_json_bytes is None else args.max_json_bytes
+    if max_json < 1:
+        raise UsageError("--max-json-bytes must be at least 1")
     output = getattr(args, "output", None)
     in_place = getattr(args, "in_place", False)
+    follow_links = getattr(args, "follow_links", False)
+    if follow_links and not in_place:
+        raise UsageError("--follow-links goes with --in-place")
+    options = batch.Options(encoding=batch.check_encoding(args.encoding),
+                            max_json_bytes=max_json, follow_links=follow_links)
+    if threading.current_thread() is threading.main_thread():
+        batch.install_termination_handler()
     if not args.paths:
         from redactor.api import get_redactor
 
         report = batch.FileReport("<stdin>")
         fmt = batch.detect_format(None, args.format)
-        batch.redact_stream(get_redactor(), sys.stdin.buffer, None if scan else sys.stdout.buffer,
-                            fmt, report)
+        batch.run_stream(get_redactor(), sys.stdin.buffer,
+                         None if scan else sys.stdout.buffer, fmt, report, options=options)
         sys.stdout.flush()
         reports = [report]
     else:
         jobs = batch.plan(args.paths, args.glob, output, in_place=in_place, scan=scan,
-                          requested=args.format)
+                          requested=args.format, follow_links=follow_links)
         to_stdout = not scan and output is None and not in_place
         if to_stdout and any(source.is_dir() for source in args.paths):
             raise UsageError("folders need --output DIR or --in-place")
+        swept = batch.sweep_stale(batch.destination_folders(jobs))
+        if swept and not args.quiet:
+            print(f"redactor: removed {swept} stale temporary file(s)", file=sys.stderr)
         reports = batch.run(jobs, workers=args.jobs, to_stdout=to_stdout, scan=scan,
-                            progress=not args.quiet and sys.stderr.isatty())
+                            progress=not args.quiet and sys.stderr.isatty(), options=options)
     totals: Counter[str] = Counter()
     for report in reports:
         totals.update(report.counts)
