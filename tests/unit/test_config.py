@@ -219,7 +219,7 @@ def test_a_fifo_as_config_file_is_refused(tmp_path: Path, env: dict[str, str]) -
 def test_time_budget_stays_below_the_hosts_timeout(tmp_path: Path, env: dict[str, str],
                                                    value: float) -> None:
     write(tmp_path / "xdg/redactor/config.toml", f"[hooks]\ntime_budget_seconds = {value}\n")
-    with pytest.raises(ConfigError, match="from 0.5 to 20"):
+    with pytest.raises(ConfigError, match=r"from 0\.5 to 20"):
         load_settings(cwd=tmp_path, env=env)
     write(tmp_path / "xdg/redactor/config.toml", "[hooks]\ntime_budget_seconds = 20\n")
     assert load_settings(cwd=tmp_path, env=env).hook_time_budget == 20.0
