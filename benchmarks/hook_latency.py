@@ -5,7 +5,8 @@ fed a 2 KB PreToolUse event holding one CPF, against a warm ``redactor serve``. 
 is paired run for run with ``sh -c '<same python> -c pass'``; the ratio printed is
 the median of the per-pair ratios, so machine drift cancels.  Also measured: the
 cold first call (no server yet), requests per second and p99 latency with 8
-concurrent hook processes, and the server's RSS over many socket requests.
+concurrent hook processes, and the server's RSS (dispatcher plus engine workers) over
+many socket requests.
 
 Prints figures only; nothing is asserted.
 
@@ -53,6 +54,14 @@ def timed(command: str, data: bytes, env: dict[str, str]) -> tuple[float, bytes]
     done = subprocess.run(["/bin/sh", "-c", command], input=data, capture_output=True,
                           env=env, check=True)
     return time.perf_counter() - started, done.stdout
+
+
+def rss_parts(status: dict[str, Any]) -> str:
+    """The dispatcher's and each engine worker's share of the server's total RSS."""
+    workers = status.get("workers", [])
+    return (f"dispatcher {status.get('dispatcher_rss', 0) / 2**20:.1f} MiB, "
+            f"{len(workers)} workers " + " + ".join(f"{w['rss'] / 2**20:.1f}" for w in workers)
+            + " MiB")
 
 
 def control(request_host: bytes, env_path: str) -> bytes:
@@ -136,10 +145,11 @@ def main(argv: list[str] | None = None) -> int:
                 if done in marks or done % 20_000 == 0:
                     status = json.loads(client.parse_answer(control(b"status", sock))[1])
                     print(f"  after {done:>7} socket requests: server RSS "
-                          f"{status['rss'] / 2**20:.1f} MiB")
+                          f"{status['rss'] / 2**20:.1f} MiB ({rss_parts(status)})")
         wall = time.perf_counter() - started
-        print(f"server RSS warm before the run: {before['rss'] / 2**20:.1f} MiB; "
-              f"{args.requests} socket requests at {args.requests / wall:.0f} requests/s")
+        print(f"server RSS warm before the run: {before['rss'] / 2**20:.1f} MiB "
+              f"({rss_parts(before)}); {args.requests} socket requests at "
+              f"{args.requests / wall:.0f} requests/s")
     finally:
         with contextlib.suppress(client.Unreachable, client.Broken):
             control(b"stop", sock)

@@ -1,4 +1,4 @@
-"""``redactor serve``: one warm engine process per user, behind a private Unix socket.
+"""``redactor serve``: one warm engine per user, behind a private Unix socket.
 
 Hooks run as a new process per tool call; importing Presidio costs about a second
 of CPU each time.  The server pays it once.  It listens on
@@ -9,6 +9,15 @@ configuration files on every request (an edit applies to the next call), and exi
 after an idle time, after a number of requests (bounding memory over long runs),
 or when a client runs other code (the client then starts a new one).
 
+The server process itself is a light dispatcher: it never imports Presidio.  The
+engine runs in a small pool of worker processes (:mod:`redactor.worker`, two by
+default), each answering one request at a time in its main thread under the hook's
+time budget.  The dispatcher waits for an answer at most the caller's budget
+(``hooks.time_budget_seconds``) plus a grace, never past the client's own timeout;
+a worker that overruns is killed and replaced, and that caller alone gets the
+fail-closed answer.  One slow or pathological call therefore never holds up
+another caller beyond the pool's size.
+
 The wire format is described in :mod:`redactor.hooks.client`.
 """
 
@@ -16,13 +25,16 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import importlib
 import json
 import os
+import select
 import socketserver
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -30,19 +42,45 @@ from redactor import __version__
 from redactor.errors import RedactorError
 from redactor.hooks import client
 
-__all__ = ["EngineServer", "prepare_runtime_dir", "request_status", "request_stop", "serve",
-           "spawn_detached"]
+__all__ = ["EngineServer", "WorkerPool", "encode_answer", "parse_request", "prepare_runtime_dir",
+           "request_budget", "request_status", "request_stop", "serve", "spawn_detached"]
 
 DEFAULT_IDLE: Final = 900.0
 DEFAULT_MAX_REQUESTS: Final = 200_000
+DEFAULT_WORKERS: Final = 2
 MAX_REQUEST_BYTES: Final = 128 << 20
 READ_TIMEOUT: Final = 30.0
+#: Seconds a worker may take beyond the caller's time budget before it is killed: its
+#: own timer normally answers (fail closed) at the budget.
+GRACE: Final = 1.0
+#: The longest wait for a worker's answer: below the client's own timeout, so that the
+#: caller gets this server's fail-closed answer rather than giving up by itself.
+MAX_WAIT: Final = client.ANSWER_TIMEOUT - 2.0
+#: Seconds a new worker may take to build its engine before it counts as failed.
+WARM_TIMEOUT: Final = 300.0
+#: Workers that failed to start in a row before the server gives up (clients then
+#: answer in process and start a new server).
+MAX_START_FAILURES: Final = 3
+_FRAME_HEADER: Final = 8
 
 
 class ServerError(RedactorError):
     """The warm engine could not be started or reached safely."""
 
     exit_code = 4
+
+
+class WorkerFailed(RuntimeError):
+    """An engine worker died or broke the protocol while answering."""
+
+
+class _WorkerGone(WorkerFailed):
+    """The worker was dead before it could read any of the request: try another."""
+
+
+class _PoolClosed(Exception):
+    """The server is stopping: the request is dropped unanswered (the client, within
+    its retry window, answers in process)."""
 
 
 def prepare_runtime_dir(directory: str | None = None) -> str:
@@ -61,12 +99,307 @@ def prepare_runtime_dir(directory: str | None = None) -> str:
     return directory
 
 
-def _rss_bytes() -> int:
+def _rss_bytes(pid: int | str = "self") -> int:
     try:
-        with open("/proc/self/statm", encoding="ascii") as stream:
+        with open(f"/proc/{pid}/statm", encoding="ascii") as stream:
             return int(stream.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return 0
+
+
+# ---------------------------------------------------------------------- protocol
+
+
+def parse_request(raw: bytes) -> tuple[dict[str, str], dict[str, str], bytes]:
+    """``(fields, forwarded environment, payload)`` of an RDX1 request; ``fields`` is
+    empty when the request does not start with the magic line."""
+    head, _, payload = raw.partition(b"\n\n")
+    lines = head.split(b"\n")
+    fields: dict[str, str] = {}
+    env: dict[str, str] = {}
+    if lines[0] != client.MAGIC:
+        return fields, env, payload
+    for line in lines[1:]:
+        key, _, value = line.decode("utf-8", "surrogateescape").partition(" ")
+        if key == "env":
+            name, _, env_value = value.partition("=")
+            env[name] = env_value
+        else:
+            fields[key] = value
+    return fields, env, payload
+
+
+def encode_answer(code: int, out: bytes, err: bytes) -> bytes:
+    return b"%s %d %d %d\n%s%s" % (client.MAGIC, code, len(out), len(err), out, err)
+
+
+def request_budget(fields: Mapping[str, str], env: Mapping[str, str]) -> float:
+    """The caller's ``hooks.time_budget_seconds`` (a user-file setting: project files
+    cannot set it, so a broken project file does not change it)."""
+    from redactor.config import Settings, config_files, load_settings
+
+    try:
+        cwd = fields.get("cwd")
+        files = [item for item in config_files(Path(cwd) if cwd else None, env)
+                 if item[1] == "user"]
+        return load_settings(env=env, files=files).hook_time_budget
+    except Exception:  # the worker reports the configuration error itself
+        return Settings().hook_time_budget
+
+
+def fail_closed_answer(host: str, payload: bytes, error: BaseException,
+                       env: Mapping[str, str]) -> bytes:
+    """The safe answer, computed here, to a request no worker answered.  Names no value."""
+    from redactor import jsonio, messages
+    from redactor.diagnostics import log_error
+    from redactor.hooks import claude
+
+    parsed: Any = None
+    with contextlib.suppress(Exception):
+        parsed = jsonio.loads(payload)
+    named = parsed.get("hook_event_name") if isinstance(parsed, dict) else None
+    event = named if isinstance(named, str) else claude.sniff_event(payload)
+    log_error("hook server", event, error, env)
+    name = type(error).__name__
+    if host == "hermes":
+        key = "fail_prompt" if event == "pre_llm_call" else "fail_tool"
+        block = {"action": "block", "message": messages.text(key, error=name)}
+        return encode_answer(0, (json.dumps(block) + "\n").encode(), b"")
+    outcome = claude.fail_closed(event, parsed, error)
+    # As claude.run does: a stopped turn also seals its session (where that exists).
+    seal = getattr(claude, "seal_session", None)
+    if getattr(outcome, "stops_turn", False) and callable(seal):
+        seal(payload, env)
+    out = (outcome.stdout + "\n").encode() if outcome.stdout is not None else b""
+    err = (outcome.stderr + "\n").encode() if outcome.stderr is not None else b""
+    return encode_answer(outcome.exit_code, out, err)
+
+
+# ------------------------------------------------------------------- worker pool
+
+
+class _Worker:
+    """One engine process and the dispatcher's end of its pipes."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        assert process.stdin is not None and process.stdout is not None
+        self.process = process
+        self.pid = process.pid
+        self.to_worker = process.stdin.fileno()
+        self.from_worker = process.stdout.fileno()
+        os.set_blocking(self.to_worker, False)
+        self.state = "starting"  # starting | idle | busy | gone
+        self.requests = 0
+        self.stamp: int | None = None
+        self._buffer = bytearray()
+
+    def send(self, body: bytes, deadline: float) -> bool:
+        """Write one frame; False when the deadline passed first.  WorkerFailed if gone."""
+        view = memoryview(len(body).to_bytes(_FRAME_HEADER, "big") + body)
+        poller = select.poll()
+        poller.register(self.to_worker, select.POLLOUT)
+        written = 0
+        while written < len(view):
+            if not self._wait(poller, deadline):
+                return False
+            try:
+                written += os.write(self.to_worker, view[written:])
+            except BlockingIOError:
+                continue
+            except OSError as exc:
+                failure = _WorkerGone if written == 0 else WorkerFailed
+                raise failure(type(exc).__name__) from None
+        return True
+
+    def receive(self, deadline: float) -> bytes | None:
+        """Read one frame; None when the deadline passed first.  WorkerFailed if gone."""
+        poller = select.poll()
+        poller.register(self.from_worker, select.POLLIN)
+        while True:
+            if len(self._buffer) >= _FRAME_HEADER:
+                size = int.from_bytes(self._buffer[:_FRAME_HEADER], "big")
+                end = _FRAME_HEADER + size
+                if len(self._buffer) >= end:
+                    body = bytes(self._buffer[_FRAME_HEADER:end])
+                    del self._buffer[:end]
+                    return body
+            if not self._wait(poller, deadline):
+                return None
+            try:
+                chunk = os.read(self.from_worker, 1 << 20)
+            except OSError as exc:
+                raise WorkerFailed(type(exc).__name__) from None
+            if not chunk:
+                raise WorkerFailed("the worker exited")
+            self._buffer += chunk
+
+    @staticmethod
+    def _wait(poller: select.poll, deadline: float) -> bool:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        return bool(poller.poll(max(1, int(remaining * 1000))))
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+
+class WorkerPool:
+    """The engine workers of one server.  Spawning happens in the main thread only
+    (see :meth:`maintain`): a worker asks the kernel to end it with the thread that
+    started it, and the main thread lives as long as the server."""
+
+    def __init__(self, size: int, on_fatal: Callable[[], None]) -> None:
+        self.size = size
+        self.replaced = 0
+        self._on_fatal = on_fatal
+        self._workers: list[_Worker] = []
+        self._cond = threading.Condition()
+        self._closed = False
+        self._failures = 0
+        self._next_start = 0.0
+
+    def maintain(self) -> None:
+        """Replace dead idle workers; start one more while the pool is not full (after a
+        pause when starts failed)."""
+        with self._cond:
+            dead = [w for w in self._workers if w.state == "idle" and w.process.poll() is not None]
+        for worker in dead:
+            self.discard(worker)
+        with self._cond:
+            if self._closed or time.monotonic() < self._next_start:
+                return
+            # One at a time: on a busy machine the first engine is ready sooner.
+            starting = any(w.state == "starting" for w in self._workers)
+            if starting or len(self._workers) >= self.size:
+                return
+        self._start()
+
+    def _start(self) -> None:
+        from redactor.worker import PARENT_ENV
+
+        root = client.package_root()
+        python_path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+        process = subprocess.Popen(
+            [sys.executable, "-P", "-m", "redactor.worker"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, close_fds=True,
+            env={**os.environ, "PYTHONPATH": python_path, PARENT_ENV: str(os.getpid())})
+        worker = _Worker(process)
+        with self._cond:
+            if self._closed:
+                worker.kill()
+                return
+            self._workers.append(worker)
+        threading.Thread(target=self._await_ready, args=(worker,), daemon=True).start()
+
+    def _await_ready(self, worker: _Worker) -> None:
+        try:
+            frame = worker.receive(time.monotonic() + WARM_TIMEOUT)
+        except WorkerFailed:
+            frame = None
+        fields = (frame or b"").split()
+        if len(fields) != 2 or fields[0] != b"READY" or not fields[1].isdigit():
+            self.discard(worker, failed_start=True)
+            return
+        # A worker started after an edit of the code reports another stamp; the next
+        # client, which computes the new one, restarts the whole server anyway.
+        worker.stamp = int(fields[1])
+        with self._cond:
+            if worker.state == "starting":
+                worker.state = "idle"
+                self._failures = 0
+                self._cond.notify_all()
+
+    def acquire(self, deadline: float) -> _Worker | None:
+        """An idle worker, marked busy; None when none is free before the deadline.
+        Raises _PoolClosed when the server stops meanwhile."""
+        with self._cond:
+            while not self._closed:
+                for worker in self._workers:
+                    if worker.state == "idle":
+                        worker.state = "busy"
+                        return worker
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self._cond.wait(remaining)
+            raise _PoolClosed
+
+    def release(self, worker: _Worker) -> None:
+        with self._cond:
+            worker.requests += 1
+            if worker.state == "busy":
+                worker.state = "idle"
+                self._cond.notify()
+
+    def discard(self, worker: _Worker, failed_start: bool = False) -> None:
+        """Kill a worker; the main thread starts its replacement."""
+        with self._cond:
+            if worker.state == "gone":
+                return
+            if worker.state != "starting" or failed_start:
+                self.replaced += 1
+            worker.state = "gone"
+            if worker in self._workers:
+                self._workers.remove(worker)
+            fatal = False
+            if failed_start:
+                self._failures += 1
+                self._next_start = time.monotonic() + min(30.0, 2.0 ** self._failures)
+                fatal = self._failures >= MAX_START_FAILURES
+        worker.kill()
+        if fatal:
+            self._on_fatal()
+
+    def ask(self, raw: bytes, deadline: float) -> bytes:
+        """The answer of a worker, or raise (HookTimeout, WorkerFailed) to fail closed."""
+        from redactor.hooks.claude import HookTimeout
+
+        while True:
+            worker = self.acquire(deadline)
+            if worker is None:
+                raise HookTimeout("no engine worker was free within the time budget")
+            try:
+                answer = worker.receive(deadline) if worker.send(raw, deadline) else None
+            except _WorkerGone:
+                self.discard(worker)  # it died while idle, before this request
+                continue
+            except WorkerFailed:
+                self.discard(worker)
+                raise
+            break
+        if answer is None:
+            self.discard(worker)
+            raise HookTimeout("the engine worker overran the time budget")
+        self.release(worker)
+        if not answer:
+            raise WorkerFailed("the engine worker could not answer")
+        return answer
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            workers = list(self._workers)
+            self._workers.clear()
+            for worker in workers:
+                worker.state = "gone"
+            self._cond.notify_all()
+        for worker in workers:
+            worker.kill()
+
+    def status(self) -> list[dict[str, Any]]:
+        with self._cond:
+            return [{"pid": w.pid, "state": w.state, "requests": w.requests,
+                     "rss": _rss_bytes(w.pid), "stamp": w.stamp} for w in self._workers]
+
+
+# ------------------------------------------------------------------- the server
 
 
 class _Handler(socketserver.BaseRequestHandler):
@@ -78,7 +411,9 @@ class _Handler(socketserver.BaseRequestHandler):
         try:
             self.request.settimeout(READ_TIMEOUT)
             raw = self._read_all()
-            self.request.sendall(server.respond(raw))
+            answer = server.respond(raw, time.monotonic())
+            if answer:  # nothing when the server is stopping: the client answers itself
+                self.request.sendall(answer)
         except OSError:
             pass  # the client went away; it fails closed on its side
         finally:
@@ -98,13 +433,13 @@ class _Handler(socketserver.BaseRequestHandler):
 
 
 class EngineServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
-    """The socket server; see the module docstring."""
+    """The socket server and dispatcher; see the module docstring."""
 
     daemon_threads = True
     request_queue_size = 128
 
     def __init__(self, path: str, *, idle: float = DEFAULT_IDLE,
-                 max_requests: int = DEFAULT_MAX_REQUESTS) -> None:
+                 max_requests: int = DEFAULT_MAX_REQUESTS, workers: int = DEFAULT_WORKERS) -> None:
         self.stamp = client.code_stamp()
         self.idle = idle
         self.max_requests = max_requests
@@ -114,6 +449,7 @@ class EngineServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
         self._last = time.monotonic()
         self._state = threading.Lock()
         self._stopping = threading.Event()
+        self.pool = WorkerPool(workers, self.stop_soon)
         previous = os.umask(0o177)
         try:
             super().__init__(path, _Handler)
@@ -141,6 +477,20 @@ class EngineServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
             self._stopping.set()
             threading.Thread(target=self.shutdown, daemon=True).start()
 
+    def service_actions(self) -> None:
+        # Runs in the main thread, between requests and at least every poll interval.
+        if not self._stopping.is_set():
+            self.pool.maintain()
+
+    def drain(self, seconds: float) -> None:
+        """Let the requests in flight finish (each ends by its own deadline)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            with self._state:
+                if self._active == 0:
+                    return
+            time.sleep(0.05)
+
     def watch_idle(self) -> None:
         while not self._stopping.wait(min(1.0, self.idle / 4)):
             with self._state:
@@ -149,55 +499,40 @@ class EngineServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
                 self.stop_soon()
 
     def status(self) -> dict[str, Any]:
-        from redactor.api import _cache
-
+        workers = self.pool.status()
+        own = _rss_bytes()
         return {"pid": os.getpid(), "version": __version__, "stamp": self.stamp,
                 "started": self.started, "uptime": round(time.time() - self.started, 1),
-                "requests": self.requests, "engines": len(_cache), "rss": _rss_bytes(),
-                "socket": self.server_address, "idle_timeout": self.idle}
+                "requests": self.requests, "rss": own + sum(w["rss"] for w in workers),
+                "dispatcher_rss": own, "workers": workers,
+                "ready": sum(w["state"] != "starting" for w in workers),
+                "replaced": self.pool.replaced, "socket": self.server_address,
+                "idle_timeout": self.idle}
 
     # protocol ------------------------------------------------------------------
-    def respond(self, raw: bytes) -> bytes:
-        head, _, payload = raw.partition(b"\n\n")
-        lines = head.split(b"\n")
-        if not lines or lines[0] != client.MAGIC:
-            return self._answer(2, b"", b"redactor: unknown request\n")
-        fields: dict[str, str] = {}
-        env: dict[str, str] = {}
-        for line in lines[1:]:
-            key, _, value = line.decode("utf-8", "surrogateescape").partition(" ")
-            if key == "env":
-                name, _, env_value = value.partition("=")
-                env[name] = env_value
-            else:
-                fields[key] = value
+    def respond(self, raw: bytes, arrived: float) -> bytes:
+        fields, env, payload = parse_request(raw)
+        if not raw.startswith(client.MAGIC + b"\n"):
+            return encode_answer(2, b"", b"redactor: unknown request\n")
         host = fields.get("host", "")
         if host == "status":
-            return self._answer(0, json.dumps(self.status()).encode(), b"")
+            return encode_answer(0, json.dumps(self.status()).encode(), b"")
         if host == "stop":
             self.stop_soon()
-            return self._answer(0, b"stopping\n", b"")
+            return encode_answer(0, b"stopping\n", b"")
         if fields.get("stamp") != str(self.stamp):
             # Another installation or edited code: never answer with the old code.
             self.stop_soon()
             return client.MAGIC + b" RESTART\n"
         if host not in ("claude", "hermes"):
-            return self._answer(2, b"", b"redactor: unknown host\n")
-        from redactor.hooks import claude, hermes
-
-        delay = env.get("REDACTOR_TEST_DELAY")  # failure drills: a server that hangs
-        if delay:
-            time.sleep(float(delay))
-        if host == "hermes":
-            return self._answer(0, (hermes.shell(payload, env) + "\n").encode(), b"")
-        outcome = claude.run(payload, env=env, default_cwd=fields.get("cwd"))
-        out = (outcome.stdout + "\n").encode() if outcome.stdout is not None else b""
-        err = (outcome.stderr + "\n").encode() if outcome.stderr is not None else b""
-        return self._answer(outcome.exit_code, out, err)
-
-    @staticmethod
-    def _answer(code: int, out: bytes, err: bytes) -> bytes:
-        return b"%s %d %d %d\n%s%s" % (client.MAGIC, code, len(out), len(err), out, err)
+            return encode_answer(2, b"", b"redactor: unknown host\n")
+        deadline = arrived + min(request_budget(fields, env) + GRACE, MAX_WAIT)
+        try:
+            return self.pool.ask(raw, deadline)
+        except _PoolClosed:
+            return b""
+        except Exception as exc:  # HookTimeout, WorkerFailed: this caller fails closed
+            return fail_closed_answer(host, payload, exc, env)
 
 
 def _take_lock(path: str) -> int | None:
@@ -221,32 +556,40 @@ def _remove_stale_socket(path: str) -> None:
 
 
 def serve(*, idle: float = DEFAULT_IDLE, max_requests: int = DEFAULT_MAX_REQUESTS,
-          warm: bool = True) -> int:
-    """Run the server in this process until idle, stopped or replaced.  Returns an exit code."""
+          workers: int = DEFAULT_WORKERS) -> int:
+    """Run the server in this process until idle, stopped or replaced.  Returns an exit code.
+
+    The socket is bound at once; the workers build their engines in the background,
+    and a request that arrives before one is ready waits for it within its deadline.
+    """
+    if workers < 1:
+        raise ServerError("the server needs at least one worker")
     directory = prepare_runtime_dir()
     lock = _take_lock(f"{directory}/server-{client.install_id()}.lock")
     if lock is None:
         return 0  # another server owns the socket
     try:
-        if warm:
-            from redactor.api import get_redactor
-
-            engine = get_redactor()
-            engine.redact("aquecimento 529.982.247-25")
-            # The prefilter of large tool outputs: loaded from the cache, or compiled
-            # now (once per configuration) rather than inside a hook's time budget.
-            engine.may_contain("aquecimento")
         path = client.socket_path(directory)
         _remove_stale_socket(path)
-        server = EngineServer(path, idle=idle, max_requests=max_requests)
-        watcher = threading.Thread(target=server.watch_idle, daemon=True)
-        watcher.start()
+        server = EngineServer(path, idle=idle, max_requests=max_requests, workers=workers)
         try:
+            server.pool.maintain()
+            # What a fail-closed answer needs, loaded now rather than during a stall
+            # (all light: the engine itself is only ever imported by the workers).
+            for module in ("redactor.config", "redactor.diagnostics", "redactor.hooks.claude",
+                           "redactor.messages"):
+                importlib.import_module(module)
+
+            watcher = threading.Thread(target=server.watch_idle, daemon=True)
+            watcher.start()
             server.serve_forever(poll_interval=0.5)
         finally:
+            # No new connections, then the calls in flight, then the workers.
             server.server_close()
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
+            server.drain(MAX_WAIT + 1.0)
+            server.pool.close()
         return 0
     finally:
         os.close(lock)

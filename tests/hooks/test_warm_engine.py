@@ -44,11 +44,13 @@ class Env:
                               env={**self.vars, **(extra or {})}, cwd=self.work,
                               timeout=timeout, check=False)
 
-    def start_server(self, *args: str) -> subprocess.Popen[bytes]:
+    def start_server(self, *args: str, ready: bool = True) -> subprocess.Popen[bytes]:
+        """Start a server; with ``ready``, wait until its engine workers are warm (a call
+        that comes earlier waits for them within its own time budget)."""
         process = subprocess.Popen([sys.executable, "-m", "redactor", "serve", *args],
                                    env=self.vars, cwd=self.work, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.PIPE)
-        assert self.wait_up(), process.stderr.read() if process.stderr else b""
+        assert self.wait_up(ready=ready), process.stderr.read() if process.stderr else b""
         return process
 
     def status(self) -> dict[str, Any] | None:
@@ -56,10 +58,12 @@ class Env:
                               env=self.vars, capture_output=True, timeout=60, check=False)
         return json.loads(done.stdout) if done.returncode == 0 else None
 
-    def wait_up(self, seconds: float = 60) -> bool:
+    def wait_up(self, seconds: float = 60, ready: bool = False) -> bool:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            if self.socket.exists() and self.status() is not None:
+            status = self.status() if self.socket.exists() else None
+            if status is not None and (not ready or status["ready"] == len(status["workers"])
+                                       == 2):
                 return True
             time.sleep(0.2)
         return False
@@ -282,9 +286,10 @@ def test_another_code_version_restarts_the_server(env: Env) -> None:
 
 
 def test_idle_and_request_limits_end_the_server(env: Env) -> None:
-    idle = env.start_server("--idle", "1")
+    # Not waiting for the workers: status requests would count against both limits.
+    idle = env.start_server("--idle", "1", ready=False)
     assert idle.wait(timeout=30) == 0
-    limited = env.start_server("--max-requests", "3")
+    limited = env.start_server("--max-requests", "3", ready=False)
     for _ in range(3):
         env.hook(pre("echo x", env.work))
     assert limited.wait(timeout=30) == 0

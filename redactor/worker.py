@@ -1,0 +1,136 @@
+"""``python -P -m redactor.worker``: one engine process of the warm server's pool.
+
+:mod:`redactor.server` is a light dispatcher that never imports Presidio; it hands each
+hook call to an idle worker of its pool.  A worker builds the default engine, says it
+is ready, then answers one call at a time in its main thread, so that the hook's time
+budget (``hooks.time_budget_seconds``, a SIGALRM timer) applies here exactly as in a
+hook process.  A worker that still overruns (stuck where the timer cannot reach) is
+killed by the dispatcher and replaced; the other workers go on answering.
+
+Frames, both ways over the worker's stdin and stdout: an 8-byte big-endian length,
+then the body.  Dispatcher to worker: one raw RDX1 request (see
+:mod:`redactor.hooks.client`).  Worker to dispatcher: first ``READY <code stamp>``,
+then one RDX1 answer per request; an empty body means the worker failed to answer,
+and the dispatcher fails closed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from typing import Final
+
+__all__ = ["PARENT_ENV", "main", "read_frame", "write_frame"]
+
+HEADER: Final = 8
+#: The dispatcher's pid: a worker whose parent is already gone exits at once.
+PARENT_ENV: Final = "REDACTOR_WORKER_PARENT"
+_PR_SET_PDEATHSIG: Final = 1
+
+
+def _read_exact(fd: int, size: int) -> bytes | None:
+    chunks: list[bytes] = []
+    while size:
+        chunk = os.read(fd, min(size, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(fd: int) -> bytes | None:
+    """One frame's body, or None at end of input."""
+    head = _read_exact(fd, HEADER)
+    if head is None:
+        return None
+    return _read_exact(fd, int.from_bytes(head, "big"))
+
+
+def write_frame(fd: int, body: bytes) -> None:
+    view = memoryview(len(body).to_bytes(HEADER, "big") + body)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _die_with_parent() -> None:
+    """Let the kernel end this worker with its dispatcher, however that one ends."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass  # not Linux: the worker still exits at the end of its input
+    parent = os.environ.get(PARENT_ENV)
+    if parent and parent.isdigit() and os.getppid() != int(parent):
+        os._exit(0)
+
+
+def warm() -> None:
+    """Build the default engine and its prefilter, as the first call would."""
+    from redactor.api import get_redactor
+
+    engine = get_redactor()
+    engine.redact("aquecimento 529.982.247-25")
+    # The prefilter of large tool outputs: loaded from the cache, or compiled now
+    # (once per configuration) rather than inside a hook's time budget.
+    engine.may_contain("aquecimento")
+
+
+def answer(raw: bytes) -> bytes:
+    """The RDX1 answer to one claude or hermes request."""
+    from redactor.hooks import claude, hermes
+    from redactor.server import encode_answer, parse_request, request_budget
+
+    fields, env, payload = parse_request(raw)
+    delay = env.get("REDACTOR_TEST_DELAY")  # failure drills: an engine that hangs
+    if delay:
+        # Outside the time budget on purpose: a stall that only the dispatcher can end.
+        time.sleep(float(delay))
+    if fields.get("host") == "hermes":
+        with claude.time_budget(request_budget(fields, env)):
+            text = hermes.shell(payload, env)
+        return encode_answer(0, (text + "\n").encode(), b"")
+    outcome = claude.run(payload, env=env, default_cwd=fields.get("cwd"))
+    out = (outcome.stdout + "\n").encode() if outcome.stdout is not None else b""
+    err = (outcome.stderr + "\n").encode() if outcome.stderr is not None else b""
+    return encode_answer(outcome.exit_code, out, err)
+
+
+def main() -> int:
+    _die_with_parent()
+    # Ctrl-C in a terminal reaches the whole process group; the dispatcher decides.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Frames go to a private copy of stdout; anything printed by a library goes nowhere.
+    frames = os.dup(1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+    from redactor.diagnostics import log_error
+    from redactor.hooks import client
+
+    try:
+        warm()
+    except Exception as exc:
+        log_error("hook server worker", None, exc)
+        return 1
+    try:
+        write_frame(frames, b"READY %d" % client.code_stamp())
+        while True:
+            raw = read_frame(0)
+            if raw is None:
+                return 0
+            try:
+                reply = answer(raw)
+            except Exception as exc:  # the dispatcher fails closed on an empty answer
+                log_error("hook server worker", None, exc)
+                reply = b""
+            write_frame(frames, reply)
+    except BrokenPipeError:
+        return 0  # the dispatcher is gone
+
+
+if __name__ == "__main__":
+    sys.exit(main())
