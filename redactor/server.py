@@ -240,14 +240,17 @@ class _Worker:
             return False
         return bool(poller.poll(max(1, int(remaining * 1000))))
 
-    def kill(self) -> None:
+    def kill(self, close_pipes: bool = True) -> None:
+        """End the process.  Only the thread that owns the worker closes its pipes, so
+        that no other thread can poll a descriptor number already given to another file."""
         with contextlib.suppress(OSError):
             self.process.kill()
         self.process.wait()
-        for stream in (self.process.stdin, self.process.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
+        if close_pipes:
+            for stream in (self.process.stdin, self.process.stdout):
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        stream.close()
 
 
 class WorkerPool:
@@ -269,7 +272,10 @@ class WorkerPool:
         """Replace dead idle workers; start one more while the pool is not full (after a
         pause when starts failed)."""
         with self._cond:
+            # Idle workers have no owner: claiming them here (busy) makes this thread it.
             dead = [w for w in self._workers if w.state == "idle" and w.process.poll() is not None]
+            for worker in dead:
+                worker.state = "busy"
         for worker in dead:
             self.discard(worker)
         with self._cond:
@@ -292,10 +298,12 @@ class WorkerPool:
             env={**os.environ, "PYTHONPATH": python_path, PARENT_ENV: str(os.getpid())})
         worker = _Worker(process)
         with self._cond:
-            if self._closed:
-                worker.kill()
-                return
-            self._workers.append(worker)
+            closed = self._closed
+            if not closed:
+                self._workers.append(worker)
+        if closed:
+            worker.kill()
+            return
         threading.Thread(target=self._await_ready, args=(worker,), daemon=True).start()
 
     def _await_ready(self, worker: _Worker) -> None:
@@ -339,7 +347,8 @@ class WorkerPool:
                 self._cond.notify()
 
     def discard(self, worker: _Worker, failed_start: bool = False) -> None:
-        """Kill a worker; the main thread starts its replacement."""
+        """Kill a worker this thread owns (busy, or starting for the thread awaiting its
+        readiness); the main thread starts its replacement."""
         with self._cond:
             if worker.state == "gone":
                 return
@@ -391,7 +400,7 @@ class WorkerPool:
                 worker.state = "gone"
             self._cond.notify_all()
         for worker in workers:
-            worker.kill()
+            worker.kill(close_pipes=False)  # their owners may still be reading; exiting
 
     def status(self) -> list[dict[str, Any]]:
         with self._cond:
