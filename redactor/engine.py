@@ -329,20 +329,11 @@ class Redactor:
             names = set(carried)
         if not names:
             return []
-        import regex
+        from recognizers.username import name_spans
 
-        from recognizers.prefilter import literal_pattern
-
-        pattern = regex.compile(
-            r"(?<![\w])(?<![\w][.-])(?:"
-            + "|".join(literal_pattern(n) for n in sorted(names, key=len, reverse=True))
-            + r")(?![\w])(?![.-][\w])"
-        )
         extra: list[_Span] = []
-        for match in pattern.finditer(normalized):
-            start, end = match.span()
-            if fold(match.group()) not in names:
-                continue
+        # One pass over the words with set lookups: linear however many names.
+        for start, end in name_spans(normalized, names):
             if (start, end, "USERNAME") in found:
                 continue
             extra.append(_Span(start, end, "USERNAME", PROPAGATED_SCORE, "UsernameRecognizer"))
@@ -414,9 +405,13 @@ class Redactor:
 
         def one_number(path: JsonPath, item: Any) -> Any:
             # Identifiers have at most ~25 digits; larger integers are never one.
-            if type(item) is not int or item < 0 or item.bit_length() > 90:
+            if type(item) is not int or item.bit_length() > 90:
                 return item
-            digits = str(item)
+            digits = str(abs(item))
+            key = str(path[-1]).casefold() if path and isinstance(path[-1], str) else ""
+            # A number loses a CPF's or CNPJ's leading zeros; its key says what it was.
+            width = 14 if "cnpj" in key else 11 if "cpf" in key else 0
+            digits = digits.zfill(width)
             spans = spans_of(path, digits)
             if not spans:
                 return item

@@ -29,6 +29,8 @@ logger = logging.getLogger("redactor.hermes")
 #: The literal that the release with the pre_llm_call block directive writes as the
 #: turn's exit reason; absent from 0.19.0.
 BLOCK_MARKER: Final = "blocked_by_plugin_pre_llm_call"
+#: Request fields that carry conversation text (chat and responses APIs).
+REQUEST_TEXT_KEYS: Final = ("messages", "input", "system", "instructions")
 CONTEXT_NOTE: Final = {
     "pt-BR": ("Os trechos entre colchetes, como [CPF] ou [USERNAME], são dados pessoais "
               "substituídos pelo redactor; não são os valores reais."),
@@ -134,11 +136,11 @@ class HermesPlugin:
     def llm_request(self, request: Any = None, **kwargs: Any) -> Any:
         if not isinstance(request, dict):
             return None
-        key = "messages" if "messages" in request else "input" if "input" in request else None
-        if key is None:
+        keys = [k for k in REQUEST_TEXT_KEYS if k in request]
+        if not keys:
             return None
         try:
-            redacted, _ = self.guard.redact_messages(request[key])
+            redacted = {k: self.guard.redact_messages(request[k])[0] for k in keys}
             with self._lock:
                 notice = self._blocked.get(str(kwargs.get("turn_id") or ""))
             if notice is not None:
@@ -147,15 +149,18 @@ class HermesPlugin:
                     logger.warning("redactor: a turn blocked in pre_llm_call reached the "
                                    "provider request, so this Hermes ignores blocks; the "
                                    "message was replaced by the block notice on the wire")
-                redacted = _replace_last_user(redacted, notice)
-            request[key] = redacted  # in place too: later middleware gets the same object
+                for k in ("messages", "input"):
+                    if k in redacted:
+                        redacted[k] = _replace_last_user(redacted[k], notice)
+            request.update(redacted)  # in place too: later middleware gets the same object
             return {"request": request, "source": "redactor", "reason": "personal data"}
         except Exception as exc:
             self._fail("llm_request", exc)
             from redactor.hooks.hermes import withheld_messages
 
-            request[key] = withheld_messages(request[key],
-                                             messages.text("withheld", self._language()))
+            marker = messages.text("withheld", self._language())
+            for k in keys:
+                request[k] = withheld_messages(request[k], marker)
             return {"request": request, "source": "redactor", "reason": "withheld"}
 
     # tools ------------------------------------------------------------------------

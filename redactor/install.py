@@ -160,7 +160,9 @@ def install_claude(path: Path, command: str, *, dry_run: bool = False) -> Instal
 
 HERMES_PLUGIN: Final = "redactor"
 HERMES_SHELL_EVENTS: Final = ("pre_llm_call", "pre_tool_call")
-HERMES_SHELL_TIMEOUT: Final = 10
+#: Seconds Hermes waits for a shell hook (it fails open past them): above redactor's
+#: own budget (at most 20 s) and the light client's 25 s, like Claude Code's 30 s.
+HERMES_SHELL_TIMEOUT: Final = 30
 _HERMES_MARKER: Final = "redactor/hooks/entry.py hermes"
 
 

@@ -8,15 +8,23 @@ the host's adapter.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 from redactor.jsonio import MAX_DEPTH, TooDeep
 from redactor.results import JsonPath
 
-__all__ = ["apply_patch", "unique_key", "walk_json", "walk_strings"]
+__all__ = ["apply_patch", "plain_field_name", "unique_key", "walk_json", "walk_strings"]
 
 _END: Final = object()
+_FIELD: Final = re.compile(r"[A-Za-z_$@][A-Za-z0-9_$@.-]{0,63}")
+
+
+def plain_field_name(name: str) -> bool:
+    """A key that reads as a program's field name (``stdout``, ``tool_calls``), not as data:
+    an identifier-like word with fewer than five digits."""
+    return _FIELD.fullmatch(name) is not None and sum(c.isdigit() for c in name) < 5
 
 
 def _items(value: Any) -> Iterator[tuple[Any, Any]]:

@@ -27,6 +27,13 @@ def isolated_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     os.environ.update(saved)
 
 
+@pytest.fixture(autouse=True)
+def isolated_state(tmp_path_factory: pytest.TempPathFactory,
+                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A state folder per test: a session one test seals must not block another's prompt."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+
+
 @pytest.fixture(scope="session")
 def engine():  # type: ignore[no-untyped-def]
     """One engine with default settings, shared by the whole session (building costs ~1 s)."""

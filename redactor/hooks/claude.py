@@ -18,6 +18,7 @@ import shlex
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,8 +26,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from redactor import jsonio, messages
-from redactor.config import Settings, load_settings
-from redactor.patch import apply_patch, walk_json
+from redactor.config import MAX_TIME_BUDGET, Settings, load_settings
+from redactor.patch import apply_patch, plain_field_name, walk_json
 from redactor.policy import match_prompt, match_tool
 
 __all__ = ["HookTimeout", "Outcome", "fail_closed", "handle", "run", "wrap_bash_command"]
@@ -36,6 +37,7 @@ EVENTS: Final = ("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptS
 #: they survive a withheld replacement so that the host still accepts it.
 DISCRIMINATORS: Final = frozenset({"type", "mode"})
 _EVENT_SNIFF: Final = re.compile(rb'"hook_event_name"\s*:\s*"([A-Za-z]+)"')
+_WORD: Final = re.compile(r"[a-z_]{1,32}")
 _SESSION_SNIFF: Final = re.compile(rb'"session_id"\s*:\s*"([A-Za-z0-9_.-]{1,128})"')
 
 
@@ -116,9 +118,13 @@ def handle(payload: Any, settings: Settings | None = None, env: Mapping[str, str
     if event not in EVENTS:
         return Outcome()
     environ = os.environ if env is None else env
+    started = time.monotonic()
     if settings is None:
-        settings = _settings_for(payload, environ, default_cwd)
-    with time_budget(settings.hook_time_budget):
+        # Reading the configuration (a project's rules among it) is bounded too.
+        with time_budget(MAX_TIME_BUDGET):
+            settings = _settings_for(payload, environ, default_cwd)
+    left = min(settings.hook_time_budget, MAX_TIME_BUDGET - (time.monotonic() - started))
+    with time_budget(max(left, 0.01)):
         return _dispatch(event, payload, settings, environ)
 
 
@@ -260,14 +266,20 @@ def withheld(value: Any, marker: str) -> Any:
 
     def leaf(path: Any, text: str) -> str:
         key = path[-1] if path else None
-        return text if key in DISCRIMINATORS else marker
+        return text if key in DISCRIMINATORS and _WORD.fullmatch(text) else marker
+
+    def key(path: Any, name: str) -> str:
+        # Field names of a tool's shape are plain words; anything else may be data.
+        return name if plain_field_name(name) else marker
 
     def scalar(path: Any, item: Any) -> Any:
         if isinstance(item, float) and not math.isfinite(item):
             return None
+        if isinstance(item, int) and not isinstance(item, bool) and abs(item) >= 10**7:
+            return 0  # may be an identifier written as a number
         return item
 
-    return walk_json(value, leaf, scalar=scalar, too_deep=lambda path: marker,
+    return walk_json(value, leaf, key=key, scalar=scalar, too_deep=lambda path: marker,
                      max_depth=jsonio.MAX_DEPTH - 2)
 
 

@@ -15,7 +15,7 @@ from typing import Any, Final, Literal
 
 from redactor import jsonio, messages
 from redactor.config import Settings, load_settings
-from redactor.patch import walk_json
+from redactor.patch import plain_field_name, walk_json
 from redactor.policy import match_prompt, match_tool
 from redactor.results import JsonPath
 
@@ -24,7 +24,8 @@ __all__ = ["Guard", "blocking", "shell", "user_text", "withheld_messages"]
 logger = logging.getLogger("redactor.hermes")
 
 #: Message keys whose strings are structure, not content, in an OpenAI-style request.
-STRUCTURE_KEYS: Final = frozenset({"role", "tool_call_id", "id", "type", "name"})
+#: ``name`` is not among them: in a message it names a participant, which may be a person.
+STRUCTURE_KEYS: Final = frozenset({"role", "tool_call_id", "id", "type"})
 
 
 def user_text(user_message: Any) -> str:
@@ -53,7 +54,7 @@ def withheld_messages(messages_value: Any, marker: str) -> Any:
     too, and containers past the depth limit collapse into it.
     """
     return walk_json(messages_value, lambda path, text: marker if _is_content(path) else text,
-                     key=lambda path, name: name if name in STRUCTURE_KEYS else marker,
+                     key=lambda path, name: name if plain_field_name(name) else marker,
                      scalar=lambda path, item: marker if isinstance(item, int | float)
                      and not isinstance(item, bool) else item,
                      too_deep=lambda path: marker, max_depth=jsonio.MAX_DEPTH - 2)
@@ -153,47 +154,64 @@ def shell(raw: bytes, env: Mapping[str, str] | None = None) -> str:
     rules block; personal data gives a ``modify`` with the partial patch.  Anything
     else: ``{}``.  Every failure answers with a block.
     """
-    event = None
     try:
-        payload = jsonio.loads(raw)
-        if not isinstance(payload, dict):
-            raise ValueError("the hook event is not a JSON object")
-        event = payload.get("hook_event_name")
-        cwd = payload.get("cwd")
-        guard = Guard(env, Path(cwd) if isinstance(cwd, str) and Path(cwd).is_dir() else None)
-        extra_value = payload.get("extra")
-        extra: dict[str, Any] = extra_value if isinstance(extra_value, dict) else {}
-        if env is not None and event in env.get("REDACTOR_TEST_FAULT", "").split(","):
-            raise RuntimeError("failure drill")
-        if event == "pre_llm_call":
-            reason, found, settings = guard.check_turn(extra.get("user_message"))
-            found = blocking(found, settings)
-            if reason is None and not found:
-                return "{}"
-            message = reason or messages.prompt_blocked(settings, found)
-            return jsonio.dumps({"action": "block", "message": message})
-        if event == "pre_tool_call":
-            tool_name = payload.get("tool_name")
-            args = payload.get("tool_input")
-            if not isinstance(tool_name, str) or not isinstance(args, dict):
-                return "{}"
-            decided = guard.tool_rule(tool_name, args)
-            if decided is not None:
-                return jsonio.dumps({"action": "block", "message": decided[1]})
-            _, patch = guard.redact_args(args)
-            if not patch:
-                return "{}"
-            if renames_top_level(args, patch):
-                return jsonio.dumps({"action": "block", "message": messages.text(
-                    "shape_blocked", guard.settings().language)})
-            return jsonio.dumps({"action": "modify", "args": patch})
-        return "{}"
+        from redactor.config import MAX_TIME_BUDGET
+        from redactor.hooks.claude import time_budget
+
+        with time_budget(MAX_TIME_BUDGET):
+            return _shell(raw, env)
     except Exception as exc:  # every failure must fail closed
         from redactor.diagnostics import log_error
 
+        event = _sniff_hermes_event(raw)
         log_error("hook hermes", event, exc, env)
         if event in (None, "pre_llm_call", "pre_tool_call"):
             text = messages.text("fail_prompt" if event == "pre_llm_call" else "fail_tool",
                                  error=type(exc).__name__)
             return jsonio.dumps({"action": "block", "message": text})
         return "{}"
+
+
+def _sniff_hermes_event(raw: bytes) -> str | None:
+    try:
+        payload = jsonio.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    event = payload.get("hook_event_name") if isinstance(payload, dict) else None
+    return event if isinstance(event, str) else None
+
+
+def _shell(raw: bytes, env: Mapping[str, str] | None) -> str:
+    payload = jsonio.loads(raw)
+    if not isinstance(payload, dict):
+        raise ValueError("the hook event is not a JSON object")
+    event = payload.get("hook_event_name")
+    cwd = payload.get("cwd")
+    guard = Guard(env, Path(cwd) if isinstance(cwd, str) and Path(cwd).is_dir() else None)
+    extra_value = payload.get("extra")
+    extra: dict[str, Any] = extra_value if isinstance(extra_value, dict) else {}
+    if env is not None and event in env.get("REDACTOR_TEST_FAULT", "").split(","):
+        raise RuntimeError("failure drill")
+    if event == "pre_llm_call":
+        reason, found, settings = guard.check_turn(extra.get("user_message"))
+        found = blocking(found, settings)
+        if reason is None and not found:
+            return "{}"
+        message = reason or messages.prompt_blocked(settings, found)
+        return jsonio.dumps({"action": "block", "message": message})
+    if event == "pre_tool_call":
+        tool_name = payload.get("tool_name")
+        args = payload.get("tool_input")
+        if not isinstance(tool_name, str) or not isinstance(args, dict):
+            return "{}"
+        decided = guard.tool_rule(tool_name, args)
+        if decided is not None:
+            return jsonio.dumps({"action": "block", "message": decided[1]})
+        _, patch = guard.redact_args(args)
+        if not patch:
+            return "{}"
+        if renames_top_level(args, patch):
+            return jsonio.dumps({"action": "block", "message": messages.text(
+                "shape_blocked", guard.settings().language)})
+        return jsonio.dumps({"action": "modify", "args": patch})
+    return "{}"

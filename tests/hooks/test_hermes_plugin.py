@@ -256,9 +256,9 @@ def test_install_hermes_enables_plugin_keeps_comments_and_is_idempotent(tmp_path
     assert "redactor" not in data["plugins"]["disabled"]
     command = hermes_hook_command()
     assert data["hooks"]["pre_tool_call"][0] == {"command": "~/bin/audit.sh", "timeout": 5}
-    assert data["hooks"]["pre_tool_call"][1] == {"command": command, "timeout": 10,
+    assert data["hooks"]["pre_tool_call"][1] == {"command": command, "timeout": 30,
                                                  "fail_closed": True}
-    assert data["hooks"]["pre_llm_call"] == [{"command": command, "timeout": 10}]
+    assert data["hooks"]["pre_llm_call"] == [{"command": command, "timeout": 30}]
     allow = json.loads((tmp_path / "shell-hooks-allowlist.json").read_text())
     assert {(a["event"], a["command"]) for a in allow["approvals"]} == {
         ("pre_llm_call", command), ("pre_tool_call", command)}

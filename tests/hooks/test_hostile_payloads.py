@@ -232,3 +232,56 @@ def test_an_ask_rule_carries_the_redacted_input() -> None:
                            Settings(rules=(rule,)))
     assert answer["hookSpecificOutput"]["permissionDecision"] == "ask"
     assert "updatedInput" not in answer["hookSpecificOutput"]
+
+
+# ------------------------------------------------------------------ review findings
+
+
+def test_the_withheld_copy_keeps_no_key_number_or_discriminator_that_holds_data() -> None:
+    deep = "[" * 402 + '"x"' + "]" * 402
+    raw = ('{"session_id": "s", "hook_event_name": "PostToolUse", "tool_name": "mcp__a__b", '
+           '"tool_input": {}, "tool_response": {"' + CPF + '": "a", "cpf": ' + CPF_BARE
+           + ', "type": "CPF ' + CPF + '", "mode": "text", "n": 3, "deep": ' + deep
+           + "}}").encode()
+    answer, outcome = in_process(raw)
+    assert outcome.exit_code == 0
+    updated = answer["hookSpecificOutput"]["updatedToolOutput"]
+    assert updated["cpf"] == 0 and updated["n"] == 3 and updated["mode"] == "text"
+    withheld_everywhere(updated)
+
+
+def test_numbers_that_lost_leading_zeros_or_carry_a_sign() -> None:
+    answer, _ = in_process(json.dumps(pre({"cpf": 1234567890, "n": -int(CPF_BARE),
+                                           "pedido": 1234567890})).encode())
+    assert answer["hookSpecificOutput"]["updatedInput"] == {
+        "cpf": "[CPF]", "n": "[CPF]", "pedido": 1234567890}
+
+
+def test_a_slow_project_configuration_is_bounded(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from redactor import config
+
+    def slow_load(*args: Any, **kwargs: Any) -> Settings:
+        time.sleep(60)
+        return Settings()
+
+    monkeypatch.setattr(config, "MAX_TIME_BUDGET", 0.5)
+    monkeypatch.setattr(claude, "MAX_TIME_BUDGET", 0.5)
+    monkeypatch.setattr(claude, "load_settings", slow_load)
+    started = time.monotonic()
+    outcome = claude.run(json.dumps(pre({"q": CPF})).encode())
+    assert outcome.exit_code == 2 and "HookTimeout" in (outcome.stderr or "")
+    assert time.monotonic() - started < 30
+
+
+def test_hermes_requests_redact_system_text_and_participant_names() -> None:
+    from redactor.hermes_plugin import HermesPlugin
+
+    plugin = HermesPlugin(can_block=True, can_modify=True)
+    request = {"messages": [{"role": "user", "name": CPF, "content": "oi"}],
+               "system": f"CPF {CPF}", "instructions": [CPF], "model": "m"}
+    plugin.llm_request(request=request, turn_id="t")
+    assert request == {"messages": [{"role": "user", "name": "[CPF]", "content": "oi"}],
+                       "system": "CPF [CPF]", "instructions": ["[CPF]"], "model": "m"}
