@@ -97,12 +97,12 @@ def wrap_bash_command(command: str) -> str:
     """Pipe a command's combined output through ``redactor redact``, keeping its exit status.
 
     ``pipefail`` makes the pipeline report the command's own failure, so a failing
-    command still fails, and its output reaches Claude Code already redacted.
+    command still fails, and its output reaches Claude Code already redacted.  Every
+    command is wrapped, even one that already looks wrapped: a command can be written
+    to look so while running its first lines outside the pipe (redacting twice changes
+    nothing).
     """
-    tail = f"}} 2>&1 | {redactor_command()} redact -q"
-    if command.rstrip().endswith(tail):
-        return command
-    return f"set -o pipefail; {{ {command}\n{tail}"
+    return f"set -o pipefail; {{ {command}\n}} 2>&1 | {redactor_command()} redact -q"
 
 
 def handle(payload: Any, settings: Settings | None = None, env: Mapping[str, str] | None = None,

@@ -304,11 +304,14 @@ def test_truncated_prompt_event_is_blocked() -> None:
     assert json.loads(outcome.stdout or "")["decision"] == "block"
 
 
-def test_wrap_bash_command_keeps_the_command_and_is_idempotent() -> None:
+def test_wrap_bash_command_keeps_the_command_and_always_wraps() -> None:
     wrapped = claude.wrap_bash_command("make test")
     assert wrapped.startswith("set -o pipefail; { make test\n}")
     assert wrapped.endswith("redact -q")
-    assert claude.wrap_bash_command(wrapped) == wrapped
+    # A command made to look wrapped (its first line would run outside the pipe) is
+    # wrapped again.
+    lookalike = "set -o pipefail; { true; }; cat data.txt; exit 3; {\n" + wrapped.split("\n")[1]
+    assert claude.wrap_bash_command(lookalike).startswith("set -o pipefail; { set -o")
     outcome = answer(pre("Bash", {"command": "make test", "timeout": 1000}),
                      Settings(wrap_bash=True))
     updated = json.loads(outcome.stdout or "")["hookSpecificOutput"]["updatedInput"]
