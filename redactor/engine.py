@@ -12,6 +12,7 @@ import bisect
 import hashlib
 import hmac
 import os
+import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, MutableSet, Sequence
 from dataclasses import dataclass
@@ -51,6 +52,13 @@ LANGUAGE: Final = "pt"
 #: Entity reported by a configured spaCy model's NER (people's names).
 NER_ENTITY: Final = "PERSON"
 
+
+#: Invisible format characters (Unicode category Cf in common use: soft hyphen, zero-width
+#: and joiner characters, bidirectional marks, word joiner, BOM, tags).  Detection reads
+#: through them, so they cannot split a value the recognizers would find.
+_INVISIBLE: Final = re.compile(
+    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f"
+    "\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f]")
 
 #: Context distance of a span no keyword lifted.
 NO_KEYWORD: Final = 1 << 10
@@ -192,6 +200,8 @@ class Redactor:
                names: MutableSet[str] | None = None) -> list[_Span]:
         if not text:
             return []
+        if _INVISIBLE.search(text):
+            return self._spans_seen_through(text, context, names)
         from recognizers._text import normalize_for_matching
         from recognizers.prefilter import outside_trigger_alphabet
 
@@ -209,6 +219,22 @@ class Redactor:
         if self._allow:
             spans = [s for s in spans if _allow_key(text[s.start:s.end]) not in self._allow]
         return spans
+
+    def _spans_seen_through(self, text: str, context: Sequence[str] | None,
+                            names: MutableSet[str] | None) -> list[_Span]:
+        """Spans of a text holding invisible format characters (a zero-width space or a
+        soft hyphen inside ``529.982.247-25``): found in the text without them, then
+        mapped back so that each covers the invisible characters inside it too."""
+        # Stripped index q_k at which the k-th removed character stood.
+        removed = [match.start() - k for k, match in enumerate(_INVISIBLE.finditer(text))]
+        stripped = _INVISIBLE.sub("", text)
+
+        def original(index: int) -> int:
+            return index + bisect.bisect_right(removed, index)
+
+        return [_Span(original(s.start), original(s.end - 1) + 1, s.entity, s.score,
+                      s.recognizer, s.distance)
+                for s in self._spans(stripped, context, names)]
 
     @property
     def _scanner(self) -> Scanner | None:

@@ -285,3 +285,16 @@ def test_hermes_requests_redact_system_text_and_participant_names() -> None:
     plugin.llm_request(request=request, turn_id="t")
     assert request == {"messages": [{"role": "user", "name": "[CPF]", "content": "oi"}],
                        "system": "CPF [CPF]", "instructions": ["[CPF]"], "model": "m"}
+
+
+@pytest.mark.parametrize("hidden", ["529\u200b.982.247-25", "5299\u00ad8224725",
+                                    "529.982\u2060.247-25", "\ufeff529.982.247-25\u200d"])
+def test_invisible_characters_cannot_split_a_value(hidden: str) -> None:
+    answer, _ = in_process(json.dumps(post({"stdout": f"cliente {hidden} ok", "stderr": ""},
+                                           tool="Bash")).encode())
+    stdout = answer["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+    assert stdout.startswith("cliente ") and stdout.endswith(" ok") and "[CPF]" in stdout
+    assert not any(c.isdigit() for c in stdout)
+    prompt, _ = in_process(json.dumps({**BASE, "hook_event_name": "UserPromptSubmit",
+                                       "prompt": f"CPF {hidden}"}).encode())
+    assert prompt["decision"] == "block"
