@@ -183,6 +183,43 @@ def literal_pattern(word: str) -> str:
     return build(0)
 
 
+_MARKS: Final = frozenset(chr(code) for code in range(0x300, 0x370))
+
+
+def spells(text: str, word: str) -> bool:
+    """True when :func:`literal_pattern` of ``word`` matches the whole of ``text``.
+
+    The same test without building and compiling a pattern: for a text whose
+    :func:`fold` already equals ``fold(word)``, this only rules out the spellings the
+    pattern leaves out (other scripts' look-alikes, more than MAX_MARKS marks).
+    """
+    target = fold(word)
+    classes, multis = _fold_index()
+
+    def from_(index: int, position: int) -> bool:
+        if position == len(target):
+            return index == len(text)
+        if index == len(text):
+            return False
+        char, letter = text[index], target[position]
+        if letter.isalpha():
+            if char == letter or char == letter.upper() or char in classes.get(letter, ""):
+                marks = 0
+                while (marks < MAX_MARKS and index + 1 + marks < len(text)
+                       and text[index + 1 + marks] in _MARKS):
+                    marks += 1
+                # Fewer marks than present are tried too, as the pattern may backtrack.
+                if any(from_(index + 1 + taken, position + 1) for taken in range(marks, -1, -1)):
+                    return True
+        elif char == letter and from_(index + 1, position + 1):
+            return True
+        return any(len(folded) > 1 and target.startswith(folded, position) and char in chars
+                   and from_(index + 1, position + len(folded))
+                   for folded, chars in multis.items())
+
+    return from_(0, 0)
+
+
 def keyword_triggers(keywords: Sequence[str], reach: int) -> tuple[Trigger, ...]:
     """Triggers hitting every place where one of ``keywords`` could stand as a word.
 

@@ -98,11 +98,14 @@ _END: Final = r"(?![\w-])"
 # Commands whose -u / -U flag names a user; a bare -u elsewhere (git push -u,
 # python -u, sort -u) means something else.
 _USER_COMMANDS: Final = re.compile(
-    r"(?:^|[\s;|&(])(?:sudo|su|runuser|ps|pgrep|pkill|killall|crontab|top|htop|w|who|last|"
+    r"(?:^|(?<=[\s;|&(]))(?:sudo|su|runuser|ps|pgrep|pkill|killall|crontab|top|htop|w|who|last|"
     r"lastlog|passwd|chage|usermod|userdel|useradd|id|groups|finger|quota|mysql|mariadb|"
     r"mysqldump|psql|pg_dump|pg_dumpall|createdb|dropdb|docker|podman|kubectl|exec|curl|"
-    r"journalctl|systemctl|loginctl|chown|rsync|smbclient|ldapsearch)(?=\s)"
+    r"journalctl|systemctl|loginctl|chown|rsync|smbclient|ldapsearch)(?=\s)",
+    re.MULTILINE,
 )
+#: How far before a short flag its command may stand, on the same line.
+_COMMAND_REACH: Final = 200
 _NON_USER_HOSTS: Final = frozenset({
     "latest", "next", "beta", "alpha", "canary", "rc", "stable", "dev", "main", "master",
     "head", "edge", "nightly", "lts",
@@ -122,8 +125,11 @@ def _flag_needs_command(text: str, match: regex.Match[str]) -> bool:
     flag = match.group("flag")
     if flag.startswith("--"):
         return True
-    line_start = text.rfind("\n", 0, match.start()) + 1
-    return bool(_USER_COMMANDS.search(text, max(line_start, match.start() - 200), match.start()))
+    # Only the reach is searched for the line start: one long line must not cost
+    # a scan back to its beginning per flag.
+    start = match.start()
+    line_start = text.rfind("\n", max(0, start - _COMMAND_REACH), start) + 1
+    return bool(_USER_COMMANDS.search(text, max(line_start, start - _COMMAND_REACH), start))
 
 
 def _host_is_plausible(text: str, match: regex.Match[str]) -> bool:
@@ -216,6 +222,75 @@ class ServiceAccounts:
 
 
 _TOKEN: Final = re.compile(r"[^\W_](?:[\w.-]*[^\W_])?")
+
+# ----------------------------------------------------------------- propagation
+# A name stands as a whole word when no word character, nor a word character and a
+# "." or "-", touches it on either side: it then starts where a chain of words
+# joined by single dots or hyphens starts, and ends where one ends.
+_CHAIN: Final = regex.compile(r"\w+(?:[.-]\w+)*")
+_WORD_CHAR: Final = regex.compile(r"\w")
+#: Text characters per folded character of a name: a letter and MAX_MARKS marks.
+_SPELLING_WIDTH: Final = 3
+
+
+def name_spans(text: str, names: Iterable[str]) -> list[tuple[int, int]]:
+    """Where the (folded) ``names`` stand in ``text`` as whole words, left to right.
+
+    A name matches where :func:`~recognizers.prefilter.literal_pattern` spells it
+    (case and accents free), not touching a word character, nor a word character
+    and a "." or "-", on either side; the longest name wins where several start.
+    One pass over the word chains of the text with set lookups, so the cost does
+    not grow with the number of names.
+    """
+    from recognizers.prefilter import spells
+
+    wanted = {fold(name) for name in names}
+    wanted.discard("")
+    if not wanted:
+        return []
+    if any(not (_WORD_CHAR.match(name) and _WORD_CHAR.match(name[-1])) for name in wanted):
+        return _alternation_spans(text, wanted)
+    # Every fold of a run of chains (and what lies between them) that can grow into
+    # a name: the names cut before each of their non-word characters.
+    prefixes = {name[:cut] for name in wanted for cut in range(1, len(name))
+                if not _WORD_CHAR.match(name[cut])} | wanted
+    longest = max(len(name) for name in wanted)
+    reach = _SPELLING_WIDTH * longest
+    spans: list[tuple[int, int]] = []
+    chain = _CHAIN.search(text)
+    while chain is not None:
+        start, end = chain.span()
+        found = None
+        while end - start <= reach:
+            written = text[start:end]
+            folded = fold(written)
+            if folded not in prefixes:
+                break
+            if folded in wanted and (written.isascii() or spells(written, folded)):
+                found = end
+            # The next chain, unless it starts or ends beyond reach: a match cut short
+            # at the window's end stops at most one character before it, past reach.
+            word = _WORD_CHAR.search(text, end, min(len(text), start + reach))
+            if word is None:
+                break
+            following = _CHAIN.match(text, word.start(), word.start() + reach + 2)
+            if following is None:  # pragma: no cover - a word character starts a chain
+                break
+            end = following.end()
+        if found is not None:
+            spans.append((start, found))
+        chain = _CHAIN.search(text, found if found is not None else chain.end())
+    return spans
+
+
+def _alternation_spans(text: str, names: set[str]) -> list[tuple[int, int]]:
+    """:func:`name_spans` for names that do not start and end with a word character."""
+    pattern = regex.compile(
+        r"(?<![\w])(?<![\w][.-])(?:"
+        + "|".join(literal_pattern(n) for n in sorted(names, key=len, reverse=True))
+        + r")(?![\w])(?![.-][\w])"
+    )
+    return [match.span() for match in pattern.finditer(text) if fold(match.group()) in names]
 
 
 def _make_result(recognizer: EntityRecognizer, start: int, end: int, score: float,
