@@ -109,12 +109,26 @@ class ContextWords:
         # 24 characters per word is generous for log text and bounds the work per match.
         left = words(text[max(0, start - 24 * self.before):start])[-self.before:]
         right = words(text[end:end + 24 * self.after])[:self.after]
-        for gap in range(max(len(left), len(right))):
-            for tokens in (left[len(left) - gap - 1:] if gap < len(left) else None,
-                           right[:gap + 1] if gap < len(right) else None):
-                if tokens is not None and self._in_tokens(tokens):
-                    return gap
-        return None
+        # A keyword spanning left[i:j] is within the last len(left) - i words before the
+        # match; one spanning right[i:j], within the first j words after it.
+        nearest: int | None = None
+        for i, _ in self._occurrences(left):
+            gap = len(left) - 1 - i
+            nearest = gap if nearest is None else min(nearest, gap)
+        for _, j in self._occurrences(right):
+            gap = j - 1
+            nearest = gap if nearest is None else min(nearest, gap)
+        return nearest
+
+    def _occurrences(self, tokens: list[str]) -> list[tuple[int, int]]:
+        """Where keywords stand in ``tokens``, as ``(first, after last)`` word indexes."""
+        found = [(i, i + 1) for i, token in enumerate(tokens)
+                 if token in self._single or (token.endswith("s") and token[:-1] in self._single)]
+        for phrase in self._phrases:
+            size = len(phrase)
+            found.extend((i, i + size) for i in range(len(tokens) - size + 1)
+                         if tuple(tokens[i:i + size]) == phrase)
+        return found
 
     def in_labels(self, labels: Iterable[str]) -> bool:
         """True when an external label (a JSON key, a column name) holds a keyword."""
