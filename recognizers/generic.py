@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from presidio_analyzer import EntityRecognizer, RecognizerResult
+from presidio_analyzer import EntityRecognizer, Pattern, RecognizerResult
 from presidio_analyzer.predefined_recognizers import (
     CreditCardRecognizer,
     EmailRecognizer,
@@ -116,9 +116,39 @@ def _is_service_number(number: Any) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _matcher_class() -> Any:
-    """python-phonenumbers' matcher, with a hook to pass over a candidate unparsed."""
+def _fewest_digits() -> int:
+    """The fewest digits of a valid number's national part, in any region."""
     import phonenumbers
+    from phonenumbers import PhoneMetadata
+
+    everything = [PhoneMetadata.metadata_for_region(r) for r in phonenumbers.SUPPORTED_REGIONS]
+    everything += [PhoneMetadata.metadata_for_nongeo_region(code)
+                   for code in phonenumbers.COUNTRY_CODES_FOR_NON_GEO_REGIONS]
+    fewest = 2  # python-phonenumbers' own floor (a shorter national number never parses)
+    lengths = []
+    for metadata in everything:
+        general = metadata.general_desc if metadata is not None else None
+        possible = [n for n in general.possible_length if n > 0] if general is not None else []
+        if not possible:
+            return fewest  # a region without lengths: no bound beyond the floor
+        lengths.append(min(possible))
+    return max(fewest, min(lengths))
+
+
+@lru_cache(maxsize=1)
+def _matcher_class() -> Any:
+    """python-phonenumbers' matcher, with a hook to pass over a candidate unparsed.
+
+    The matcher gives up for good after ``max_tries`` failed candidates and inner
+    groups (65535 by default): past a few hundred kilobytes of dotted or grouped
+    digits, a real number later in the text would go unseen.  Analysis therefore
+    passes no limit, and the groups that cannot hold a valid number, having fewer
+    digits (or vanity letters) than any region's shortest, are not parsed: in
+    ``1.1.1.1...`` the matcher splits each candidate into one-digit groups.
+    """
+    import phonenumbers
+
+    fewest = _fewest_digits()
 
     class Matcher(phonenumbers.PhoneNumberMatcher):
         skip_candidate: Any = None
@@ -129,7 +159,17 @@ def _matcher_class() -> Any:
                 return None
             return super()._extract_match(candidate, offset)
 
+        def _parse_and_verify(self, candidate: str, offset: int) -> Any:
+            if len(candidate) < fewest or \
+                    sum(1 for c in candidate if c.isdecimal() or c.isalpha()) < fewest:
+                return None
+            return super()._parse_and_verify(candidate, offset)
+
     return Matcher
+
+
+#: No limit on the matcher's failed tries (see _matcher_class); the work stays linear.
+_UNLIMITED_TRIES: Final = 1 << 62
 
 
 @lru_cache(maxsize=1)
@@ -140,10 +180,103 @@ def _offline_tldextract() -> Any:
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
+# Presidio's e-mail pattern, taken apart so that no text costs more than linear time.
+# Its local part, ``[C]|[C][C.]*[C]`` after a word boundary, is tried from every
+# boundary of a long run of C and dots and read to the run's end each time: a run
+# with no "@" after it (``a.a.a.a...``) costs the square of its length.
+_EMAIL_CHAR: Final = "[!#$%&'*+\\-/=?^_`{|}~\\w]"
+_EMAIL_RUN_CHAR: Final = "[!#$%&'*+\\-/=?^_`{|}~.\\w]"
+#: A local part holds at most this many characters (the prefilter's reach before the
+#: "@"; RFC 5321 allows 64).
+EMAIL_LOCAL_REACH: Final = 256
+
+
+@lru_cache(maxsize=4)
+def _email_patterns(flags: int) -> tuple[Any, Any, Any, Any, Any]:
+    import regex
+
+    return (
+        # Each "@" with the run of local-part characters before it, read once.
+        regex.compile(f"(?<!{_EMAIL_RUN_CHAR}){_EMAIL_RUN_CHAR}*+@", flags),
+        # A local part ends with one of its characters other than the dot.
+        regex.compile(_EMAIL_CHAR, flags),
+        # Where a local part may start: the leftmost place in the run wins.
+        regex.compile(f"\\b{_EMAIL_CHAR}", flags),
+        # The domain, as in Presidio's pattern, matched within the run of domain
+        # characters after its own "@" (the regex module may otherwise scan the
+        # rest of the text for a dot on every try).
+        regex.compile("[\\w.-]*+", flags),
+        regex.compile("\\w+(?:-+\\w+)*(?:\\.\\w+(?:-+\\w+)*)+\\b", flags),
+    )
+
+
+def email_spans(text: str, flags: int) -> list[tuple[int, int]]:
+    """Where Presidio's e-mail pattern matches (as ``finditer``), in linear time.
+
+    The same matches for local parts of up to EMAIL_LOCAL_REACH characters; of a
+    longer run before the "@", only that many characters are read.
+    """
+    runs, last_char, first_char, domain_run, domain = _email_patterns(flags)
+    spans: list[tuple[int, int]] = []
+    last_end = 0
+    for run in runs.finditer(text):
+        at = run.end() - 1
+        low = max(run.start(), last_end, at - EMAIL_LOCAL_REACH)
+        if at <= low or last_char.fullmatch(text, at - 1, at) is None:
+            continue
+        host = domain.match(text, at + 1, domain_run.match(text, at + 1).end())
+        if host is None:
+            continue
+        start = first_char.search(text, low, at)
+        if start is None:
+            continue
+        spans.append((start.start(), host.end()))
+        last_end = host.end()
+    return spans
+
+
 class BrEmailRecognizer(_Tuned, EmailRecognizer):
     """E-mail addresses, validated against the bundled public suffix list."""
 
     DEFAULT_CONTEXT = ("email", "e-mail", "correio eletronico", "endereco eletronico")
+
+    def analyze(
+        self,
+        text: str,
+        entities: list[str],
+        nlp_artifacts: NlpArtifacts | None = None,
+        regex_flags: int | None = None,
+    ) -> list[RecognizerResult]:
+        """Presidio's analysis, with its pattern's matches found by :func:`email_spans`."""
+        patterns: list[Pattern] = self.patterns  # type: ignore[has-type]
+        flags: int | None = regex_flags or self.global_regex_flags
+        if flags is None or len(patterns) != 1 \
+                or patterns[0].regex != EmailRecognizer.PATTERNS[0].regex:
+            results: list[RecognizerResult] = super().analyze(
+                text, entities, nlp_artifacts, regex_flags)
+            return results
+        pattern = patterns[0]
+        name: str = self.name  # type: ignore[has-type]
+        found: list[RecognizerResult] = []
+        for start, end in email_spans(text, flags):
+            written = text[start:end]
+            validation = self.validate_result(written)
+            description = self.build_regex_explanation(
+                name, pattern.name, pattern.regex, pattern.score, validation, flags)
+            result = RecognizerResult(
+                entity_type=self.supported_entities[0], start=start, end=end,
+                score=pattern.score, analysis_explanation=description,
+                recognition_metadata={RecognizerResult.RECOGNIZER_NAME_KEY: name,
+                                      RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id})
+            if validation is not None:
+                result.score = self.MAX_SCORE if validation else self.MIN_SCORE
+            if self.invalidate_result(written):
+                result.score = self.MIN_SCORE
+            if result.score > self.MIN_SCORE:
+                found.append(result)
+            description.score = result.score
+        unique: list[RecognizerResult] = EntityRecognizer.remove_duplicates(found)
+        return unique
 
 
     def validate_result(self, pattern_text: str) -> bool:
@@ -199,7 +332,7 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
         skip = self.bare_needs_keyword
         for region in self.supported_regions:
             matcher = _matcher_class()(
-                text, region, leniency=self.leniency,
+                text, region, leniency=self.leniency, max_tries=_UNLIMITED_TRIES,
                 min_candidate_length=self.MIN_CANDIDATE_LENGTH,
             )
             if skip:
@@ -280,10 +413,27 @@ class BrCreditCardRecognizer(_Tuned, CreditCardRecognizer):
         return Prefilter("CREDIT_CARD", tuple(triggers))
 
 
+def _ip_patterns() -> list[Pattern]:
+    """Presidio's IP patterns; an IPv4 address is not part of a longer dotted number.
+
+    ``1.3.6.1.4.1.2021`` (an SNMP OID, a version) holds no address, and a run of
+    ``1.1.1.1...`` would otherwise be one address every eight characters.  The same
+    rule as Presidio's IPv6 pattern, which may not be followed by ``.`` and a digit.
+    """
+    return [Pattern(p.name, f"(?<![0-9]\\.)(?:{p.regex})(?!\\.[0-9])" if p.name == "IPv4"
+                    else p.regex, p.score)
+            for p in IpRecognizer.PATTERNS]
+
+
 class BrIpRecognizer(_Tuned, IpRecognizer):
-    """IPv4 and IPv6 addresses."""
+    """IPv4 and IPv6 addresses (an IPv4 address not inside a longer dotted number)."""
 
     DEFAULT_CONTEXT = ("ip", "ipv4", "ipv6", "endereco ip", "host", "servidor")
+
+    def __init__(self, supported_language: str = "pt",
+                 context: Iterable[str] | None = None) -> None:
+        super().__init__(supported_language, context)
+        self.patterns: list[Pattern] = _ip_patterns()
 
     def prefilter(self, threshold: float) -> Prefilter:
         """A dotted quad, or IPv6 (every form but the full eight groups holds ``::``)."""
