@@ -95,6 +95,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="exit after this long without requests (default 900)")
     serve.add_argument("--max-requests", type=int, default=200_000, metavar="N",
                        help="exit after N requests; the next hook call starts a fresh one")
+    serve.add_argument("--workers", type=int, default=2, metavar="N",
+                       help="engine worker processes; one slow call holds up only its own "
+                            "(default 2)")
 
     commands.add_parser("doctor", help="check hooks, the warm engine and redaction end to end")
     return parser
@@ -231,9 +234,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         print("redactor: server stopped" if stopped else "redactor: no server was running",
               file=sys.stderr)
         return 0
-    if args.idle <= 0 or args.max_requests <= 0:
-        raise UsageError("--idle and --max-requests must be positive")
-    return server.serve(idle=args.idle, max_requests=args.max_requests)
+    if args.idle <= 0 or args.max_requests <= 0 or args.workers <= 0:
+        raise UsageError("--idle, --max-requests and --workers must be positive")
+    return server.serve(idle=args.idle, max_requests=args.max_requests, workers=args.workers)
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:

@@ -166,10 +166,8 @@ def fail_closed_answer(host: str, payload: bytes, error: BaseException,
         block = {"action": "block", "message": messages.text(key, error=name)}
         return encode_answer(0, (json.dumps(block) + "\n").encode(), b"")
     outcome = claude.fail_closed(event, parsed, error)
-    # As claude.run does: a stopped turn also seals its session (where that exists).
-    seal = getattr(claude, "seal_session", None)
-    if getattr(outcome, "stops_turn", False) and callable(seal):
-        seal(payload, env)
+    if outcome.stops_turn:  # as claude.run does: a stopped turn seals its session
+        claude.seal_session(payload, env)
     out = (outcome.stdout + "\n").encode() if outcome.stdout is not None else b""
     err = (outcome.stderr + "\n").encode() if outcome.stderr is not None else b""
     return encode_answer(outcome.exit_code, out, err)
