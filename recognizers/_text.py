@@ -69,7 +69,7 @@ class ContextWords:
     matches its plural with a trailing ``s``; a phrase must appear word for word.
     """
 
-    __slots__ = ("_phrases", "_single", "after", "before", "keywords")
+    __slots__ = ("_phrases", "_phrases_by_first", "_single", "after", "before", "keywords")
 
     def __init__(self, keywords: Iterable[str], *, before: int = 5, after: int = 3) -> None:
         self.keywords = tuple(keywords)
@@ -83,6 +83,10 @@ class ContextWords:
                 phrases.append(tokens)
         self._single = frozenset(single)
         self._phrases = tuple(phrases)
+        by_first: dict[str, list[tuple[str, ...]]] = {}
+        for phrase in self._phrases:
+            by_first.setdefault(phrase[0], []).append(phrase)
+        self._phrases_by_first = by_first
         self.before = before
         self.after = after
 
@@ -122,12 +126,14 @@ class ContextWords:
 
     def _occurrences(self, tokens: list[str]) -> list[tuple[int, int]]:
         """Where keywords stand in ``tokens``, as ``(first, after last)`` word indexes."""
-        found = [(i, i + 1) for i, token in enumerate(tokens)
-                 if token in self._single or (token.endswith("s") and token[:-1] in self._single)]
-        for phrase in self._phrases:
-            size = len(phrase)
-            found.extend((i, i + size) for i in range(len(tokens) - size + 1)
-                         if tuple(tokens[i:i + size]) == phrase)
+        found: list[tuple[int, int]] = []
+        single, by_first = self._single, self._phrases_by_first
+        for i, token in enumerate(tokens):
+            if token in single or (token.endswith("s") and token[:-1] in single):
+                found.append((i, i + 1))
+            for phrase in by_first.get(token, ()):
+                if tuple(tokens[i:i + len(phrase)]) == phrase:
+                    found.append((i, i + len(phrase)))
         return found
 
     def in_labels(self, labels: Iterable[str]) -> bool:

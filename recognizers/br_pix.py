@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from typing import TYPE_CHECKING, Final
 
 import regex
@@ -79,11 +80,18 @@ class BrPixBrCodeRecognizer(RawContextMixin, EntityRecognizer):
                 nlp_artifacts: NlpArtifacts | None = None) -> list[RecognizerResult]:
         """One result per payload whose CRC checks out."""
         results: list[RecognizerResult] = []
+        # Every payload holds the GUI: a start with none in reach is not walked (in a
+        # run of "000201" each start would walk its whole reach).
+        guis = [m.start() for m in _PIX_GUI.finditer(text)]
         position = 0
         while True:
             match = _START.search(text, position)
             if match is None:
                 return results
+            following = bisect.bisect_left(guis, match.start())
+            if following == len(guis) or guis[following] >= match.start() + MAX_PAYLOAD:
+                position = match.start() + 1
+                continue
             end = _payload_end(text, match.start())
             if end is None or not _PIX_GUI.search(text, match.start(), end):
                 position = match.start() + 1
