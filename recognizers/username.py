@@ -171,10 +171,13 @@ _SHAPES: Final = (
     _Shape("auth log", regex.compile(
         rf"(?i:\b(?:invalid[ \t]+user|for[ \t]+user|by[ \t]+user|por[ \t]+usu[aá]rio|"
         rf"pelo[ \t]+usu[aá]rio|do[ \t]+usu[aá]rio)[ \t]+){_NAME}{_END}", FLAGS), 0.7),
-    # Home directories on Linux, macOS and Windows
+    # Home directories on Linux and macOS, then Windows.  Two patterns: joined in one
+    # alternation, the regex module tried every branch at every character of any text.
     _Shape("home path", regex.compile(
-        rf"(?:(?<![\w.])/home/|(?<![\w.])/Users/|(?<![\w.])/export/home/|"
-        rf"(?i:\b[A-Z]:(?:\\\\|\\|/)(?:Users|Documents and Settings)(?:\\\\|\\|/))){_NAME}{_END}",
+        rf"(?:(?<![\w.])/home/|(?<![\w.])/Users/|(?<![\w.])/export/home/){_NAME}{_END}",
+        FLAGS), 0.85),
+    _Shape("home path", regex.compile(
+        rf"(?i:\b[A-Z]:(?:\\\\|\\|/)(?:Users|Documents and Settings)(?:\\\\|\\|/)){_NAME}{_END}",
         FLAGS), 0.85),
     # jsilva@srv01:~$, [jsilva@srv01 ~]$, ssh jsilva@10.0.0.5, scp f jsilva@host:/tmp
     _Shape("user@host", regex.compile(
