@@ -1,0 +1,157 @@
+"""Pathological inputs: throughput of hostile shapes through the text and JSON paths.
+
+Each shape is a short unit repeated to the requested size; the script prints the
+seconds and MB/s per shape, size and path (never the redacted text).  A shape whose
+4x input costs far more than 4x its 1x input is superlinear.
+
+    python benchmarks/pathological.py --sizes 65536,262144 [--shape NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from typing import Final
+
+#: The documented example CPF (synthetic).
+EXAMPLE_CPF: Final = "529.982.247-25"
+
+
+def _repeat(unit: str) -> Callable[[int], str]:
+    return lambda size: (unit * (size // len(unit) + 1))[:size]
+
+
+def _users(size: int) -> str:
+    parts: list[str] = []
+    total = 0
+    index = 0
+    while total < size:
+        part = f"user=u{index} "
+        parts.append(part)
+        total += len(part)
+        index += 1
+    return "".join(parts)
+
+
+def _between(separator: str) -> Callable[[int], str]:
+    return lambda size: "1" + separator * max(size - 2, 0) + "1"
+
+
+def _email_local(size: int) -> str:
+    return "a." * (size // 2) + "@x"
+
+
+#: Shape name -> builder of a text of about ``size`` characters.
+SHAPES: Final[dict[str, Callable[[int], str]]] = {
+    "dotted-ones": _repeat("1."),
+    "sudo-u": _repeat("sudo -u "),
+    "bank-ag-cc": _repeat("ag 1234 c/c "),
+    "distinct-users": _users,
+    "email-local-dots": _email_local,
+    "digits": _repeat("1234567890"),
+    "home-paths": _repeat("/home/"),
+    "user-eq": _repeat("user="),
+    "a-at": _repeat("a@"),
+    "dash-u": _repeat("-u "),
+    "dots-between-digits": _between("."),
+    "dashes-between-digits": _between("-"),
+    # Further shapes: dense findings, keywords and anchors of every recognizer.
+    "cpf-dense": _repeat(EXAMPLE_CPF + " "),
+    "rg-dense": _repeat("12.345.678-9 "),
+    "email-dense": _repeat("a@b.com "),
+    "email-local-run": _repeat("a.a@"),
+    "domain-hyphens": lambda size: "x@" + "a-" * (size // 2),
+    "at-dot": _repeat("@."),
+    "user-at-host": _repeat("jsilva@srv01 "),
+    "display-names": _repeat("usuário: Maria da Silva "),
+    "xml-user": _repeat("<user>x</user>"),
+    "windows-users": _repeat("C:\\Users\\"),
+    "auth-log": _repeat("password for "),
+    "quoted-user": _repeat("user '"),
+    "bank-keywords": _repeat("conta corrente nº "),
+    "cpf-keywords": _repeat("cpf "),
+    "digits-spaces": _repeat("1 "),
+    "digits-dashes": _repeat("1-"),
+    "area-codes": _repeat("(11) "),
+    "plus-digits": _repeat("+5"),
+    "colons": _repeat("1:"),
+    "ipv6-ish": _repeat("::1 "),
+    "pix-start": _repeat("000201"),
+    "hex-groups": _repeat("abcd-"),
+    "newlines": _repeat("\n"),
+    "capitalised": _repeat("Maria Silva "),
+}
+
+
+def build(shape: str, size: int) -> str:
+    """The hostile text of ``shape``, about ``size`` characters long."""
+    return SHAPES[shape](size)
+
+
+def measure(engine: object, shape: str, size: int, path: str, mode: str = "redact") -> float:
+    """Seconds to redact (or only analyse) the shape through ``path`` ("text" or "json").
+
+    Analysis of the JSON path is that of a leaf under the key ``output``: the key
+    is context, so the prefilter is skipped.
+    """
+    from redactor.engine import Redactor
+
+    assert isinstance(engine, Redactor)
+    text = build(shape, size)
+    started = time.perf_counter()
+    if mode == "analyze":
+        if path == "text":
+            engine.analyze(text)
+        else:
+            engine.analyze("output: " + text, context=["output"])
+    elif path == "text":
+        engine.redact(text)
+    else:
+        engine.redact_json({"output": text})
+    return time.perf_counter() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="65536,262144",
+                        help="comma-separated sizes in characters")
+    parser.add_argument("--shape", action="append", choices=sorted(SHAPES),
+                        help="only these shapes (repeatable); default all")
+    parser.add_argument("--path", action="append", choices=("text", "json"),
+                        help="only these paths (repeatable); default both")
+    parser.add_argument("--mode", choices=("redact", "analyze"), default="redact",
+                        help="full redaction (default) or analysis only")
+    parser.add_argument("--profile", action="store_true",
+                        help="print the top functions of a cProfile run per measurement")
+    args = parser.parse_args(argv)
+    from redactor.config import Settings
+    from redactor.engine import Redactor
+
+    engine = Redactor(Settings())
+    engine.redact("aquecimento " * 400)  # compile the prefilter outside the timings
+    sizes = [int(s) for s in args.sizes.split(",")]
+    for shape in args.shape or list(SHAPES):
+        for path in args.path or ["text", "json"]:
+            cells = []
+            for size in sizes:
+                if args.profile:
+                    import cProfile
+                    import pstats
+
+                    profiler = cProfile.Profile()
+                    profiler.enable()
+                    seconds = measure(engine, shape, size, path, args.mode)
+                    profiler.disable()
+                    pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
+                else:
+                    seconds = measure(engine, shape, size, path, args.mode)
+                cells.append(f"{size // 1024:>5} KB {seconds:8.3f} s "
+                             f"{size / 1e6 / max(seconds, 1e-9):8.2f} MB/s")
+            print(f"{shape:<22} {path:<4} " + " | ".join(cells), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
