@@ -288,3 +288,36 @@ def test_presidio_debug_logs_hold_no_values(engine: Redactor,
     assert caplog.records  # Presidio does log at DEBUG; none of it may carry the data
     for value in ("529.982.247-25", "52998224725", "jsilva", "a.b@empresa.com.br"):
         assert value not in logged
+
+
+@pytest.fixture(scope="module")
+def every_operator() -> Redactor:
+    operators = (("BR_CPF", OperatorSpec("mask", mask_char="#")),
+                 ("BR_CNPJ", OperatorSpec("redact")),
+                 ("USERNAME", OperatorSpec("hash")),
+                 ("EMAIL_ADDRESS", OperatorSpec("replace", placeholder="[{entity}]")))
+    return Redactor(Settings(operators=operators), environ={"REDACTOR_HASH_KEY": "k" * 32})
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_operators_give_what_presidios_anonymizer_engine_gives(
+        data: st.DataObject, every_operator: Redactor) -> None:
+    # _apply runs Presidio's operators span by span; AnonymizerEngine over the same
+    # disjoint findings must give the same text.
+    from presidio_anonymizer import AnonymizerEngine
+    from presidio_anonymizer.entities import RecognizerResult
+
+    from redactor.engine import _Span
+
+    text = data.draw(st.text(st.characters(codec="utf-8"), min_size=1, max_size=300))
+    cuts = sorted(set(data.draw(st.lists(st.integers(0, len(text)), max_size=40))))
+    entities = ["BR_CPF", "BR_CNPJ", "USERNAME", "EMAIL_ADDRESS", "IP_ADDRESS"]
+    spans = [_Span(a, b, data.draw(st.sampled_from(entities)), 1.0, "test")
+             for a, b in zip(cuts[::2], cuts[1::2], strict=False) if a < b]
+    ours = every_operator._apply(text, spans)
+    theirs = AnonymizerEngine().anonymize(  # type: ignore[no-untyped-call]
+        text=text, analyzer_results=[RecognizerResult(s.entity, s.start, s.end, s.score)
+                                     for s in spans],
+        operators=every_operator._operators, merge_entities_with_spaces=False).text
+    assert ours == theirs
