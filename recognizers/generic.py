@@ -15,6 +15,7 @@ scored on the raw text.  Two changes of behaviour:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final
@@ -288,6 +289,19 @@ class BrEmailRecognizer(_Tuned, EmailRecognizer):
         return Prefilter("EMAIL_ADDRESS", (Trigger("@", before=256, after=256, name="at"),))
 
 
+#: Written forms that are never a phone number: the CPF, CNPJ and PIS masks, and runs of
+#: three or more dots between groups of one or two digits (versions, dotted counters,
+#: ``1.1.1.1...``).  python-phonenumbers would parse every grouping of them.
+_NOT_A_PHONE: Final = re.compile(
+    r"(?<![\d.])(?:\d{3}\.\d{3}\.\d{3}-\d{2}|\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}"
+    r"|\d{3}\.\d{5}\.\d{2}-\d|\d{1,2}(?:\.\d{1,2}){3,})(?![\d])")
+
+
+def _hide_non_phones(text: str) -> str:
+    """``text`` with the forms of _NOT_A_PHONE blanked out (same length, same offsets)."""
+    return _NOT_A_PHONE.sub(lambda m: "_" * (m.end() - m.start()), text)
+
+
 class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
     """Phone numbers via python-phonenumbers, Brazilian region only (one scan).
 
@@ -323,16 +337,19 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
 
         Same as Presidio's PhoneRecognizer, except that the matcher skips candidates
         shorter than MIN_CANDIDATE_LENGTH (times, counters and versions in logs)
-        instead of parsing each one, and that service numbers (toll-free, premium,
-        shared-cost: 0800, 0300, 4004-...) are companies' lines and left alone.
+        instead of parsing each one, never sees the forms that are not phones (a CPF,
+        CNPJ or PIS mask, dotted runs of short groups: see _NOT_A_PHONE), and that
+        service numbers (toll-free, premium, shared-cost: 0800, 0300, 4004-...) are
+        companies' lines and left alone.
         """
         import phonenumbers
 
         results: list[RecognizerResult] = []
         skip = self.bare_needs_keyword
+        visible = _hide_non_phones(text)
         for region in self.supported_regions:
             matcher = _matcher_class()(
-                text, region, leniency=self.leniency, max_tries=_UNLIMITED_TRIES,
+                visible, region, leniency=self.leniency, max_tries=_UNLIMITED_TRIES,
                 min_candidate_length=self.MIN_CANDIDATE_LENGTH,
             )
             if skip:

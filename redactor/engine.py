@@ -428,11 +428,15 @@ class Redactor:
             if type(item) is not int or item.bit_length() > 90:
                 return item
             digits = str(abs(item))
-            key = str(path[-1]).casefold() if path and isinstance(path[-1], str) else ""
-            # A number loses a CPF's or CNPJ's leading zeros; its key says what it was.
-            width = 14 if "cnpj" in key else 11 if "cpf" in key else 0
-            digits = digits.zfill(width)
             spans = spans_of(path, digits)
+            if not spans:
+                # A number loses a CPF's or CNPJ's leading zeros; its key says what it was.
+                key = str(path[-1]).casefold() if path and isinstance(path[-1], str) else ""
+                width = 14 if "cnpj" in key else 11 if "cpf" in key else 0
+                if len(digits) >= width:
+                    return item
+                digits = digits.zfill(width)
+                spans = spans_of(path, digits)
             if not spans:
                 return item
             record(path, spans)

@@ -176,3 +176,18 @@ def test_phone_matcher_hook_skips_bare_numbers_without_keyword(
     results = recognizer.analyze("pedido 4512345678 ok; celular 11987654321", ["PHONE_NUMBER"])
     assert "4512345678" in asked and "11987654321" in asked
     assert [r.score for r in results] == [0.35]  # the keyword one, not yet lifted
+
+
+@pytest.mark.parametrize("text", [
+    "Protocolo de atendimento: 439.313.348-48",  # CPF mask, wrong check digits
+    "PIS 179.12850.14-8 com dígito errado",      # PIS mask, wrong check digit
+    "versão 1.1.1.1.1.1.1.1.1.1.1 instalada",
+])
+def test_forms_that_are_never_phones(text: str, engine: Redactor) -> None:
+    assert not [f for f in engine.analyze(text) if "PHONE" in f.entity_type]
+
+
+def test_a_real_phone_next_to_a_cpf_mask_is_still_found(engine: Redactor) -> None:
+    found = engine.analyze("cpf 529.982.247-25 telefone (11) 98765-4321")
+    assert {f.entity_type for f in found} >= {"BR_CPF"}
+    assert any("PHONE" in f.entity_type for f in found)
