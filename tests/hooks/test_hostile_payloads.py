@@ -23,6 +23,7 @@ from redactor.hooks import claude, hermes
 CPF = "529.982.247-25"
 CPF_BARE = "52998224725"
 CNPJ_BARE = "11222333000181"
+CNPJ_KEY = "12.ABC.345/01DE-35"
 PLANTED = (CPF, CPF_BARE, CNPJ_BARE)
 BASE = {"session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
         "permission_mode": "default"}
@@ -298,3 +299,10 @@ def test_invisible_characters_cannot_split_a_value(hidden: str) -> None:
     prompt, _ = in_process(json.dumps({**BASE, "hook_event_name": "UserPromptSubmit",
                                        "prompt": f"CPF {hidden}"}).encode())
     assert prompt["decision"] == "block"
+
+
+def test_an_identifier_number_under_a_redacted_cnpj_key() -> None:
+    # Found by the fuzz harness: the renamed key "[CNPJ]" made the number look like a
+    # CNPJ with lost zeros, and the padded 14 digits hid the CPF it is.
+    answer, _ = in_process(json.dumps(post({CNPJ_KEY: int(CPF_BARE)}, tool="Bash")).encode())
+    assert answer["hookSpecificOutput"]["updatedToolOutput"] == {"[CNPJ]": "[CPF]"}
