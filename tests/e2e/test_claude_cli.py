@@ -120,20 +120,24 @@ def run_claude(tmp_path: Path, project: Path, prompt: str, script: Script,
     return Run(fake, result, project, recorded, debug_text)
 
 
+def offline_env(tmp_path: Path, fake_url: str) -> dict[str, str]:
+    """The variables that keep ``claude`` offline, on the fake server, in a test's home."""
+    home = tmp_path / "home"
+    return {
+        "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+        "ANTHROPIC_API_KEY": "sk-ant-dummy-offline", "ANTHROPIC_BASE_URL": fake_url,
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
+        "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+    }
+
+
 def _claude(tmp_path: Path, project: Path, prompt: str, *, allowed: str, env: dict[str, str],
             fake: FakeAnthropic, extra_env: dict[str, str] | None,
             ) -> tuple[subprocess.CompletedProcess[str], Path]:
     """Run ``claude -p`` once against the fake server; returns the process and debug log."""
     assert CLAUDE is not None
-    home = tmp_path / "home"
-    env.update({
-        "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"),
-        "ANTHROPIC_API_KEY": "sk-ant-dummy-offline", "ANTHROPIC_BASE_URL": fake.url,
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
-        "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        **(extra_env or {}),
-    })
+    env.update({**offline_env(tmp_path, fake.url), **(extra_env or {})})
     debug = tmp_path / "debug.log"
     done = subprocess.run(
         [str(CLAUDE), "-p", prompt, "--output-format", "json", "--allowedTools", allowed,
@@ -300,13 +304,7 @@ def test_an_unreadable_post_tool_use_stops_the_turn_and_seals_the_session(
     env["XDG_RUNTIME_DIR"] = runtime
     try:
         with serving(Script(tool=None)) as fake:
-            home = tmp_path / "home"
-            env.update({
-                "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"),
-                "ANTHROPIC_API_KEY": "sk-ant-dummy-offline", "ANTHROPIC_BASE_URL": fake.url,
-                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
-                "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
-                "XDG_STATE_HOME": str(tmp_path / "state")})
+            env.update(offline_env(tmp_path, fake.url))
             assert CLAUDE is not None
             done = subprocess.run(
                 [str(CLAUDE), "-p", "e agora?", "--resume", session, "--output-format", "json",

@@ -35,7 +35,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.fake_anthropic import FakeAnthropic, Script, serving
-from tests.e2e.test_claude_cli import CLAUDE, CPF, _claude
+from tests.e2e.test_claude_cli import CLAUDE, CPF, _claude, offline_env
 
 STOP_REASON = "Turno interrompido pelo redactor: entrada do hook ilegível"
 STDERR = "redactor: entrada do hook ilegível"
@@ -128,17 +128,9 @@ def _collect(tmp_path: Path, project: Path, fake: FakeAnthropic, stdout: str,
 def _resume(tmp_path: Path, project: Path, session_id: str, prompt: str) -> Run:
     """A second prompt in the same session (``claude -p --resume``), same hooks."""
     assert CLAUDE is not None
-    home = tmp_path / "home"
     debug = tmp_path / "debug-resume.log"
     with serving(Script(tool=None)) as fake:
-        env = _env()
-        env.update({
-            "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"),
-            "ANTHROPIC_API_KEY": "sk-ant-dummy-offline", "ANTHROPIC_BASE_URL": fake.url,
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
-            "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
-            "XDG_STATE_HOME": str(tmp_path / "state"),
-        })
+        env = {**_env(), **offline_env(tmp_path, fake.url)}
         done = subprocess.run(
             [str(CLAUDE), "-p", prompt, "--resume", session_id, "--output-format", "json",
              "--max-turns", "2", "--debug-file", str(debug)],
