@@ -198,6 +198,12 @@ def _project_config_file(cwd: Path) -> Path | None:
     for directory in (cwd, *cwd.parents):
         candidate = directory / PROJECT_FILE
         if candidate.is_file():
+            owner = candidate.stat().st_uid
+            if owner not in (os.getuid(), 0):
+                # Another user's file above the working folder (say /tmp/.redactor.toml)
+                # is not this user's project: refuse it loudly rather than obey or skip it.
+                raise ConfigError(f"{candidate}: the project file belongs to another user "
+                                  f"(uid {owner}); remove it or run from another folder")
             return candidate
     return None
 

@@ -223,3 +223,17 @@ def test_time_budget_stays_below_the_hosts_timeout(tmp_path: Path, env: dict[str
         load_settings(cwd=tmp_path, env=env)
     write(tmp_path / "xdg/redactor/config.toml", "[hooks]\ntime_budget_seconds = 20\n")
     assert load_settings(cwd=tmp_path, env=env).hook_time_budget == 20.0
+
+
+def test_a_project_file_of_another_user_is_refused(tmp_path: Path, env: dict[str, str]) -> None:
+    import os
+
+    if os.getuid() != 0:
+        pytest.skip("needs root to give the file to another user")
+    project = tmp_path / "shared"
+    write(project / ".redactor.toml", "[detection]\nscore_threshold = 0.3\n")
+    os.chown(project / ".redactor.toml", 4242, 4242)
+    with pytest.raises(ConfigError, match="belongs to another user"):
+        load_settings(cwd=project / "sub", env=env)
+    os.chown(project / ".redactor.toml", os.getuid(), os.getgid())
+    assert load_settings(cwd=project, env=env).score_threshold == 0.3
