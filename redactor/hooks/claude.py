@@ -63,21 +63,30 @@ class HookTimeout(Exception):
 
 @contextmanager
 def time_budget(seconds: float) -> Iterator[None]:
-    """Raise :class:`HookTimeout` in the main thread when ``seconds`` have passed."""
+    """Raise :class:`HookTimeout` in the main thread when ``seconds`` have passed.
+
+    Budgets nest: inside another one, the earlier deadline holds, and the outer
+    budget's timer runs on (less the time spent) when the inner one ends.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    outer_left = signal.getitimer(signal.ITIMER_REAL)[0]
+    started = time.monotonic()
 
     def on_alarm(signum: int, frame: object) -> None:
         raise HookTimeout(f"over the budget of {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, min(seconds, outer_left) if outer_left else seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if outer_left:
+            left = outer_left - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
 
 
 def _settings_for(payload: dict[str, Any], env: Mapping[str, str] | None,

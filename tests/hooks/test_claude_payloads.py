@@ -326,3 +326,22 @@ def test_deeply_nested_mcp_arguments() -> None:
     assert_clean(outcome)
     updated = json.loads(outcome.stdout or "")["hookSpecificOutput"]["updatedInput"]
     same_shape({"payload": value, "n": 1}, updated)
+
+
+def test_time_budgets_nest() -> None:
+    import time
+
+    # An inner budget longer than the outer one does not extend it ...
+    started = time.monotonic()
+    with pytest.raises(claude.HookTimeout), claude.time_budget(0.3), claude.time_budget(20):
+        time.sleep(5)
+    assert time.monotonic() - started < 4
+    # ... and the outer one still runs after a shorter inner one has ended.
+    with pytest.raises(claude.HookTimeout), claude.time_budget(0.5):
+        with claude.time_budget(10):
+            pass
+        time.sleep(5)
+    # Nothing is left armed afterwards.
+    import signal
+
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
