@@ -93,7 +93,8 @@ _PHONE_START: Final = "(?:[1-9][1-9]|[03489][0-9])"
 
 
 def _phone_separated() -> str:
-    """Eight or more digits with at least one punctuation run, starting as a BR number can."""
+    """Eight or more digits with at least one punctuation run, starting as a BR number can,
+    or eight digits after an opening bracket."""
     punct = _PHONE_PUNCT
     # A lone first digit (a trunk 0 written apart: "0 11 98765-4321") is not checked.
     options = [f"\\d{punct}{{1,4}}\\d(?:{punct}{{0,4}}\\d){{6,}}"]
@@ -104,7 +105,9 @@ def _phone_separated() -> str:
                        f"(?:{punct}{{0,4}}\\d){{{rest - 1},}}")
     options.append(f"{_PHONE_START}\\d{{6,}}{punct}{{1,4}}\\d")
     body = "|".join(options)
-    return f"(?:^|\\D)(?:{_PHONE_LEAD}{punct}{{0,4}})?(?:{body})"
+    # An opening bracket alone makes a match not bare: "(01120000025".
+    return (f"(?:^|\\D)(?:{_PHONE_LEAD}{punct}{{0,4}})?(?:{body})"
+            f"|{_PHONE_LEAD}{punct}{{0,4}}\\d{{8}}")
 
 
 def _is_service_number(number: Any) -> bool:

@@ -75,6 +75,9 @@ class Prefilter:
     triggers: tuple[Trigger, ...]
     margin_before: int = CONTEXT_BEFORE + 8
     margin_after: int = CONTEXT_AFTER + 8
+    #: Hits found by code instead of patterns, as ``(start, end)`` spans with the same
+    #: contract as a trigger's hits (reach 0): for vocabularies too large to compile.
+    finder: Callable[[str], list[tuple[int, int]]] | None = None
 
 
 #: Triggers spell letters with ASCII, Latin-1 and Latin Extended-A characters.  A

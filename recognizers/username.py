@@ -15,8 +15,9 @@ left alone unless the caller switches that allowlist off.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -38,6 +39,12 @@ __all__ = [
 ]
 
 ENTITY: Final = "USERNAME"
+#: Lists longer than this are not compiled into prefilter triggers (see
+#: KnownUsernameRecognizer.prefilter).
+MAX_COMPILED_NAMES: Final = 16
+#: Longest alternation of listed names in one trigger: hyperscan refuses patterns past
+#: a parsed size (4,000 characters of these letter classes pass, 6,000 do not).
+KNOWN_TRIGGER_CHARS: Final = 3_000
 
 #: Accounts of systems and software, never redacted by default (compared case-folded).
 DEFAULT_SERVICE_ACCOUNTS: Final = frozenset({
@@ -434,12 +441,49 @@ class KnownUsernameRecognizer(EntityRecognizer):
 
         A finding is always one whole entry, so the hit covers it.
         """
-        entries = sorted({(head, *tail) for head, tails in self._index.items()
-                          for tail in tails})
-        pattern = "|".join(r"\s+".join(literal_pattern(word) for word in entry)
-                           for entry in entries) or NEVER
-        return Prefilter(ENTITY, (Trigger(pattern, name="listed name"),),
+        if len(self) > MAX_COMPILED_NAMES:
+            # Thousands of accent-insensitive alternatives take minutes to compile
+            # (hyperscan) or exceed the pattern limits: see _listed_name_hits.
+            return Prefilter(ENTITY, (), margin_before=8, margin_after=8,
+                             finder=self._listed_name_hits)
+        # Hyperscan refuses a pattern past a parsed size (a few dozen names): chunks.
+        patterns: list[str] = []
+        current: list[str] = []
+        size = 0
+        for alternative in self._alternatives(self._index):
+            if current and size + len(alternative) > KNOWN_TRIGGER_CHARS:
+                patterns.append("|".join(current))
+                current, size = [], 0
+            current.append(alternative)
+            size += len(alternative) + 1
+        patterns.append("|".join(current) or NEVER)
+        return Prefilter(ENTITY, tuple(Trigger(p, name="listed name") for p in patterns),
                          margin_before=8, margin_after=8)
+
+    @staticmethod
+    def _alternatives(index: Mapping[str, Iterable[tuple[str, ...]]]) -> list[str]:
+        """One pattern per entry: its words in any case and accents, apart by white space."""
+        entries = sorted({(head, *tail) for head, tails in index.items() for tail in tails})
+        return [r"\s+".join(literal_pattern(word) for word in entry) for entry in entries]
+
+    def _listed_name_hits(self, text: str) -> list[tuple[int, int]]:
+        """Where a listed entry may stand, for lists too long to compile as one trigger.
+
+        The distinct tokens of the text are folded and looked up among the entries'
+        first words; only the entries whose first word occurs are then searched, with
+        the pattern the compiled trigger would use.  A text with no such token costs
+        one tokenisation.
+        """
+        heads = {fold(token) for token in set(_TOKEN.findall(text))}
+        present = tuple(sorted(heads.intersection(self._index)))
+        if not present:
+            return []
+        pattern = self._present_pattern(present)
+        return [match.span() for match in pattern.finditer(text)]
+
+    @functools.lru_cache(maxsize=256)  # noqa: B019 - one recognizer per engine, kept alive
+    def _present_pattern(self, heads: tuple[str, ...]) -> re.Pattern[str]:
+        return re.compile("|".join(self._alternatives({h: self._index[h] for h in heads})))
 
     def analyze(
         self,

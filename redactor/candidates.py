@@ -98,13 +98,22 @@ class Scanner:
         self.backend = backend or available_backend()
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown prefilter backend {self.backend!r}")
-        self._find: Callable[[str], list[tuple[int, Trigger, int, int]]]
+        self._scan: Callable[[str], list[tuple[int, Trigger, int, int]]]
         if self.backend == "hyperscan":
-            self._find = self._compile_hyperscan()
+            self._scan = self._compile_hyperscan()
         elif self.backend == "re2":
-            self._find = self._compile_re2()
+            self._scan = self._compile_re2()
         else:
-            self._find = self._compile_re()
+            self._scan = self._compile_re()
+        names = [e.name for e in self._entities]
+        self._finders = [(names.index(p.entity), p.finder) for p in prefilters
+                         if p.finder is not None]
+
+    def _find(self, text: str) -> list[tuple[int, Trigger, int, int]]:
+        hits = self._scan(text)
+        for index, finder in self._finders:
+            hits.extend((index, _FOUND, start, end) for start, end in finder(text))
+        return hits
 
     @property
     def entities(self) -> tuple[str, ...]:
@@ -295,6 +304,15 @@ def _search_every_position(scans: list[tuple[int, Any, Trigger]], subject: Any,
             hits.append((index, stand_in, start, end))
             match = search(subject, following(start))
     return hits
+
+
+def _found() -> Trigger:
+    from recognizers.prefilter import Trigger
+
+    return Trigger("", name="finder")
+
+
+_FOUND: Final = _found()
 
 
 def _widest(entity: _Entity) -> Trigger:

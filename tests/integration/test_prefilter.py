@@ -90,6 +90,7 @@ FIXED = [
     "11987654321", "(21)2345-6789", "ramal 123", "ext. 45", "+1 650 253 0000", "98765 4321",
     "tel.: 11 91234 5678", "0xx11 98765-4321", "[11] 98765.4321", "0 11987654321",
     "0 11 98765 4321", "90 15 11 98765 4321", "4004 1234", "0800-123-4567", "11 98765 4321 x12",
+    "A(01120000025", "[011987654321",
     # e-mail, IP, IBAN
     "ana.silva@example.com.br", "x@y", "a@b.co", "192.168.0.1", "10.0.0.256", "::1",
     "fe80::1%eth0", "2001:db8::ff00:42:8329", "1.2.3.4/24", "::ffff:10.1.2.3",
@@ -263,3 +264,57 @@ def test_other_thresholds_keep_the_equivalence(threshold: float) -> None:
     fixed = FIXED
     text = " ".join(rng.choice(fixed) for _ in range(1500))
     _same(fast, full, text)
+
+
+#: JSON keys and column names: keywords of some entity (which then read the whole
+#: text) and plain ones (which lift nothing and leave every entity prefiltered).
+LABELS = ["cpf", "stdout", "telefone", "user", "content", "cnpj", "conta corrente", "email",
+          "output", "renavam", "login", "cartão", "ip", "tool_response", "pis"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.data_too_large])
+@given(text=_texts(), labels=st.lists(st.sampled_from(LABELS), min_size=1, max_size=2))
+def test_prefiltered_equals_unfiltered_with_labels(
+        prefiltered: Redactor, unfiltered: Redactor, text: str, labels: list[str]) -> None:
+    got = prefiltered._spans(text, labels)
+    expected = unfiltered._spans(text, labels)
+    assert got == expected, _diff(text, got, expected)
+
+
+def test_labels_lift_only_the_entities_whose_keywords_they_hold(prefiltered: Redactor) -> None:
+    assert prefiltered._lifted_by(("stdout",)) == ()
+    assert "BR_CPF" in prefiltered._lifted_by(("cpf",))
+    assert "BR_CNPJ" not in prefiltered._lifted_by(("cpf",))
+    assert [s.entity for s in prefiltered._spans("52998224725", ["cpf"])] == ["BR_CPF"]
+    assert prefiltered._spans("52998224725", ["cpf"])[0].score == 1.0  # lifted by the label
+
+
+def test_a_long_list_of_known_users_builds_on_every_backend() -> None:
+    # Thousands of listed names are not compiled into a trigger (hyperscan refuses
+    # or takes minutes); the recognizer finds their hits itself.
+    rng = random.Random(4)
+    names = (*(f"{''.join(rng.choices(string.ascii_lowercase, k=8))}.{index}"
+               for index in range(20_000)), "Zé Carlos")
+    full = Redactor(dataclasses.replace(Settings(), known_users=names), prefilter=False)
+    text = f"login {names[123]} e {names[19_999]} ok ZE   carlos " + FILLER * 40
+    expected = full._spans(text, None)
+    assert [s.entity for s in expected] == ["USERNAME"] * 3
+    for backend in ["re", *(b for b in ("hyperscan", "re2") if _installed(b))]:
+        fast = Redactor(dataclasses.replace(Settings(), known_users=names), prefilter=backend)
+        assert fast._spans(text, None) == expected
+        assert not fast.may_contain(FILLER * 10)
+
+
+def test_the_listed_names_finder_equals_the_compiled_trigger(
+        monkeypatch: pytest.MonkeyPatch, unfiltered: Redactor) -> None:
+    import recognizers.username
+
+    monkeypatch.setattr(recognizers.username, "MAX_COMPILED_NAMES", 0)
+    fast = Redactor(_settings(), prefilter="re")
+    fast.prefilter_min_chars = 0
+    rng = random.Random(21)
+    pad = FILLER * 8
+    for _ in range(300):
+        text = pad.join(rng.choice(FIXED) for _ in range(rng.randint(1, 6)))
+        _same(fast, unfiltered, text)
