@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from typing import Final
 
@@ -111,8 +113,14 @@ class ContextWords:
         Looks at up to ``before`` words on the left and ``after`` on the right.
         """
         # 24 characters per word is generous for log text and bounds the work per match.
-        left = words(text[max(0, start - 24 * self.before):start])[-self.before:]
-        right = words(text[end:end + 24 * self.after])[:self.after]
+        lo, hi = max(0, start - 24 * self.before), min(len(text), end + 24 * self.after)
+        index = _index_for(text)
+        if index is not None and index.is_ascii(lo, start) and index.is_ascii(end, hi):
+            left = index.last_words(lo, start, self.before)
+            right = index.first_words(end, hi, self.after)
+        else:
+            left = words(text[lo:start])[-self.before:]
+            right = words(text[end:hi])[:self.after]
         # A keyword spanning left[i:j] is within the last len(left) - i words before the
         # match; one spanning right[i:j], within the first j words after it.
         nearest: int | None = None
@@ -139,3 +147,67 @@ class ContextWords:
     def in_labels(self, labels: Iterable[str]) -> bool:
         """True when an external label (a JSON key, a column name) holds a keyword."""
         return any(self._in_tokens(words(label)) for label in labels)
+
+
+#: Calls of ContextWords.distance on one text after which its words are indexed.
+INDEX_AFTER_CALLS: Final = 16
+_NON_ASCII: Final = re.compile(r"[^\x00-\x7f]")
+
+
+class _WordIndex:
+    """The word tokens of one text, for texts that many matches ask about.
+
+    On ASCII stretches, folding is lower-casing and tokens do not depend on where
+    the text was cut, so the words of ``text[lo:hi]`` are the text's tokens that
+    overlap ``[lo, hi)``, clipped to it: what :func:`words` on the slice gives.
+    """
+
+    __slots__ = ("ends", "starts", "text", "wide")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        for match in _WORD.finditer(text):
+            self.starts.append(match.start())
+            self.ends.append(match.end())
+        self.wide = [match.start() for match in _NON_ASCII.finditer(text)]
+
+    def is_ascii(self, lo: int, hi: int) -> bool:
+        at = bisect_left(self.wide, lo)
+        return at == len(self.wide) or self.wide[at] >= hi
+
+    def last_words(self, lo: int, hi: int, count: int) -> list[str]:
+        first = bisect_right(self.ends, lo)  # the first token ending after lo
+        stop = bisect_left(self.starts, hi)  # tokens starting before hi
+        text, starts, ends = self.text, self.starts, self.ends
+        return [text[max(starts[k], lo):min(ends[k], hi)].lower()
+                for k in range(max(first, stop - count), stop)]
+
+    def first_words(self, lo: int, hi: int, count: int) -> list[str]:
+        first = bisect_right(self.ends, lo)
+        stop = min(bisect_left(self.starts, hi), first + count)
+        text, starts, ends = self.text, self.starts, self.ends
+        return [text[max(starts[k], lo):min(ends[k], hi)].lower() for k in range(first, stop)]
+
+
+_recent = threading.local()
+
+
+def _index_for(text: str) -> _WordIndex | None:
+    """The word index of ``text`` once it has been asked about often enough, else None.
+
+    One text per thread is remembered (by identity): a recognizer scores the
+    context of all its matches in one text before the next text comes.
+    """
+    state = getattr(_recent, "state", None)
+    if state is None or state[0] is not text:
+        _recent.state = [text, 1, None]
+        return None
+    if state[2] is None:
+        state[1] += 1
+        if state[1] < INDEX_AFTER_CALLS:
+            return None
+        state[2] = _WordIndex(text)
+    index: _WordIndex = state[2]
+    return index

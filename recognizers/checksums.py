@@ -10,7 +10,7 @@ its exact canonical characters and rejects anything that is not exactly that.
 from __future__ import annotations
 
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
@@ -37,6 +37,10 @@ _ASCII_DIGITS: Final = frozenset("0123456789")
 _ALNUM_UPPER: Final = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
+#: Verdicts remembered per process (see _passes).
+CHECK_CACHE_SIZE: Final = 8_192
+
+
 @cache
 def _validator(name: str) -> DocumentBase:
     """One validate-docbr validator per document class (``"CPF"``, ``"CNH"``...), built once."""
@@ -55,12 +59,20 @@ def _all_equal(value: str) -> bool:
     return len(set(value)) == 1
 
 
+@lru_cache(maxsize=CHECK_CACHE_SIZE)
+def _passes(name: str, value: str) -> bool:
+    """validate-docbr's verdict on a canonical value, remembered: logs repeat the same
+    identifiers, and a recognizer asks twice about one match (validate, invalidate).
+    The values stay in this process's memory only, like the text being redacted."""
+    return bool(_validator(name).validate(value))
+
+
 def cpf_is_valid(candidate: str) -> bool:
     """True when the candidate is exactly 11 ASCII digits (after separators) with valid DVs."""
     digits = canonical(candidate)
     if len(digits) != 11 or not set(digits) <= _ASCII_DIGITS or _all_equal(digits):
         return False
-    return bool(_validator("CPF").validate(digits))
+    return _passes("CPF", digits)
 
 
 def cnpj_is_valid(candidate: str) -> bool:
@@ -78,7 +90,7 @@ def cnpj_is_valid(candidate: str) -> bool:
         or _all_equal(value)
     ):
         return False
-    return bool(_validator("CNPJ").validate(value))
+    return _passes("CNPJ", value)
 
 
 

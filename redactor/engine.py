@@ -36,8 +36,12 @@ __all__ = ["Redactor"]
 #: the longest span plus its context window; identifiers are far shorter.
 CHUNK_SIZE: Final = 200_000
 CHUNK_OVERLAP: Final = 2_048
-#: Texts from this size on go through the prefilter (when every recognizer has one).
-PREFILTER_MIN_CHARS: Final = 4_096
+#: Texts from this size on go through the prefilter (when every recognizer has one):
+#: all of them; one scan costs microseconds, a Presidio pass over a short text about
+#: half a millisecond.
+PREFILTER_MIN_CHARS: Final = 0
+#: Label tuples whose lifted entities are remembered.
+LIFTED_CACHE_SIZE: Final = 4_096
 #: Score of further occurrences of a user name found by its shape.
 PROPAGATED_SCORE: Final = 0.6
 #: Characters of a JSON key put in front of its value for analysis.
@@ -168,6 +172,12 @@ class Redactor:
         #: Texts from this size on go through the prefilter (tests lower it).
         self.prefilter_min_chars = PREFILTER_MIN_CHARS
         self._prefilter_choice = prefilter
+        self._lifted_cache: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._direct = _direct_analysis_applies(self._analyzer, self._entities)
+        self._recognizers_of: dict[tuple[str, ...], list[Any]] = {}
+        #: The no-op engine's artifacts, which no recognizer of the pack reads.
+        self._artifacts: Any = (self._analyzer.nlp_engine.process_text("", LANGUAGE)
+                                if self._direct else None)
         self._scanner_built = prefilter is False
         self._scanner_value: Scanner | None = None
         self._check_placeholders()
@@ -201,9 +211,14 @@ class Redactor:
 
         normalized = normalize_for_matching(text)
         ctx = list(context) if context else None
-        scanner = self._scanner if ctx is None and len(text) >= self.prefilter_min_chars else None
+        scanner = self._scanner if len(text) >= self.prefilter_min_chars else None
         if scanner is not None and not outside_trigger_alphabet(normalized):
-            found = self._prefiltered(scanner, normalized)
+            # Labels that hold a keyword of an entity lift every candidate of it, which
+            # the triggers cannot see: those entities read the whole text.
+            lifted = self._lifted_by(tuple(ctx)) if ctx else ()
+            found = self._prefiltered(scanner, normalized, skip=lifted)
+            if lifted:
+                found.update(self._analyze(normalized, list(lifted), ctx))
         else:
             found = self._analyze(normalized, self._entities, ctx)
         spans = list(found.values())
@@ -285,10 +300,7 @@ class Redactor:
                     # Labels lift every match of their entity: no candidate may be skipped.
                     for recognizer in self._bare_skippers:
                         recognizer.bare_needs_keyword = ctx is None
-                    results = self._analyzer.analyze(
-                        text=chunk, language=LANGUAGE, entities=entities,
-                        score_threshold=threshold, context=ctx,
-                    )
+                    results = self._detect(chunk, entities, ctx)
             except Exception as exc:
                 raise EngineError(f"analysis failed ({type(exc).__name__})") from None
             for result in results:
@@ -303,8 +315,69 @@ class Redactor:
                     found[key] = span
         return found
 
-    def _prefiltered(self, scanner: Scanner,
-                     normalized: str) -> dict[tuple[int, int, str], _Span]:
+    def _lifted_by(self, labels: tuple[str, ...]) -> tuple[str, ...]:
+        """Entities some of whose recognizers count a word of ``labels`` as context."""
+        cached = self._lifted_cache.get(labels)
+        if cached is not None:
+            return cached
+        lifted: list[str] = []
+        for entity in self._entities:
+            for recognizer in self._analyzer.registry.get_recognizers(LANGUAGE, [entity]):
+                words = getattr(recognizer, "context_words", None)
+                if (words.in_labels(labels) if words is not None
+                        else bool(getattr(recognizer, "context", None))):
+                    lifted.append(entity)
+                    break
+        result = tuple(lifted)
+        if len(self._lifted_cache) >= LIFTED_CACHE_SIZE:
+            self._lifted_cache.clear()
+        self._lifted_cache[labels] = result
+        return result
+
+    def _detect(self, text: str, entities: list[str],
+                ctx: list[str] | None) -> list[RecognizerResult]:
+        """Presidio's analysis of ``text``: AnalyzerEngine.analyze, or its steps run here.
+
+        With the pack's recognizers alone (no spaCy model), the steps of
+        ``AnalyzerEngine.analyze`` are taken directly: each recognizer's ``analyze``
+        and ``enhance_using_context``, the threshold, ``remove_duplicates``.  That
+        skips its per-call registry lookup, NLP pass and per-recognizer filtering of
+        every result, which dominate on short texts and on dense findings; the result
+        is the same (tests/integration/test_direct_analysis.py).  Hold ``_lock``.
+        """
+        threshold = self.settings.score_threshold
+        if not self._direct:
+            return self._analyzer.analyze(text=text, language=LANGUAGE, entities=entities,
+                                          score_threshold=threshold, context=ctx)
+        from presidio_analyzer import EntityRecognizer
+
+        key = tuple(entities)
+        recognizers = self._recognizers_of.get(key)
+        if recognizers is None:
+            recognizers = self._analyzer.registry.get_recognizers(LANGUAGE, entities)
+            self._recognizers_of[key] = recognizers
+        results: list[RecognizerResult] = []
+        recognizer: Any
+        for recognizer in recognizers:
+            current = recognizer.analyze(text=text, entities=entities,
+                                         nlp_artifacts=self._artifacts)
+            if not current:
+                continue
+            for result in current:
+                metadata = result.recognition_metadata
+                if not metadata:
+                    metadata = result.recognition_metadata = {}
+                metadata.setdefault(result.RECOGNIZER_IDENTIFIER_KEY, recognizer.id)
+                metadata.setdefault(result.RECOGNIZER_NAME_KEY, str(recognizer.name))
+            # Neither the pack's context scoring nor Presidio's default reads the
+            # other recognizers' results.
+            enhanced = recognizer.enhance_using_context(text, current, [], self._artifacts,
+                                                        ctx)
+            results.extend(r for r in enhanced if r.score >= threshold)
+        return EntityRecognizer.remove_duplicates(results)
+
+    def _prefiltered(self, scanner: Scanner, normalized: str,
+                     skip: Sequence[str] = ()) -> dict[tuple[int, int, str], _Span]:
         """Presidio over the candidate regions only, one entity at a time.
 
         The regions of an entity are joined with a line break between them and
@@ -314,6 +387,8 @@ class Redactor:
         """
         found: dict[tuple[int, int, str], _Span] = {}
         for entity, regions in scanner.regions(normalized).items():
+            if entity in skip:
+                continue
             pieces: list[str] = []
             starts: list[int] = []
             position = 0
@@ -554,6 +629,31 @@ def _operator_functions(configs: Mapping[str, OperatorConfig]) -> dict[str, Call
 
         functions[entity] = apply
     return functions
+
+
+def _direct_analysis_applies(analyzer: AnalyzerEngine, entities: list[str]) -> bool:
+    """True when Redactor._detect may run Presidio's analysis steps itself.
+
+    That holds for the pack's recognizers with the no-op NLP engine: none reads the
+    NLP artifacts or the other recognizers' results, and context is scored by each
+    recognizer (the engine's own enhancer is the pack's pass-through).
+    """
+    from presidio_analyzer import EntityRecognizer
+    from presidio_analyzer.nlp_engine import NlpEngine
+
+    from recognizers.base import RawContextMixin
+
+    if type(analyzer.nlp_engine).__name__ != "NoOpNlpEngine" or not isinstance(
+            analyzer.nlp_engine, NlpEngine):
+        return False
+    for recognizer in analyzer.registry.get_recognizers(LANGUAGE, entities):
+        if not type(recognizer).__module__.startswith("recognizers."):
+            return False
+        own = type(recognizer).enhance_using_context
+        if not (isinstance(recognizer, RawContextMixin)
+                or own is EntityRecognizer.enhance_using_context):
+            return False
+    return True
 
 
 def _bare_skippers(analyzer: AnalyzerEngine, entities: list[str],

@@ -38,3 +38,35 @@ def test_context_labels() -> None:
     words = ContextWords(["cpf"])
     assert words.in_labels(["cliente", "cpf_titular"])
     assert not words.in_labels(["cliente"])
+
+
+_PIECES = ["cpf", "CPF", " ", "  ", "conta", "corrente", "-", "_", "x1", "user", "users", ".",
+           "é", "agência", "Agencia", "\n", "12", "İ", "ß", "ａ"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=40), st.data())
+def test_indexed_context_distance_equals_the_slice_by_slice_one(
+        pieces: list[str], data: st.DataObject) -> None:
+    """Once a text is asked about often, its words come from an index: same answers."""
+    import recognizers._text as text_module
+
+    words = ContextWords(["cpf", "conta corrente", "user", "agência"])
+    text = "".join(pieces)
+    spans = data.draw(st.lists(st.tuples(st.integers(0, len(text)), st.integers(0, len(text))),
+                               min_size=1, max_size=10))
+    for a, b in spans:
+        start, end = min(a, b), max(a, b)
+        text_module._recent.state = None
+        by_slices = words.distance(text, start, end)  # first call: slices
+        text_module._recent.state = [text, 0, text_module._WordIndex(text)]
+        assert words.distance(text, start, end) == by_slices
+
+
+def test_many_matches_in_one_text_use_the_index() -> None:
+    import recognizers._text as text_module
+
+    words = ContextWords(["cpf"])
+    text = "cpf 1 " * 100
+    answers = [words.distance(text, 4 + 6 * k, 5 + 6 * k) for k in range(40)]
+    assert answers == [0] * 40
+    assert text_module._recent.state[0] is text and text_module._recent.state[2] is not None
