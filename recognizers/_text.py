@@ -149,8 +149,10 @@ class ContextWords:
         return any(self._in_tokens(words(label)) for label in labels)
 
 
-#: Calls of ContextWords.distance on one text after which its words are indexed.
+#: Calls of ContextWords.distance on one text after which its words are indexed...
 INDEX_AFTER_CALLS: Final = 16
+#: ... and once they are at least one per this many characters of it.
+INDEX_CHARS_PER_CALL: Final = 256
 _NON_ASCII: Final = re.compile(r"[^\x00-\x7f]")
 
 
@@ -206,7 +208,8 @@ def _index_for(text: str) -> _WordIndex | None:
         return None
     if state[2] is None:
         state[1] += 1
-        if state[1] < INDEX_AFTER_CALLS:
+        # Indexing reads the whole text; slicing reads ~200 characters per call.
+        if state[1] < INDEX_AFTER_CALLS or state[1] * INDEX_CHARS_PER_CALL < len(text):
             return None
         state[2] = _WordIndex(text)
     index: _WordIndex = state[2]
