@@ -28,6 +28,8 @@ from recognizers.br_cnj import BrCnjRecognizer
 from recognizers.br_cnpj import BrCnpjRecognizer
 from recognizers.br_cns import BrCnsRecognizer
 from recognizers.br_cpf import BrCpfRecognizer
+from recognizers.br_endereco import BrEnderecoRecognizer
+from recognizers.br_nascimento import BrDataNascimentoRecognizer
 from recognizers.br_phone import BrPhoneNumberRecognizer
 from recognizers.br_pis import BrPisRecognizer
 from recognizers.br_pix import BrPixBrCodeRecognizer, BrPixEvpRecognizer
@@ -61,7 +63,9 @@ __all__ = [
     "BrCnsRecognizer",
     "BrCpfRecognizer",
     "BrCreditCardRecognizer",
+    "BrDataNascimentoRecognizer",
     "BrEmailRecognizer",
+    "BrEnderecoRecognizer",
     "BrIbanRecognizer",
     "BrIpRecognizer",
     "BrPhoneNumberRecognizer",
@@ -103,6 +107,8 @@ ALL_RECOGNIZERS: Final[dict[str, tuple[type[EntityRecognizer], ...]]] = {
     "BR_PLACA": (BrPlacaRecognizer,),
     "BR_BANK_ACCOUNT": (BrBankAccountRecognizer,),
     "BR_CNJ": (BrCnjRecognizer,),
+    "BR_ENDERECO": (BrEnderecoRecognizer,),
+    "DATA_NASCIMENTO": (BrDataNascimentoRecognizer,),
 }
 
 #: The entity names the pack can report, in a stable order.

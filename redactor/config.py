@@ -46,7 +46,7 @@ DEFAULT_ENTITIES: Final = (
     "BR_CPF", "BR_CNPJ", "USERNAME", "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD",
     "IP_ADDRESS", "IBAN_CODE", "BR_CNH", "BR_PIS", "BR_TITULO_ELEITOR", "BR_CNS",
     "BR_RENAVAM", "BR_RG", "BR_CEP", "BR_PHONE", "BR_PIX_EVP", "BR_PIX_BRCODE", "BR_PLACA",
-    "BR_BANK_ACCOUNT", "BR_CNJ",
+    "BR_BANK_ACCOUNT", "BR_CNJ", "BR_ENDERECO", "DATA_NASCIMENTO",
 )
 
 #: The short label each entity gets in placeholders: ``[CPF]``, ``[USERNAME]``.
@@ -72,8 +72,15 @@ ENTITY_LABELS: Final[Mapping[str, str]] = {
     "BR_PLACA": "PLACA",
     "BR_BANK_ACCOUNT": "CONTA_BANCARIA",
     "BR_CNJ": "PROCESSO",
+    "BR_ENDERECO": "ENDERECO",
+    "DATA_NASCIMENTO": "DATA_NASCIMENTO",
     "PERSON": "PERSON",
 }
+
+#: Entities left alone in tool input (a Bash command, a file an agent writes, a commit):
+#: rewriting a person's name or address there corrupts the user's work.
+FREE_TEXT_ENTITIES: Final = ("PERSON", "BR_ENDERECO", "DATA_NASCIMENTO")
+DEFAULT_INPUT_ENTITIES: Final = tuple(e for e in DEFAULT_ENTITIES if e not in FREE_TEXT_ENTITIES)
 
 #: Entities that make a prompt bounce in the prompt hooks (the others are redacted in
 #: tool traffic but may appear in what a person types about their own work).
@@ -168,6 +175,8 @@ class Settings:
     spacy_model: str | None = None
     rules: tuple[Rule, ...] = ()
     prompt_block_entities: tuple[str, ...] = DEFAULT_PROMPT_BLOCK
+    #: Entities the hooks redact in tool input (tool output gets every entity).
+    input_entities: tuple[str, ...] = DEFAULT_INPUT_ENTITIES
     permission_decision: Literal["none", "allow", "ask"] = "none"
     wrap_bash: bool = False
     hook_time_budget: float = 20.0
@@ -320,6 +329,7 @@ _SCHEMA: Final[dict[str, dict[str, str]]] = {
     },
     "hooks": {
         "prompt_block_entities": "list of entity names that block a prompt",
+        "input_entities": "list of entity names redacted in tool input",
         "permission_decision": "none, allow or ask (sent with a rewritten tool call)",
         "wrap_bash": "true or false: pipe Bash output through redactor, failures included",
         "time_budget_seconds": "number of seconds a hook call may take before failing closed",
@@ -578,6 +588,12 @@ def _apply_key(settings: Settings, path: Path, key: str, value: Any, *, project:
         current_block = changes.get("prompt_block_entities", settings.prompt_block_entities)
         changes["prompt_block_entities"] = (
             (*current_block, *(n for n in names if n not in current_block)) if project else names)
+    elif key == "hooks.input_entities":
+        names = _entity_list(path, key, value)
+        current_input = changes.get("input_entities", settings.input_entities)
+        changes["input_entities"] = (
+            (*current_input, *(n for n in names if n not in current_input)) if project
+            else names)
     elif key == "hooks.permission_decision":
         if value not in ("none", "allow", "ask"):
             raise _fail(path, key, f"has the unknown value {value!r}", 'use "none", "allow" '

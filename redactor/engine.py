@@ -14,7 +14,7 @@ import hmac
 import os
 import re
 import threading
-from collections.abc import Callable, Iterator, Mapping, MutableSet, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, MutableSet, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -201,11 +201,12 @@ class Redactor:
         )
 
     def _spans(self, text: str, context: Sequence[str] | None,
-               names: MutableSet[str] | None = None) -> list[_Span]:
+               names: MutableSet[str] | None = None,
+               only: frozenset[str] | None = None) -> list[_Span]:
         if not text:
             return []
         if _INVISIBLE.search(text):
-            return self._spans_seen_through(text, context, names)
+            return self._spans_seen_through(text, context, names, only)
         from recognizers._text import normalize_for_matching
         from recognizers.prefilter import outside_trigger_alphabet
 
@@ -222,15 +223,19 @@ class Redactor:
         else:
             found = self._analyze(normalized, self._entities, ctx)
         spans = list(found.values())
-        if self._propagate_names:
+        if self._propagate_names and (only is None or "USERNAME" in only):
             spans.extend(self._propagated(normalized, found, names))
+        if only is not None:
+            # Before overlaps are resolved: an entity left out never cuts another's span.
+            spans = [s for s in spans if s.entity in only]
         spans = _resolve(spans)
         if self._allow:
             spans = [s for s in spans if _allow_key(text[s.start:s.end]) not in self._allow]
         return spans
 
     def _spans_seen_through(self, text: str, context: Sequence[str] | None,
-                            names: MutableSet[str] | None) -> list[_Span]:
+                            names: MutableSet[str] | None,
+                            only: frozenset[str] | None = None) -> list[_Span]:
         """Spans of a text holding invisible format characters (a zero-width space or a
         soft hyphen inside ``529.982.247-25``): found in the text without them, then
         mapped back so that each covers the invisible characters inside it too."""
@@ -243,7 +248,7 @@ class Redactor:
 
         return [_Span(original(s.start), original(s.end - 1) + 1, s.entity, s.score,
                       s.recognizer, s.distance)
-                for s in self._spans(stripped, context, names)]
+                for s in self._spans(stripped, context, names, only)]
 
     @property
     def _scanner(self) -> Scanner | None:
@@ -456,7 +461,8 @@ class Redactor:
                  for f in sorted(findings)]
         return self._apply(text, spans)
 
-    def redact_json(self, value: Any, *, keys_and_numbers: bool = False) -> JsonRedaction:
+    def redact_json(self, value: Any, *, keys_and_numbers: bool = False,
+                    entities: Collection[str] | None = None) -> JsonRedaction:
         """Redact every string leaf of a JSON value (dict, list, str, numbers...).
 
         Each leaf is analysed as ``"<key>: <leaf>"``, so that its key reads as it
@@ -469,11 +475,15 @@ class Redactor:
         and an object key that holds a detected value is redacted like a string (a
         key that then collides with another gets ``#2``...).
 
+        ``entities`` limits what is redacted to those entities (the hooks' tool input
+        leaves names and addresses alone: see ``Settings.input_entities``).
+
         Returns the new value, the findings with their paths (offsets into the leaf
         or key; paths name keys as redacted), and the minimal patch: the top-level
         keys (or indexes) whose values changed, under their new names.
         """
         findings: list[Finding] = []
+        only = frozenset(entities) if entities is not None else None
 
         def spans_of(path: JsonPath, text: str) -> list[_Span]:
             labels = [p for p in path if isinstance(p, str)]
@@ -481,7 +491,7 @@ class Redactor:
             prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
             shift = len(prefix)
             spans = []
-            for span in self._spans(prefix + text, labels[-2:] or None):
+            for span in self._spans(prefix + text, labels[-2:] or None, None, only):
                 start, end = max(span.start - shift, 0), span.end - shift
                 if end > 0:
                     spans.append(_Span(start, end, span.entity, span.score, span.recognizer))
@@ -519,7 +529,7 @@ class Redactor:
 
         def one_key(path: JsonPath, key: str) -> str:
             labels = [p for p in path if isinstance(p, str)]
-            spans = [s for s in self._spans(key, labels[-1:] or None)]
+            spans = self._spans(key, labels[-1:] or None, None, only)
             if not spans:
                 return key
             redacted = self._apply(key, spans)

@@ -181,7 +181,8 @@ def _pre_tool_use(payload: dict[str, Any], settings: Settings, engine: Any) -> O
             "permissionDecision": "deny",
             "permissionDecisionReason": rule.reason,
         }})
-    result = engine.redact_json(tool_input, keys_and_numbers=True)
+    result = engine.redact_json(tool_input, keys_and_numbers=True,
+                                entities=settings.input_entities)
     updated = whole_replacement(tool_input, result)
     if settings.wrap_bash and tool_name == "Bash" and isinstance(updated.get("command"), str):
         updated = {**updated, "command": wrap_bash_command(updated["command"])}

@@ -125,7 +125,9 @@ class Guard:
         renamed top-level key shows as a patch key missing from ``args`` (a shallow
         merge cannot remove the old one: see :func:`renames_top_level`).
         """
-        result = self.engine(self.settings()).redact_json(args, keys_and_numbers=True)
+        settings = self.settings()
+        result = self.engine(settings).redact_json(args, keys_and_numbers=True,
+                                                   entities=settings.input_entities)
         return dict(result.value), dict(result.patch)
 
     def tool_rule(self, tool_name: str, args: Any) -> tuple[Literal["deny", "ask"], str] | None:

@@ -345,3 +345,20 @@ def test_time_budgets_nest() -> None:
     import signal
 
     assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
+
+
+def test_tool_input_keeps_addresses_and_birth_dates_tool_output_does_not() -> None:
+    # Rewriting an address inside a file the agent writes corrupts the user's work;
+    # the same address in what a tool returns goes to the model redacted.
+    content = "Rua Augusta, 1500 nascimento 12/03/1980 " + CPF
+    outcome = answer(pre("Write", {"file_path": "/tmp/x.txt", "content": content}))
+    written = json.loads(outcome.stdout or "")["hookSpecificOutput"]["updatedInput"]["content"]
+    assert written == "Rua Augusta, 1500 nascimento 12/03/1980 [CPF]"
+    outcome = answer(post("Bash", {"stdout": content, "stderr": ""}))
+    output = json.loads(outcome.stdout or "")["hookSpecificOutput"]["updatedToolOutput"]
+    assert output["stdout"] == "[ENDERECO] nascimento [DATA_NASCIMENTO] [CPF]"
+    # A user who wants them gone from tool input too says so.
+    settings = Settings(input_entities=(*Settings().input_entities, "BR_ENDERECO"))
+    outcome = answer(pre("Write", {"file_path": "/tmp/x.txt", "content": content}), settings)
+    written = json.loads(outcome.stdout or "")["hookSpecificOutput"]["updatedInput"]["content"]
+    assert written.startswith("[ENDERECO] nascimento 12/03/1980")

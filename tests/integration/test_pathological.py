@@ -42,6 +42,8 @@ SHAPES = (
     # Further suspects: long digit runs, anchors and keywords repeated, separators.
     "digits", "home-paths", "user-eq", "a-at", "dash-u", "dots-between-digits",
     "dashes-between-digits", "email-local-run", "domain-hyphens", "pix-start",
+    # Issue 12: street words, capitals and spaces, dates.
+    "street-spaces", "street-complements", "dn-spaces",
 )
 
 _MEASURE = """

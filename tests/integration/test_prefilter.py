@@ -91,6 +91,11 @@ FIXED = [
     "tel.: 11 91234 5678", "0xx11 98765-4321", "[11] 98765.4321", "0 11987654321",
     "0 11 98765 4321", "90 15 11 98765 4321", "4004 1234", "0800-123-4567", "11 98765 4321 x12",
     "A(01120000025", "[011987654321",
+    # addresses and birth dates
+    "Rua Augusta, 1500, apto 32", "R. das Flores, 10 - casa 2", "Av Brasil 500",
+    "Rodovia Anhanguera, km 23", "PRAÇA DA SÉ, S/N", "rua estava alagada", "nascimento",
+    "12/03/1980", "1980-03-12", "12 de março de 1980", "DN: 12/03/1980", "D.N. 1980-03-12",
+    "March 12, 1980", "dob", "nasc.",
     # e-mail, IP, IBAN
     "ana.silva@example.com.br", "x@y", "a@b.co", "192.168.0.1", "10.0.0.256", "::1",
     "fe80::1%eth0", "2001:db8::ff00:42:8329", "1.2.3.4/24", "::ffff:10.1.2.3",

@@ -237,3 +237,16 @@ def test_a_project_file_of_another_user_is_refused(tmp_path: Path, env: dict[str
         load_settings(cwd=project / "sub", env=env)
     os.chown(project / ".redactor.toml", os.getuid(), os.getgid())
     assert load_settings(cwd=project, env=env).score_threshold == 0.3
+
+
+def test_input_entities_default_and_project_files_may_only_add(tmp_path: Path) -> None:
+    assert "BR_ENDERECO" not in Settings().input_entities
+    assert "BR_CPF" in Settings().input_entities
+    user = tmp_path / "user.toml"
+    user.write_text('[hooks]\ninput_entities = ["BR_CPF"]\n')
+    project = tmp_path / "project.toml"
+    project.write_text('[hooks]\ninput_entities = ["BR_ENDERECO"]\n')
+    settings = load_settings(env={}, files=[(user, "user")])
+    assert settings.input_entities == ("BR_CPF",)
+    merged = load_settings(env={}, files=[(user, "user"), (project, "project")])
+    assert merged.input_entities == ("BR_CPF", "BR_ENDERECO")
