@@ -38,7 +38,7 @@ from benchmarks import synthetic as syn
 
 MEASURED = ("BR_CPF", "BR_CNPJ", "USERNAME", "BR_CNH", "BR_PIS", "BR_TITULO_ELEITOR", "BR_CNS",
             "BR_RENAVAM", "BR_RG", "BR_CEP", "BR_PHONE", "BR_PIX_EVP", "BR_PIX_BRCODE",
-            "BR_PLACA", "BR_BANK_ACCOUNT", "BR_CNJ")
+            "BR_PLACA", "BR_BANK_ACCOUNT", "BR_CNJ", "BR_ENDERECO", "DATA_NASCIMENTO")
 #: Identifiers that count with a check digit (target 0.98); the others need context (0.90).
 CHECKED = ("BR_CPF", "BR_CNPJ", "BR_CNH", "BR_PIS", "BR_TITULO_ELEITOR", "BR_CNS", "BR_RENAVAM",
            "BR_PIX_BRCODE", "BR_CNJ")
@@ -267,7 +267,7 @@ class Generator:
     def other_ids(self) -> Doc:
         rng = self.rng
         d = Doc("other").add(f"{self.iso()} INFO  cadastro - ")
-        choice = rng.randrange(16)
+        choice = rng.randrange(18)
         if choice == 0:
             self._with_keyword(d, rng.choice(["CNH", "habilitação", "carteira de motorista"]),
                                syn.random_cnh(rng), "BR_CNH")
@@ -299,7 +299,10 @@ class Generator:
             d.add(rng.choice(["RG ", "identidade ", "carteira de identidade "]))
             d.plant(syn.random_rg_sp(rng), "BR_RG").add(rng.choice([" SSP/SP", "", " emitido"]))
         elif choice == 6:
-            d.add(rng.choice(["endereço: Rua das Flores, 100 - CEP ", "CEP ", "cep: "]))
+            if rng.random() < 0.33:
+                d.add("endereço: ").plant("Rua das Flores, 100", "BR_ENDERECO").add(" - CEP ")
+            else:
+                d.add(rng.choice(["CEP ", "cep: "]))
             d.plant(syn.random_cep(rng), "BR_CEP").add(" - São Paulo/SP")
         elif choice == 7:
             forms = syn.phone_forms(rng)
@@ -344,10 +347,45 @@ class Generator:
             d.add("NotifyService - SMS enviado telefone=").plant(syn.mobile_not_cpf(rng),
                                                                   "BR_PHONE")
             d.add(f" protocolo={syn.timestamp14(rng)} status=OK")
+        elif choice == 16:
+            d.add(rng.choice(["entrega em ", "endereço: ", "residente na ", "cliente mora na ",
+                              ""]))
+            d.plant(self.address(), "BR_ENDERECO")
+            d.add(rng.choice([", São Paulo - SP", " - Centro", "", " CEP "]))
+            if d.text.endswith("CEP "):
+                d.plant(syn.random_cep(rng), "BR_CEP")
+        elif choice == 17:
+            d.add(rng.choice(["data de nascimento: ", "nascido em ", "nasc. ", "DN: ",
+                              "dob=", "Data Nasc.: "]))
+            d.plant(self.birth_date(), "DATA_NASCIMENTO")
         else:
             d.add("cliente CPF ").plant(self.cpf(), "BR_CPF").add(" PIS ")
             d.plant(syn.random_pis(rng), "BR_PIS")
         return d
+
+    STREETS = ("das Flores", "Augusta", "Sete de Setembro", "Barão de Mauá", "Marechal Deodoro",
+               "XV de Novembro", "Padre Anchieta", "dos Andradas", "Getúlio Vargas", "Brasil",
+               "Dom Pedro II", "Boa Vista", "Santos Dumont", "da Consolação")
+
+    def address(self) -> str:
+        rng = self.rng
+        kind = rng.choice(["Rua", "R.", "Av.", "Avenida", "Travessa", "Alameda", "rua"])
+        text = f"{kind} {rng.choice(self.STREETS)}{rng.choice([', ', ' ', ', nº '])}"
+        text += str(rng.randint(1, 9999))
+        if rng.random() < 0.5:
+            text += rng.choice([", apto ", " - apto ", " bloco ", ", casa ", " sala "])
+            text += str(rng.randint(1, 300))
+        return text.upper() if rng.random() < 0.2 else text
+
+    MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto",
+              "setembro", "outubro", "novembro", "dezembro")
+
+    def birth_date(self) -> str:
+        rng = self.rng
+        year, month, day = rng.randint(1930, 2010), rng.randint(1, 12), rng.randint(1, 28)
+        return rng.choice([f"{day:02d}/{month:02d}/{year}", f"{year}-{month:02d}-{day:02d}",
+                           f"{day} de {self.MONTHS[month - 1]} de {year}",
+                           f"{day:02d}.{month:02d}.{year}"])
 
     def other_decoy(self) -> Doc:
         """Same shapes without their keyword, or with a wrong check digit."""
@@ -383,6 +421,10 @@ class Generator:
             lambda: f"{self.iso()} INFO cc - enviado com cc para a equipe, conta de e-mail ok",
             lambda: f"{self.iso()} INFO ddd - fone (23) 9{self.digits(4)}-{self.digits(4)} "
                     "invalido",
+            lambda: f"{self.iso()} INFO pedido - criado em {self.birth_date()} entregue",
+            lambda: f"{self.iso()} INFO chamado - a rua estava alagada em "
+                    f"{rng.randint(2000, 2025)}",
+            lambda: f"{self.iso()} WARN rota - avenida principal fechada, desvio {self.digits(2)}",
         ]
         return Doc("decoy").add(rng.choice(options)())
 

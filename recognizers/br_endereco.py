@@ -28,10 +28,14 @@ _TYPES: Final = (
     r"pra[çc]a|p[çc]a\.|largo|lgo\.|ladeira|viela|beco|servid[ãa]o)|R\."
 )
 _UPPER: Final = "A-ZÀ-ÖØ-Þ"
-_WORD: Final = rf"(?:[{_UPPER}][\w'’.-]*|[0-9]{{1,4}}(?:º|ª)?)"
+#: A word of the street's name: capitalised (not a complement or CEP keyword), or a
+#: number followed by a particle ("25 de Março").
+_WORD: Final = (rf"(?!(?i:cep|apto?|bloco|casa|sala|km|n[º°o])(?![\w]))"
+                rf"(?:[{_UPPER}][\w'’.-]*|[0-9]{{1,4}}(?:º|ª)?(?=[ ]{{1,3}}d[aeo]s?[ ]))")
 _PARTICLE: Final = r"(?i:d[aeo]s?|e)"
 _NAME: Final = rf"{_WORD}(?:[ ]{{1,3}}(?:{_PARTICLE}[ ]{{1,3}})?{_WORD}){{0,7}}"
-_NUMBER: Final = (r"(?:(?i:n[º°o.]?|n[úu]mero)[ ]{0,3})?(?:[0-9]{1,5}(?:-?[A-Za-z])?(?![0-9])|"
+_NUMBER: Final = (r"(?:(?i:n[º°o.]?|n[úu]mero)[ ]{0,3})?(?:[0-9]{1,5}(?:-?[A-Za-z])?"
+                  r"(?![0-9]|-[0-9])|"
                   r"(?i:s/?n(?![A-Za-z]))|(?i:km)[ ]{0,3}[0-9]{1,4}(?:[.,][0-9]{1,3})?)")
 _COMPLEMENT: Final = (r"(?:[ ]{0,3}[,-]?[ ]{0,3}(?i:apto?|apartamento|ap|bloco|bl|casa|sala|"
                       r"cj|conj|conjunto|andar|lote|lt|quadra|qd|loja|fundos)\.?[ ]{0,3}"

@@ -94,7 +94,7 @@ class BrDataNascimentoRecognizer(PackPatternRecognizer):
         Pattern("date (ISO)", bounded(_ISO), 0.05),
         Pattern("date (written)", bounded(_WRITTEN), 0.05),
         Pattern("date (written, English)", bounded(_WRITTEN_EN), 0.05),
-        Pattern("date after DN", _AFTER_DN + bounded(f"{_NUMERIC_DMY}|{_ISO}"), 0.9),
+        Pattern("date after DN", _AFTER_DN + bounded(f"{_NUMERIC_DMY}|{_ISO}|{_WRITTEN}"), 0.9),
     )
     PREFILTER = ((_ANY_NUMERIC, 0.05), (_ANY_WRITTEN, 0.05), (_ANY_WRITTEN_EN, 0.05),
                  (_DN_TRIGGER, 0.9))

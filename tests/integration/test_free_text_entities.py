@@ -23,6 +23,8 @@ def found(engine: Redactor, text: str) -> list[tuple[str, str]]:
     ("Av Brasil 500", "Av Brasil 500"),
     ("Travessa Dona Ana Néri, nº 12", "Travessa Dona Ana Néri, nº 12"),
     ("Alameda Santos, 2000 sala 5", "Alameda Santos, 2000 sala 5"),
+    ("Rua 25 de Março, 100", "Rua 25 de Março, 100"),
+    ("mora na Avenida Santos Dumont 5526 CEP 71785-182", "Avenida Santos Dumont 5526"),
 ])
 def test_street_addresses(engine: Redactor, text: str, address: str) -> None:
     assert ("BR_ENDERECO", address) in found(engine, text)
