@@ -13,11 +13,14 @@ name must be capitalised.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from presidio_analyzer import Pattern
 
 from recognizers.base import PackPatternRecognizer
+
+if TYPE_CHECKING:
+    from recognizers.prefilter import Prefilter
 
 __all__ = ["BrEnderecoRecognizer"]
 
@@ -44,6 +47,9 @@ _ADDRESS: Final = (rf"(?<![\w])(?:{_TYPES})[ ]{{1,3}}(?:{_PARTICLE}[ ]{{1,3}})?{
                    rf"[ ]{{0,3}},?[ ]{{0,3}}"
                    rf"{_NUMBER}{_COMPLEMENT}{{0,3}}")
 
+#: An address's score without a keyword.
+SCORE: Final = 0.6
+
 #: The street types in the prefilter's syntax, with what must follow them.
 _TRIGGER: Final = (r"(?:^|[^A-Za-z0-9])(?:(?i:rua|avenida|av|travessa|trav|tv|alameda|al|"
                    r"rodovia|rod|estrada|estr|pra[çc]a|p[çc]a|largo|lgo|ladeira|viela|beco|"
@@ -54,8 +60,21 @@ class BrEnderecoRecognizer(PackPatternRecognizer):
     """Street addresses by their shape: type word, capitalised name, number."""
 
     ENTITY = "BR_ENDERECO"
-    PATTERNS = (Pattern("street address", _ADDRESS, 0.6),)
-    PREFILTER = ((_TRIGGER, 0.6),)
+    PATTERNS = (Pattern("street address", _ADDRESS, SCORE),)
+    PREFILTER = ((_TRIGGER, SCORE),)
     MAX_LENGTH = 200
     DEFAULT_CONTEXT = ("endereco", "residente", "domiciliado", "domiciliada", "logradouro",
                        "mora", "moradora", "morador", "address", "entrega")
+
+    def prefilter(self, threshold: float) -> Prefilter:
+        """The street words; the context words only when an address needs their lift.
+
+        ``address`` and ``entrega`` are frequent in machine logs, and an address
+        already scores above the default threshold without them.
+        """
+        from recognizers.prefilter import Prefilter, Trigger
+
+        if threshold <= SCORE:
+            return Prefilter(self.ENTITY, (Trigger(_TRIGGER, before=self.MAX_LENGTH,
+                                                   after=self.MAX_LENGTH, name="street"),))
+        return super().prefilter(threshold)
