@@ -159,6 +159,18 @@ def test_tool_results_and_arguments() -> None:
     assert whole["args"] == {"cpf": "[CPF]", "q": {"[CPF]": 1}}
 
 
+def test_tool_arguments_keep_addresses_and_birth_dates_results_do_not() -> None:
+    guard_plugin = plugin(can_modify=True)
+    content = f"Rua Augusta, 1500 nascimento 12/03/1980 CPF {CPF}"
+    answer = guard_plugin.tool_request(tool_name="write_file", args={"content": content})
+    assert answer["args"] == {"content": "Rua Augusta, 1500 nascimento 12/03/1980 CPF [CPF]"}
+    assert guard_plugin.transform_tool_result(result=content) == \
+        "[ENDERECO] nascimento [DATA_NASCIMENTO] CPF [CPF]"
+    everything = plugin(can_modify=True, input_entities=("BR_CPF", "BR_ENDERECO"))
+    answer = everything.tool_request(tool_name="write_file", args={"content": content})
+    assert answer["args"] == {"content": "[ENDERECO] nascimento 12/03/1980 CPF [CPF]"}
+
+
 def test_rules_block_or_escalate_tool_calls_and_block_turns() -> None:
     rules = (Rule(name="prd", pattern="(?i)prd", reason="Sem PRD", tools="terminal"),
              Rule(name="qas", pattern="QAS", reason="Confirme QAS", action="ask"),
