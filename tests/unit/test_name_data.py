@@ -1,0 +1,38 @@
+"""The vendored name data: readable, folded, and every file's licence recorded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from recognizers.names import DATA_FILES, fold_name, given_names, places, surnames
+
+DATA = Path(__file__).resolve().parents[2] / "recognizers" / "data"
+
+
+def test_fold_name() -> None:
+    assert fold_name("João") == fold_name("JOAO") == fold_name("Joao") == "JOAO"
+    assert fold_name("D\u2019Ávila") == "D'AVILA"
+
+
+def test_given_names_are_folded_with_census_counts() -> None:
+    names = given_names()
+    assert len(names) > 20_000
+    assert max(names, key=names.__getitem__) == "MARIA"
+    assert names["JOAO"] > names["FERNANDA"] >= 200
+    assert all(name == fold_name(name) and name.replace("'", "").replace(" ", "").isalpha()
+               for name in names)
+
+
+def test_surnames_and_places() -> None:
+    assert {"SILVA", "SOUZA", "PEREIRA", "COSTA", "LIMA"} <= surnames()
+    assert all(word == fold_name(word) for word in surnames())
+    assert {"São José dos Campos", "Santa Catarina", "Campinas"} <= set(places())
+
+
+def test_every_data_file_is_listed_with_its_licence() -> None:
+    licences = (DATA / "LICENSES.md").read_text(encoding="utf-8")
+    on_disk = {p.name for p in DATA.iterdir()} - {"LICENSES.md"}
+    assert on_disk == set(DATA_FILES)
+    for name in DATA_FILES:
+        assert f"`{name}`" in licences
+    assert licences.count("MIT License") + licences.count("Permission is hereby granted") >= 4
