@@ -34,18 +34,18 @@ _UPPER: Final = "A-ZÀ-ÖØ-Þ"
 #: A word of the street's name: capitalised (not a complement or CEP keyword), or a
 #: number followed by a particle ("25 de Março").
 _WORD: Final = (rf"(?!(?i:cep|apto?|bloco|casa|sala|km|n[º°o])(?![\w]))"
-                rf"(?:[{_UPPER}][\w'’.-]*|[0-9]{{1,4}}(?:º|ª)?(?=[ ]{{1,3}}d[aeo]s?[ ]))")
+                rf"(?:[{_UPPER}][\w'’.-]{{0,29}}|[0-9]{{1,4}}(?:º|ª)?(?=[ ]{{1,3}}d[aeo]s?[ ]))")
 _PARTICLE: Final = r"(?i:d[aeo]s?|e)"
 _NAME: Final = rf"{_WORD}(?:[ ]{{1,3}}(?:{_PARTICLE}[ ]{{1,3}})?{_WORD}){{0,7}}"
-_NUMBER: Final = (r"(?:(?i:n[º°o.]?|n[úu]mero)[ ]{0,3})?(?:[0-9]{1,5}(?:-?[A-Za-z])?"
-                  r"(?![0-9]|-[0-9])|"
+_NUMBER: Final = (r"(?:(?i:n[º°o.]?|n[úu]mero)[ ]{0,3})?(?:(?:[0-9]{1,3}\.[0-9]{3}|[0-9]{1,5})"
+                  r"(?:-[0-9]{1,5}|-?[A-Za-z](?![A-Za-z]))?(?![0-9A-Za-z]|-[0-9])|"
                   r"(?i:s/?n(?![A-Za-z]))|(?i:km)[ ]{0,3}[0-9]{1,4}(?:[.,][0-9]{1,3})?)")
 _COMPLEMENT: Final = (r"(?:[ ]{0,3}[,-]?[ ]{0,3}(?i:apto?|apartamento|ap|bloco|bl|casa|sala|"
                       r"cj|conj|conjunto|andar|lote|lt|quadra|qd|loja|fundos)\.?[ ]{0,3}"
                       r"(?:n[º°o.]?[ ]{0,3})?[0-9A-Za-z]{1,5}(?![\w]))")
-_ADDRESS: Final = (rf"(?<![\w])(?:{_TYPES})[ ]{{1,3}}(?:{_PARTICLE}[ ]{{1,3}})?{_NAME}"
+_ADDRESS: Final = (rf"(?<![\w])(?:{_TYPES})[ \t]{{1,3}}(?:{_PARTICLE}[ ]{{1,3}})?{_NAME}"
                    rf"[ ]{{0,3}},?[ ]{{0,3}}"
-                   rf"{_NUMBER}{_COMPLEMENT}{{0,3}}")
+                   rf"{_NUMBER}{_COMPLEMENT}{{0,5}}")
 
 #: An address's score without a keyword.
 SCORE: Final = 0.6
@@ -53,7 +53,7 @@ SCORE: Final = 0.6
 #: The street types in the prefilter's syntax, with what must follow them.
 _TRIGGER: Final = (r"(?:^|[^A-Za-z0-9])(?:(?i:rua|avenida|av|travessa|trav|tv|alameda|al|"
                    r"rodovia|rod|estrada|estr|pra[çc]a|p[çc]a|largo|lgo|ladeira|viela|beco|"
-                   r"servid[ãa]o)|R)\.?[ ]")
+                   r"servid[ãa]o)|R)\.?[ \t]")
 
 
 class BrEnderecoRecognizer(PackPatternRecognizer):
@@ -62,7 +62,7 @@ class BrEnderecoRecognizer(PackPatternRecognizer):
     ENTITY = "BR_ENDERECO"
     PATTERNS = (Pattern("street address", _ADDRESS, SCORE),)
     PREFILTER = ((_TRIGGER, SCORE),)
-    MAX_LENGTH = 200
+    MAX_LENGTH = 480  # 8 words of up to 30 letters, the number, 5 complements
     DEFAULT_CONTEXT = ("endereco", "residente", "domiciliado", "domiciliada", "logradouro",
                        "mora", "moradora", "morador", "address", "entrega")
 

@@ -32,7 +32,7 @@ _MONTHS: Final = {
 }
 _MONTH_WORD: Final = (r"(?i:janeiro|jan|january|fevereiro|fev|february|feb|mar[cç]o|mar|march|"
                       r"abril|abr|april|apr|maio|mai|may|junho|jun|june|julho|jul|july|agosto|"
-                      r"ago|august|aug|setembro|sept?|september|outubro|out|october|oct|"
+                      r"ago|august|aug|setembro|set|sept?|september|outubro|out|october|oct|"
                       r"novembro|nov|november|dezembro|dez|december|dec)\.?")
 _DAY: Final = r"(?:0?[1-9]|[12][0-9]|3[01])"
 _MONTH: Final = r"(?:0?[1-9]|1[0-2])"
@@ -104,6 +104,9 @@ class BrDataNascimentoRecognizer(PackPatternRecognizer):
         "nascimento", "nasc", "nascido", "nascida", "nasceu", "data de nascimento",
         "dt nasc", "aniversario", "born", "dob", "birth", "birthdate", "birthday",
         "date of birth",
+        # camelCase keys are one word to the context scorer
+        "datanascimento", "datanasc", "dtnascimento", "dtnasc", "datadenascimento",
+        "dateofbirth", "birthdate",
     )
 
     def invalidate_result(self, pattern_text: str) -> bool | None:

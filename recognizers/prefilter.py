@@ -108,9 +108,14 @@ def _outside_alphabet() -> re.Pattern[str]:
         if code in MATCHING_TABLE:
             continue
         char = chr(code)
+        # Combining marks beyond the block the triggers allow vanish in fold() and so
+        # join the letters around them into a keyword the triggers cannot spell.
         if char.isdigit() or char in _PHONE_EXTRAS or any(
-                c.isascii() and c.isalnum() for c in fold(char)):
+                c.isascii() and c.isalnum() for c in fold(char)) or (
+                unicodedata.category(char).startswith("M") and char not in _MARKS):
             chars.append(char)
+    # Ŀ and ŀ fold to "l·": a word the triggers read as one is two words to fold().
+    chars.extend("\u013f\u0140")
     return re.compile("[" + _class_body(chars) + "]")
 
 

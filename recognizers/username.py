@@ -15,7 +15,6 @@ left alone unless the caller switches that allowlist off.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -42,6 +41,12 @@ ENTITY: Final = "USERNAME"
 #: Lists longer than this are not compiled into prefilter triggers (see
 #: KnownUsernameRecognizer.prefilter).
 MAX_COMPILED_NAMES: Final = 16
+#: Characters around a listed name that its recognizer reads: a window cutting a
+#: longer token (``abc___joao``) could show a part of it as a whole word.
+KNOWN_MARGIN: Final = 256
+#: White space as ``str.split`` and ``str.strip`` see it, spelled out: hyperscan's
+#: ``\s`` leaves out U+001C-U+001F.
+_SPACES: Final = "[" + "".join(chr(code) for code in range(0x3001) if chr(code).isspace()) + "]+"
 #: Longest alternation of listed names in one trigger: hyperscan refuses patterns past
 #: a parsed size (4,000 characters of these letter classes pass, 6,000 do not).
 KNOWN_TRIGGER_CHARS: Final = 3_000
@@ -217,18 +222,28 @@ _DISPLAY_NEXT: Final = regex.compile(r"[ ](?:d[aeo]s?[ ])?\p{Lu}\p{Ll}")
 class ServiceAccounts:
     """The allowlist of accounts that belong to software, not to people."""
 
-    __slots__ = ("_names", "_patterns")
+    __slots__ = ("_names", "_patterns", "_verdicts")
+
+    #: Verdicts remembered (logs name the same accounts over and over).
+    MEMORY: Final = 4_096
 
     def __init__(self, names: Iterable[str] = DEFAULT_SERVICE_ACCOUNTS,
                  *, patterns: bool = True) -> None:
         self._names = frozenset(fold(name) for name in names)
         self._patterns = _SERVICE_PATTERNS if patterns else ()
+        self._verdicts: dict[str, bool] = {}
 
     def __contains__(self, name: object) -> bool:
         if not isinstance(name, str):
             return False
-        folded = fold(name)
-        return folded in self._names or any(p.fullmatch(folded) for p in self._patterns)
+        verdict = self._verdicts.get(name)
+        if verdict is None:
+            folded = fold(name)
+            verdict = folded in self._names or any(p.fullmatch(folded) for p in self._patterns)
+            if len(self._verdicts) >= self.MEMORY:
+                self._verdicts.clear()
+            self._verdicts[name] = verdict
+        return verdict
 
 
 _TOKEN: Final = re.compile(r"[^\W_](?:[\w.-]*[^\W_])?")
@@ -439,12 +454,17 @@ class KnownUsernameRecognizer(EntityRecognizer):
     def prefilter(self, threshold: float) -> Prefilter:
         """Every listed name, in any case and accents, its words apart by any white space.
 
-        A finding is always one whole entry, so the hit covers it.
+        A finding is always one whole entry, so the hit covers it.  The margins cover
+        the tokens a window could cut (a token is a word with its ``.``, ``-`` and ``_``).
         """
-        if len(self) > MAX_COMPILED_NAMES:
+        margin = KNOWN_MARGIN
+        spelled = all(fold(word).isascii() for head, tails in self._index.items()
+                      for word in (head, *(w for tail in tails for w in tail)))
+        if len(self) > MAX_COMPILED_NAMES or not spelled:
             # Thousands of accent-insensitive alternatives take minutes to compile
-            # (hyperscan) or exceed the pattern limits: see _listed_name_hits.
-            return Prefilter(ENTITY, (), margin_before=8, margin_after=8,
+            # (hyperscan) or exceed the pattern limits, and literal_pattern spells
+            # Latin letters only: the recognizer finds these hits itself.
+            return Prefilter(ENTITY, (), margin_before=margin, margin_after=margin,
                              finder=self._listed_name_hits)
         # Hyperscan refuses a pattern past a parsed size (a few dozen names): chunks.
         patterns: list[str] = []
@@ -458,32 +478,25 @@ class KnownUsernameRecognizer(EntityRecognizer):
             size += len(alternative) + 1
         patterns.append("|".join(current) or NEVER)
         return Prefilter(ENTITY, tuple(Trigger(p, name="listed name") for p in patterns),
-                         margin_before=8, margin_after=8)
+                         margin_before=margin, margin_after=margin)
 
     @staticmethod
     def _alternatives(index: Mapping[str, Iterable[tuple[str, ...]]]) -> list[str]:
         """One pattern per entry: its words in any case and accents, apart by white space."""
         entries = sorted({(head, *tail) for head, tails in index.items() for tail in tails})
-        return [r"\s+".join(literal_pattern(word) for word in entry) for entry in entries]
+        return [_SPACES.join(literal_pattern(word) for word in entry) for entry in entries]
 
     def _listed_name_hits(self, text: str) -> list[tuple[int, int]]:
-        """Where a listed entry may stand, for lists too long to compile as one trigger.
+        """Where the listed entries stand, for lists the triggers cannot hold.
 
         The distinct tokens of the text are folded and looked up among the entries'
-        first words; only the entries whose first word occurs are then searched, with
-        the pattern the compiled trigger would use.  A text with no such token costs
-        one tokenisation.
+        first words: a text with none of them costs one tokenisation.  Otherwise the
+        hits are the recognizer's own matches.
         """
         heads = {fold(token) for token in set(_TOKEN.findall(text))}
-        present = tuple(sorted(heads.intersection(self._index)))
-        if not present:
+        if heads.isdisjoint(self._index):
             return []
-        pattern = self._present_pattern(present)
-        return [match.span() for match in pattern.finditer(text)]
-
-    @functools.lru_cache(maxsize=256)  # noqa: B019 - one recognizer per engine, kept alive
-    def _present_pattern(self, heads: tuple[str, ...]) -> re.Pattern[str]:
-        return re.compile("|".join(self._alternatives({h: self._index[h] for h in heads})))
+        return self._matches(text)
 
     def analyze(
         self,
@@ -492,10 +505,14 @@ class KnownUsernameRecognizer(EntityRecognizer):
         nlp_artifacts: NlpArtifacts | None = None,
     ) -> list[RecognizerResult]:
         """Return one result per listed name found as whole words."""
+        return [_make_result(self, start, end, self.SCORE, "known user name")
+                for start, end in self._matches(text)]
+
+    def _matches(self, text: str) -> list[tuple[int, int]]:
         if not self._index:
             return []
         tokens = [(m.start(), m.end(), fold(m.group())) for m in _TOKEN.finditer(text)]
-        results: list[RecognizerResult] = []
+        found: list[tuple[int, int]] = []
         index = 0
         while index < len(tokens):
             start, end, token = tokens[index]
@@ -506,11 +523,11 @@ class KnownUsernameRecognizer(EntityRecognizer):
                     end = tokens[index + len(tail)][1]
                     break
             if consumed:
-                results.append(_make_result(self, start, end, self.SCORE, "known user name"))
+                found.append((start, end))
                 index += consumed
             else:
                 index += 1
-        return results
+        return found
 
     @staticmethod
     def _tail_matches(

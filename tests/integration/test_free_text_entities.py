@@ -25,6 +25,11 @@ def found(engine: Redactor, text: str) -> list[tuple[str, str]]:
     ("Alameda Santos, 2000 sala 5", "Alameda Santos, 2000 sala 5"),
     ("Rua 25 de Março, 100", "Rua 25 de Março, 100"),
     ("mora na Avenida Santos Dumont 5526 CEP 71785-182", "Avenida Santos Dumont 5526"),
+    ("Av. Brasil, 1.500", "Av. Brasil, 1.500"),
+    ("Rua Augusta 1500-1600", "Rua Augusta 1500-1600"),
+    ("Rua\tAugusta, 1500", "Rua\tAugusta, 1500"),
+    ("Rua A, 10, apto 32, bloco B, casa 2, sala 3", "Rua A, 10, apto 32, bloco B, casa 2, sala 3"),
+    ("Rua A, 100-B fim", "Rua A, 100-B"),
 ])
 def test_street_addresses(engine: Redactor, text: str, address: str) -> None:
     assert ("BR_ENDERECO", address) in found(engine, text)
@@ -37,6 +42,7 @@ def test_street_addresses(engine: Redactor, text: str, address: str) -> None:
     "São Paulo - SP, 01310-100",
     "GET /rua/10 200",
     "Av. principal",
+    "Rua A 1500lorem",
 ])
 def test_not_addresses(engine: Redactor, text: str) -> None:
     assert "BR_ENDERECO" not in [e for e, _ in found(engine, text)]
@@ -50,6 +56,10 @@ def test_not_addresses(engine: Redactor, text: str) -> None:
     ("dt_nasc=12.03.1980", "12.03.1980"),
     ("date of birth: March 12, 1980", "March 12, 1980"),
     ("nascida em 1º de MARCO de 1975", "1º de MARCO de 1975"),
+    ("nascido em 10 set 1980", "10 set 1980"),
+    ("dataNascimento: 12/03/1980", "12/03/1980"),
+    ("dateOfBirth: 1980-03-12", "1980-03-12"),
+    ("DN: 20 de junho de 1986", "20 de junho de 1986"),
 ])
 def test_birth_dates_next_to_their_keyword(engine: Redactor, text: str, date: str) -> None:
     assert found(engine, text) == [("DATA_NASCIMENTO", date)]

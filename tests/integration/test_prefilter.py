@@ -323,3 +323,22 @@ def test_the_listed_names_finder_equals_the_compiled_trigger(
     for _ in range(300):
         text = pad.join(rng.choice(FIXED) for _ in range(rng.randint(1, 6)))
         _same(fast, unfiltered, text)
+
+
+# Found by a hostile review: each once left the prefiltered path finding less.
+@pytest.mark.parametrize(("known", "text"), [
+    (("joao", "maria souza"), "log: maria\x1fsouza saiu"),        # \s of hyperscan
+    (("Κώστας", "Strauß", "maria souza"), "log: ΚΏΣΤΑΣ saiu"),    # letters beyond Latin
+    (("Андрей", "Сергей"), "log: Андрей saiu"),
+    ((*(f"filler{i}x" for i in range(20)), "joao", "joao silva"),  # the finder, overlaps
+     f"{FILLER * 20}log: joao{' ' * 120}silva saiu{FILLER * 20}"),
+    ((), "c\u20d7artão 4111111111111111"),                         # marks beyond U+036F
+    ((), "ŀnascimento: 12/03/1980"),                               # ŀ folds to "l·"
+    ((), "RENA\u20d7VAM 01993520012"),
+])
+def test_review_cases_prefiltered_equal_unfiltered(known: tuple[str, ...], text: str) -> None:
+    settings = dataclasses.replace(Settings(), known_users=known)
+    expected = Redactor(settings, prefilter=False)._spans(text, None)
+    assert expected
+    for backend in ["re", *(b for b in ("hyperscan", "re2") if _installed(b))]:
+        assert Redactor(settings, prefilter=backend)._spans(text, None) == expected
