@@ -169,7 +169,7 @@ class Redactor:
         self._propagate_names = "USERNAME" in self._entities
         self._bare_skippers = _bare_skippers(self._analyzer, self._entities,
                                              settings.score_threshold)
-        #: Texts from this size on go through the prefilter (tests lower it).
+        #: Texts from this size on go through the prefilter (PREFILTER_MIN_CHARS: all).
         self.prefilter_min_chars = PREFILTER_MIN_CHARS
         self._prefilter_choice = prefilter
         self._lifted_cache: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -252,7 +252,8 @@ class Redactor:
 
     @property
     def _scanner(self) -> Scanner | None:
-        """The candidate scanner, compiled on first use (short hook texts never need it)."""
+        """The candidate scanner, compiled on first use (the placeholder check at
+        construction is that use: every text is prefiltered)."""
         if not self._scanner_built:
             with self._lock:
                 if not self._scanner_built:
@@ -649,12 +650,11 @@ def _direct_analysis_applies(analyzer: AnalyzerEngine, entities: list[str]) -> b
     recognizer (the engine's own enhancer is the pack's pass-through).
     """
     from presidio_analyzer import EntityRecognizer
-    from presidio_analyzer.nlp_engine import NlpEngine
+    from presidio_analyzer.nlp_engine import NoOpNlpEngine
 
     from recognizers.base import RawContextMixin
 
-    if type(analyzer.nlp_engine).__name__ != "NoOpNlpEngine" or not isinstance(
-            analyzer.nlp_engine, NlpEngine):
+    if not isinstance(analyzer.nlp_engine, NoOpNlpEngine):
         return False
     for recognizer in analyzer.registry.get_recognizers(LANGUAGE, entities):
         if not type(recognizer).__module__.startswith("recognizers."):
