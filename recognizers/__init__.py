@@ -44,6 +44,7 @@ from recognizers.generic import (
     BrIpRecognizer,
     BrPhoneRecognizer,
 )
+from recognizers.person import PersonRecognizer
 from recognizers.username import (
     DEFAULT_SERVICE_ACCOUNTS,
     KnownUsernameRecognizer,
@@ -78,6 +79,7 @@ __all__ = [
     "BrRgRecognizer",
     "BrTituloEleitorRecognizer",
     "KnownUsernameRecognizer",
+    "PersonRecognizer",
     "ServiceAccounts",
     "UsernameRecognizer",
     "build",
@@ -109,6 +111,7 @@ ALL_RECOGNIZERS: Final[dict[str, tuple[type[EntityRecognizer], ...]]] = {
     "BR_CNJ": (BrCnjRecognizer,),
     "BR_ENDERECO": (BrEnderecoRecognizer,),
     "DATA_NASCIMENTO": (BrDataNascimentoRecognizer,),
+    "PERSON": (PersonRecognizer,),
 }
 
 #: The entity names the pack can report, in a stable order.

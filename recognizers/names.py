@@ -16,7 +16,8 @@ from typing import Final
 __all__ = ["DATA_FILES", "fold_name", "given_names", "places", "surnames"]
 
 #: The data files this module reads.
-DATA_FILES: Final = ("given_names.tsv", "surnames.txt", "surnames_hand.txt", "places.txt")
+DATA_FILES: Final = ("given_names.tsv", "surnames.txt", "surnames_hand.txt", "places.txt",
+                     "stop_words.txt")
 
 
 def fold_name(word: str) -> str:

@@ -39,9 +39,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import IO, Any, Final, Literal, cast
+from typing import IO, TYPE_CHECKING, Any, Final, Literal, cast
 
 from redactor.errors import InputError, UsageError
+
+if TYPE_CHECKING:
+    from redactor.baseline import Baseline
 
 __all__ = ["MAX_JSON_BYTES", "FileReport", "Format", "Job", "Options", "check_encoding",
            "destination_folders", "detect_format", "install_termination_handler",
@@ -76,6 +79,8 @@ class Options:
     #: In place: rewrite a symbolic link's target and a multiply-linked file's inode
     #: instead of refusing them.
     follow_links: bool = False
+    #: Scan: findings accepted by this baseline are not counted (see redactor.baseline).
+    baseline: Baseline | None = None
 
 
 DEFAULT_OPTIONS: Final = Options()
@@ -666,6 +671,7 @@ def destination_folders(jobs: Iterable[Job]) -> list[Path]:
 def _run_one(engine: Any, job: Job, *, scan: bool, stdout: IO[bytes] | None,
              on_block: Callable[[int], None] | None = None,
              options: Options = DEFAULT_OPTIONS) -> FileReport:
+    engine.baseline = options.baseline
     if stdout is not None:
         report = FileReport(str(job.source))
         try:

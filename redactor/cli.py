@@ -59,6 +59,13 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--max-json-bytes", type=int, default=None, metavar="N",
                              help="refuse a JSON document larger than N bytes once unpacked "
                                   "(default 256 MiB)")
+    accepted = scan.add_mutually_exclusive_group()
+    accepted.add_argument("--baseline", type=Path, metavar="FILE",
+                          help="leave out the findings this baseline accepts (keyed hashes, "
+                               "never values): known test fixtures")
+    accepted.add_argument("--write-baseline", type=Path, metavar="FILE",
+                          help="accept every finding of this scan: write their keyed hashes "
+                               "to FILE (keeping its key if it exists) and exit 0")
     target = redact.add_mutually_exclusive_group()
     target.add_argument("--output", type=Path, metavar="DIR",
                         help="write redacted copies here, same relative layout")
@@ -123,8 +130,21 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
     follow_links = getattr(args, "follow_links", False)
     if follow_links and not in_place:
         raise UsageError("--follow-links goes with --in-place")
+    baseline = None
+    recording = getattr(args, "write_baseline", None)
+    if recording is not None:
+        from redactor.baseline import new_baseline
+
+        if args.jobs != 1:
+            raise UsageError("--write-baseline runs in one process: leave out --jobs")
+        baseline = new_baseline(recording)
+    elif getattr(args, "baseline", None) is not None:
+        from redactor.baseline import read_baseline
+
+        baseline = read_baseline(args.baseline)
     options = batch.Options(encoding=batch.check_encoding(args.encoding),
-                            max_json_bytes=max_json, follow_links=follow_links)
+                            max_json_bytes=max_json, follow_links=follow_links,
+                            baseline=baseline)
     if threading.current_thread() is threading.main_thread():
         batch.install_termination_handler()
     if not args.paths:
@@ -132,7 +152,9 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
 
         report = batch.FileReport("<stdin>")
         fmt = batch.detect_format(None, args.format)
-        batch.run_stream(get_redactor(), sys.stdin.buffer,
+        engine = get_redactor()
+        engine.baseline = baseline
+        batch.run_stream(engine, sys.stdin.buffer,
                          None if scan else sys.stdout.buffer, fmt, report, options=options)
         sys.stdout.flush()
         reports = [report]
@@ -169,6 +191,13 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
               file=sys.stderr)
     if any(r.error for r in reports):
         return InputError.exit_code
+    if recording is not None and baseline is not None:
+        from redactor.baseline import write_baseline
+
+        written = write_baseline(recording, baseline)
+        if not args.quiet:
+            print(f"redactor: {written} finding(s) accepted in {recording}", file=sys.stderr)
+        return 0
     return 1 if scan and totals else 0
 
 

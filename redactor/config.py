@@ -46,7 +46,7 @@ DEFAULT_ENTITIES: Final = (
     "BR_CPF", "BR_CNPJ", "USERNAME", "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD",
     "IP_ADDRESS", "IBAN_CODE", "BR_CNH", "BR_PIS", "BR_TITULO_ELEITOR", "BR_CNS",
     "BR_RENAVAM", "BR_RG", "BR_CEP", "BR_PHONE", "BR_PIX_EVP", "BR_PIX_BRCODE", "BR_PLACA",
-    "BR_BANK_ACCOUNT", "BR_CNJ", "BR_ENDERECO", "DATA_NASCIMENTO",
+    "BR_BANK_ACCOUNT", "BR_CNJ", "BR_ENDERECO", "DATA_NASCIMENTO", "PERSON",
 )
 
 #: The short label each entity gets in placeholders: ``[CPF]``, ``[USERNAME]``.
@@ -74,7 +74,7 @@ ENTITY_LABELS: Final[Mapping[str, str]] = {
     "BR_CNJ": "PROCESSO",
     "BR_ENDERECO": "ENDERECO",
     "DATA_NASCIMENTO": "DATA_NASCIMENTO",
-    "PERSON": "PERSON",
+    "PERSON": "NOME",
 }
 
 #: Entities left alone in tool input (a Bash command, a file an agent writes, a commit):

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from presidio_analyzer import AnalyzerEngine, RecognizerResult
     from presidio_anonymizer.entities import OperatorConfig
 
+    from redactor.baseline import Baseline
     from redactor.candidates import Scanner
 
 __all__ = ["Redactor"]
@@ -35,7 +36,7 @@ __all__ = ["Redactor"]
 #: Analysis chunk size and overlap, in characters.  The overlap must exceed twice
 #: the longest span plus its context window; identifiers are far shorter.
 CHUNK_SIZE: Final = 200_000
-CHUNK_OVERLAP: Final = 2_048
+CHUNK_OVERLAP: Final = 4_096
 #: Texts from this size on go through the prefilter (when every recognizer has one):
 #: all of them; one scan costs microseconds, a Presidio pass over a short text about
 #: half a millisecond.
@@ -51,6 +52,9 @@ HASH_CHARS: Final = 12
 LANGUAGE: Final = "pt"
 #: Entity reported by a configured spaCy model's NER (people's names).
 NER_ENTITY: Final = "PERSON"
+#: Marks the words of people's names in a carried ``names`` set (user names are folded
+#: words, which never start with it).
+PERSON_MARK: Final = "\x00"
 
 
 #: Invisible format characters (Unicode category Cf in common use: soft hyphen, zero-width
@@ -163,10 +167,12 @@ class Redactor:
         self._hash_key = _hash_key(settings, os.environ if environ is None else environ)
         self._lock = threading.Lock()  # Presidio's engines are not documented thread-safe
         self._analyzer = _build_analyzer(settings)
-        self._entities = [*settings.entities, *([NER_ENTITY] if settings.spacy_model else [])]
+        self._entities = list(dict.fromkeys(
+            [*settings.entities, *([NER_ENTITY] if settings.spacy_model else [])]))
         self._operators = {e: self._operator_config(e) for e in self._entities}
         self._operate = _operator_functions(self._operators)
         self._propagate_names = "USERNAME" in self._entities
+        self._person = _person_recognizer(self._analyzer) if "PERSON" in self._entities else None
         self._bare_skippers = _bare_skippers(self._analyzer, self._entities,
                                              settings.score_threshold)
         #: Texts from this size on go through the prefilter (PREFILTER_MIN_CHARS: all).
@@ -180,6 +186,9 @@ class Redactor:
                                 if self._direct else None)
         self._scanner_built = prefilter is False
         self._scanner_value: Scanner | None = None
+        #: Findings accepted by a ``redactor scan`` baseline are left out (and every
+        #: finding's digest is recorded in it); None: no baseline.
+        self.baseline: Baseline | None = None
         self._check_placeholders()
 
     # ------------------------------------------------------------------ analysis
@@ -202,11 +211,18 @@ class Redactor:
 
     def _spans(self, text: str, context: Sequence[str] | None,
                names: MutableSet[str] | None = None,
-               only: frozenset[str] | None = None) -> list[_Span]:
+               only: frozenset[str] | None = None,
+               persons: MutableSet[str] | None = None) -> list[_Span]:
+        """Disjoint sorted spans of ``text``.
+
+        ``names`` carries user names (and, marked with PERSON_MARK, the words of
+        people's names) across the pieces of a stream; ``persons``, when given, carries
+        the words of people's names instead (across the values of a JSON document).
+        """
         if not text:
             return []
         if _INVISIBLE.search(text):
-            return self._spans_seen_through(text, context, names, only)
+            return self._spans_seen_through(text, context, names, only, persons)
         from recognizers._text import normalize_for_matching
         from recognizers.prefilter import outside_trigger_alphabet
 
@@ -225,17 +241,25 @@ class Redactor:
         spans = list(found.values())
         if self._propagate_names and (only is None or "USERNAME" in only):
             spans.extend(self._propagated(normalized, found, names))
+        if self._person is not None and (only is None or "PERSON" in only):
+            spans.extend(self._persons_propagated(normalized, found, names, persons))
         if only is not None:
             # Before overlaps are resolved: an entity left out never cuts another's span.
             spans = [s for s in spans if s.entity in only]
         spans = _resolve(spans)
         if self._allow:
             spans = [s for s in spans if _allow_key(text[s.start:s.end]) not in self._allow]
+        baseline = self.baseline
+        if baseline is not None:
+            values = [(s, text[s.start:s.end]) for s in spans]
+            baseline.seen.update(baseline.digest(s.entity, v) for s, v in values)
+            spans = [s for s, v in values if not baseline.accepts(s.entity, v)]
         return spans
 
     def _spans_seen_through(self, text: str, context: Sequence[str] | None,
                             names: MutableSet[str] | None,
-                            only: frozenset[str] | None = None) -> list[_Span]:
+                            only: frozenset[str] | None = None,
+                            persons: MutableSet[str] | None = None) -> list[_Span]:
         """Spans of a text holding invisible format characters (a zero-width space or a
         soft hyphen inside ``529.982.247-25``): found in the text without them, then
         mapped back so that each covers the invisible characters inside it too."""
@@ -248,7 +272,7 @@ class Redactor:
 
         return [_Span(original(s.start), original(s.end - 1) + 1, s.entity, s.score,
                       s.recognizer, s.distance)
-                for s in self._spans(stripped, context, names, only)]
+                for s in self._spans(stripped, context, names, only, persons)]
 
     @property
     def _scanner(self) -> Scanner | None:
@@ -427,7 +451,7 @@ class Redactor:
                  if s.recognizer == "UsernameRecognizer"}
         if carried is not None:
             carried |= names
-            names = set(carried)
+            names = {name for name in carried if not name.startswith(PERSON_MARK)}
         if not names:
             return []
         from recognizers.username import name_spans
@@ -439,6 +463,30 @@ class Redactor:
                 continue
             extra.append(_Span(start, end, "USERNAME", PROPAGATED_SCORE, "UsernameRecognizer"))
         return extra
+
+    def _persons_propagated(self, normalized: str, found: dict[tuple[int, int, str], _Span],
+                            names: MutableSet[str] | None,
+                            persons: MutableSet[str] | None) -> list[_Span]:
+        """The given name (and rare surnames) of a name found in full are personal data
+        wherever else they stand alone as a name (PersonRecognizer.standalone)."""
+        person = self._person
+        assert person is not None
+        keys: set[str] = set()
+        for span in found.values():
+            if span.entity == "PERSON" and span.recognizer == "PersonRecognizer":
+                keys |= person.propagation_keys(normalized[span.start:span.end])
+        if persons is not None:
+            persons |= keys
+            keys = set(persons)
+        elif names is not None:
+            names |= {PERSON_MARK + key for key in keys}
+            keys = {name[1:] for name in names if name.startswith(PERSON_MARK)}
+        if not keys:
+            return []
+        taken = {(s.start, s.end) for s in found.values() if s.entity == "PERSON"}
+        return [_Span(start, end, "PERSON", PROPAGATED_SCORE, "PersonRecognizer")
+                for start, end in person.standalone(normalized, keys)
+                if (start, end) not in taken]
 
     # ------------------------------------------------------------------ redaction
 
@@ -485,6 +533,12 @@ class Redactor:
         """
         findings: list[Finding] = []
         only = frozenset(entities) if entities is not None else None
+        # The words of people's names found anywhere in the document are redacted in
+        # its other values too: a first pass collects them.
+        persons: set[str] | None = None
+        if self._person is not None and (only is None or "PERSON" in only):
+            persons = set()
+            self._collect_persons(value, keys_and_numbers, only, persons)
 
         def spans_of(path: JsonPath, text: str) -> list[_Span]:
             labels = [p for p in path if isinstance(p, str)]
@@ -492,7 +546,7 @@ class Redactor:
             prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
             shift = len(prefix)
             spans = []
-            for span in self._spans(prefix + text, labels[-2:] or None, None, only):
+            for span in self._spans(prefix + text, labels[-2:] or None, None, only, persons):
                 start, end = max(span.start - shift, 0), span.end - shift
                 if end > 0:
                     spans.append(_Span(start, end, span.entity, span.score, span.recognizer))
@@ -530,7 +584,7 @@ class Redactor:
 
         def one_key(path: JsonPath, key: str) -> str:
             labels = [p for p in path if isinstance(p, str)]
-            spans = self._spans(key, labels[-1:] or None, None, only)
+            spans = self._spans(key, labels[-1:] or None, None, only, persons)
             if not spans:
                 return key
             redacted = self._apply(key, spans)
@@ -550,6 +604,29 @@ class Redactor:
         elif isinstance(value, list | tuple):
             patch = {i: new_value[i] for i in range(len(value)) if new_value[i] != value[i]}
         return JsonRedaction(new_value, tuple(findings), patch)
+
+    def _collect_persons(self, value: Any, keys_and_numbers: bool,
+                         only: frozenset[str] | None, persons: set[str]) -> None:
+        """Add to ``persons`` the words of the people's names found in a JSON document."""
+        found: set[str] = set()
+
+        def leaf(path: JsonPath, text: str) -> str:
+            key = path[-1] if path and isinstance(path[-1], str) else ""
+            prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
+            labels = [p for p in path if isinstance(p, str)]
+            self._spans(prefix + text, labels[-2:] or None, None, only, found)
+            return text
+
+        def key_of(path: JsonPath, key: str) -> str:
+            labels = [p for p in path if isinstance(p, str)]
+            self._spans(key, labels[-1:] or None, None, only, found)
+            return key
+
+        if keys_and_numbers:
+            walk_json(value, leaf, key=key_of)
+        else:
+            walk_json(value, leaf)
+        persons |= found
 
     def _apply(self, text: str, spans: list[_Span]) -> str:
         """Replace each span with its entity's Presidio operator.
@@ -640,6 +717,16 @@ def _operator_functions(configs: Mapping[str, OperatorConfig]) -> dict[str, Call
 
         functions[entity] = apply
     return functions
+
+
+def _person_recognizer(analyzer: AnalyzerEngine) -> Any:
+    """The pack's PersonRecognizer in the registry, or None (a spaCy model's alone)."""
+    from recognizers.person import PersonRecognizer
+
+    for recognizer in analyzer.registry.get_recognizers(LANGUAGE, [NER_ENTITY]):
+        if isinstance(recognizer, PersonRecognizer):
+            return recognizer
+    return None
 
 
 def _direct_analysis_applies(analyzer: AnalyzerEngine, entities: list[str]) -> bool:

@@ -71,3 +71,47 @@ def test_usage_error_is_exit_2() -> None:
 def test_version() -> None:
     done = run("--version")
     assert done.returncode == 0 and done.stdout.startswith(b"redactor ")
+
+
+def test_scan_baseline_accepts_known_fixtures_by_hash_only(tmp_path: Path) -> None:
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    (fixtures / "cliente.txt").write_text("Cliente: João Carlos da Silva, CPF 529.982.247-25\n",
+                                          encoding="utf-8")
+    baseline = tmp_path / ".redactor-baseline.json"
+    assert run("scan", str(fixtures)).returncode == 1
+    written = run("scan", "--write-baseline", str(baseline), str(fixtures))
+    assert written.returncode == 0, written.stderr
+    content = baseline.read_text(encoding="utf-8")
+    for value in ("João", "Silva", "529", "52998224725"):
+        assert value not in content
+    # The known fixtures pass; a new name or CPF is still found.
+    clean = run("scan", "--baseline", str(baseline), str(fixtures))
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    (fixtures / "novo.txt").write_text("Cliente: Maria Souza\n", encoding="utf-8")
+    found = run("scan", "--baseline", str(baseline), str(fixtures))
+    assert found.returncode == 1
+    assert b"novo.txt: PERSON=1" in found.stdout and b"cliente.txt" not in found.stdout
+    # Rewriting keeps the key, so unchanged fixtures keep their digests.
+    key = json_key(baseline)
+    assert run("scan", "--write-baseline", str(baseline), str(fixtures)).returncode == 0
+    assert json_key(baseline) == key
+
+
+def json_key(path: Path) -> str:
+    import json
+
+    return str(json.loads(path.read_text(encoding="utf-8"))["key"])
+
+
+def test_a_broken_baseline_is_a_loud_error(tmp_path: Path) -> None:
+    broken = tmp_path / "b.json"
+    for content in ("{", '{"version": 1}', '{"version": 1, "key": "zz", "accepted": []}',
+                    '{"version": 1, "key": "' + "ab" * 32 + '", "accepted": ["João"]}'):
+        broken.write_text(content, encoding="utf-8")
+        done = run("scan", "--baseline", str(broken), str(EXAMPLE))
+        assert done.returncode == 2, content
+        assert b"Traceback" not in done.stderr
+        assert "João".encode() not in done.stderr
+    missing = run("scan", "--baseline", str(tmp_path / "none.json"), str(EXAMPLE))
+    assert missing.returncode == 2

@@ -128,6 +128,15 @@ FIXED = [
     "00000015420148260564", "56835394633", "CPF do pai, PIS 56835394633",
     "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802"
     "BR5913Fulano de Tal6008BRASILIA62070503***63041D3D",
+    # people's names and their look-alikes
+    "João Carlos da Silva", "MARIA APARECIDA DOS SANTOS", "Dra. Helena", "o atendente Marcos",
+    "Cliente: Ana Souza", "NAME1=JOSE PEREIRA", "De: Ricardo Almeida <r@example.com>",
+    "Author: Paulo Nunes <p@example.org>", "SILVA, João", "SOUZA, J.", "Banco do Brasil",
+    "São José dos Campos", "Costa, Lima e Rocha", "a Maria confirmou", "Gabriel D'Ávila",
+    "Ana-Maria Braga", "assinado por Paulo", "J. R. Silva", "Maria", "Silva", "Sr. Xyzk",
+    "FAVORECIDO: JOSE DAS CHAGAS PEREIRA", "Paulo Afonso", "Magazine Luiza", "\"nome\": \"Lia\"",
+    "Joao", "MARIA", "Sra.(S): Ana", "paciente da Silva", "Universidade Federal de Minas Gerais",
+    "Maria Souza Ltda", "Rio Branco", "Santa Catarina", "Dia das Mães", "Bom dia",
     # noise
     "2024-11-05 10:15:00.000", "20241105 101500", "20240229 000159", "IDOC 1234567890123456",
     "Order 4512345678 created", "v1.2.3", "ação", "usua\u0301rio", "ｃｐｆ",
@@ -137,9 +146,19 @@ EXOTIC = ["𝐚", "٣٤٥", "Ⓐ", "a\u0301\u0301\u0301"]
 _FIXED = st.sampled_from(FIXED)
 
 
+#: Words of runs of capitalised words (names, places, companies, titles, particles).
+RUN_WORDS = ["Maria", "Silva", "Costa", "da", "DOS", "Banco", "Rua", "José", "São", "Paulo",
+             "Xyzk", "Dr.", "J.", "Cliente", "Santa", "Lima", "E", "e", "JOAO", "PEREIRA", "Ltda",
+             "Ana-Maria", "Março", "Federal", "Rio", "Neto", "Hoje", "de"]
+
+
 @st.composite
 def _fragment(draw: st.DrawFn) -> str:
-    kind = draw(st.integers(0, 7))
+    kind = draw(st.integers(0, 8))
+    if kind == 8:
+        words = draw(st.lists(st.sampled_from(RUN_WORDS), min_size=1, max_size=16))
+        gap = draw(st.sampled_from([" ", "  ", "\t", " , "]))
+        return gap.join(words)
     if kind == 0:
         forms = syn.cpf_forms(draw(cpfs()))
         return forms[draw(st.sampled_from(sorted(forms)))]

@@ -1,0 +1,846 @@
+"""PERSON: people's names in Brazilian text, found from word lists, without a trained model.
+
+Trained Portuguese spaCy pipelines are not on PyPI, so names are recognised from what
+is known about the words (``recognizers.names``, the common-word list of
+``pyspellchecker`` and the hand-written word classes below):
+
+* **Runs of capitalised words** (Title Case or ALL CAPS, accents optional) are read one
+  word at a time; each word gets a class: given name, surname, unknown, initial
+  (``J.``), particle (``da``, ``DOS``), suffix (``Filho``), title or role word
+  (``Dra.``, ``cliente``), ordinary word, place.  A run of two or more name words holding
+  a known given name or surname is a name (``João Carlos da Silva``, ``JOSE DAS CHAGAS
+  PEREIRA``); ordinary words split a run unless a name that is no ordinary word anchors
+  it (``Maria Costa`` yes, ``Costa, Lima e Rocha`` no).
+* **A single name** counts after a title or role word (``Dra. Helena``, ``o atendente
+  Marcos``) or as the whole value of a name key (``{"nome": "Fernanda"}``, ``NAME1=``,
+  ``Cliente:``), in an e-mail or git header (``De: Nome <x@y>``) and in citations
+  (``SILVA, João``).
+* **Not names**: cities and states (``São José dos Campos``), what follows a company,
+  street or public-body head word (``Banco do Brasil``, ``Rua``), months, weekdays,
+  holidays, and runs that end in a company suffix (``Ltda``, ``S/A``).
+
+The engine also redacts, elsewhere in the same text or JSON document, the given name
+and the rarer surnames of a name found in full (``Redactor`` asks
+:meth:`PersonRecognizer.propagation_keys` and :meth:`PersonRecognizer.standalone`).
+
+Decisions are local, so that the engine may analyse only the windows around the
+prefilter's hits: a word is at most MAX_WORD letters (plus two hyphenated or apostrophe
+parts), a run of more than MAX_RUN name words is a heading or a list, not a name, and
+a decision reads at most CONTEXT_TOKENS words before the run and one after it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import hashlib
+import json
+import os
+import pickle
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from presidio_analyzer import EntityRecognizer, RecognizerResult
+
+from recognizers.base import make_result
+from recognizers.names import fold_name, given_names, places, surnames
+
+if TYPE_CHECKING:
+    from presidio_analyzer.nlp_engine import NlpArtifacts
+
+    from recognizers.prefilter import Prefilter
+
+__all__ = ["ENTITY", "PersonRecognizer", "common_words"]
+
+ENTITY: Final = "PERSON"
+
+#: Scores: a name found in full, a single name after a title or as a key's value.
+FULL_SCORE: Final = 0.85
+TITLE_SCORE: Final = 0.8
+KEY_SCORE: Final = 0.85
+
+#: Letters of a word's first part, at most (longer words are no names).
+MAX_WORD: Final = 24
+#: Letters of each of at most two further parts after ``-`` or ``'`` (``Ana-Maria``).
+MAX_PART: Final = 16
+#: Name words in a run, at most; a longer run of capitalised words is no name.
+MAX_RUN: Final = 10
+#: Words before a run that its decision reads (titles, company heads).
+CONTEXT_TOKENS: Final = 3
+#: Characters of the line before a run that its decision reads.
+PREVIOUS_CHARS: Final = 48
+#: The most characters one word and the gap after it take (see _TOKEN and _GAP).
+TOKEN_SPAN: Final = (MAX_WORD + 2 * (MAX_PART + 1)) + 4 + 2 * (5 + 4)
+#: How far a finding may stand from a trigger hit, and what a decision reads around it.
+REACH: Final = (MAX_RUN + 1) * TOKEN_SPAN
+MARGIN: Final = (MAX_RUN + CONTEXT_TOKENS + 2) * TOKEN_SPAN + PREVIOUS_CHARS + 64
+
+# ---------------------------------------------------------------- character classes
+
+_UPPER_EXTRA: Final = "".join(chr(c) for c in range(0x100, 0x180) if chr(c).isupper())
+_LOWER_EXTRA: Final = "".join(chr(c) for c in range(0x100, 0x180)
+                              if chr(c).isalpha() and not chr(c).isupper())
+#: Upper-case letters of the Latin alphabets the triggers spell (see recognizers.prefilter).
+UPPER: Final = "A-ZÀ-ÖØ-Þ" + _UPPER_EXTRA
+#: Every letter of those alphabets, with combining accents.
+LETTER: Final = "A-Za-zÀ-ÖØ-öø-ÿ" + _UPPER_EXTRA + _LOWER_EXTRA + "\u0300-\u036f"
+_L: Final = f"[{LETTER}]"
+_U: Final = f"[{UPPER}]"
+#: Lower-case particles that may stand between the words of a name.
+_PARTICLE: Final = r"(?:d[aeo]s?|e|di|du|del|della|van|von|der|den|y)"
+_WORD: Final = (rf"{_U}{_L}{{0,{MAX_WORD - 1}}}(?:['’-]{_L}{{1,{MAX_PART}}}){{0,2}}"
+                rf"(?![{LETTER}0-9_])")
+_INITIAL: Final = rf"{_U}\.(?![{LETTER}0-9_])"
+_TOKEN: Final = rf"(?:{_INITIAL}|{_WORD})"
+_GAP: Final = rf"[ \t]{{1,4}}(?:{_PARTICLE}[ \t]{{1,4}}){{0,2}}"
+#: A run of capitalised words (the "chain"), lower-case particles between them.
+_CHAIN: Final = re.compile(rf"(?<![{LETTER}0-9_@/\\.'’-]){_TOKEN}(?:{_GAP}{_TOKEN})*")
+_TOKENS: Final = re.compile(rf"{_INITIAL}|{_L}+(?:['’-]{_L}+)*")
+_LETTERS: Final = re.compile(f"{_L}+")
+
+# ---------------------------------------------------------------- hand-written word classes
+# All folded (no accents, upper case).
+
+_PARTICLES: Final = frozenset({"DA", "DE", "DO", "DAS", "DOS", "E", "DI", "DU", "DEL", "DELLA",
+                               "VAN", "VON", "DER", "DEN", "Y", "D"})
+_LOWER_PARTICLES: Final = frozenset({"da", "de", "do", "das", "dos", "e", "di", "du", "del",
+                                     "della", "van", "von", "der", "den", "y"})
+_SUFFIXES: Final = frozenset({"FILHO", "FILHA", "JUNIOR", "JR", "NETO", "NETA", "NETTO",
+                              "SOBRINHO", "SOBRINHA", "SEGUNDO", "TERCEIRO"})
+#: Honorifics and ranks: the capitalised words after them are a name, whatever they are.
+HONORIFICS: Final = frozenset({
+    "SR", "SRA", "SRTA", "SENHOR", "SENHORA", "DONA", "DR", "DRA", "DOUTOR", "DOUTORA", "PROF",
+    "PROFA", "MIN", "MINISTRO", "MINISTRA", "DES", "DESA", "DESEMBARGADOR", "DESEMBARGADORA",
+    "SGT", "SARGENTO", "SUBTENENTE", "SUBOFICIAL", "CABO", "SOLDADO", "SD", "TENENTE", "TEN",
+    "CAPITAO", "CAP", "CEL", "CORONEL", "MAJOR", "MAJ", "GENERAL", "GEN", "ALMIRANTE", "BRIG",
+    "BRIGADEIRO", "PADRE", "FREI", "PASTOR", "PASTORA", "EXMO", "EXMA", "BEL", "BACHAREL",
+})
+#: Title and role words: a single given name or surname right after one is a person.
+TITLES: Final = HONORIFICS | frozenset({
+    "REL", "RELATOR", "RELATORA", "CONSELHEIRO", "CONSELHEIRA", "DEPUTADO", "DEPUTADA",
+    "SENADOR", "SENADORA", "VEREADOR", "VEREADORA", "DELEGADO", "DELEGADA", "PROMOTOR",
+    "PROMOTORA", "JUIZ", "JUIZA", "PROFESSOR", "PROFESSORA", "ADVOGADO", "ADVOGADA",
+    "PROCURADOR", "PROCURADORA", "DEFENSOR", "DEFENSORA", "PRESIDENTE", "PREFEITO", "PREFEITA",
+    "GOVERNADOR", "GOVERNADORA", "COMANDANTE", "IRMA", "PACIENTE", "CLIENTE", "TITULAR",
+    "FAVORECIDO", "FAVORECIDA", "BENEFICIARIO", "BENEFICIARIA", "RESPONSAVEL", "ATENDENTE",
+    "SOLICITANTE", "AUTOR", "AUTORA", "REU", "IMPETRANTE", "AGRAVANTE", "AGRAVADO", "AGRAVADA",
+    "RECORRENTE", "RECORRIDO", "RECORRIDA", "APELANTE", "APELADO", "APELADA", "REQUERENTE",
+    "REQUERIDO", "REQUERIDA", "EMBARGANTE", "EMBARGADO", "TESTEMUNHA", "VITIMA", "ACUSADO",
+    "ACUSADA", "DENUNCIADO", "DENUNCIADA", "INTERESSADO", "INTERESSADA", "MAE", "PAI", "ESPOSA",
+    "ESPOSO", "MARIDO", "IRMAO", "COMPANHEIRO", "COMPANHEIRA", "GENITOR", "GENITORA", "TIO",
+    "TIA", "ALUNO", "ALUNA", "FUNCIONARIO", "FUNCIONARIA", "EMPREGADO", "EMPREGADA",
+    "COLABORADOR", "COLABORADORA", "GERENTE", "DIRETOR", "DIRETORA", "SECRETARIO",
+    "ASSINADO", "ASSINADA", "OLA", "OI", "PREZADO", "PREZADA", "CARO", "CARA", "NOME",
+    "INVESTIGADO", "INVESTIGADA", "INDICIADO", "INDICIADA", "CONTRATANTE", "CONTRATADO",
+    "CONTRATADA", "LOCATARIO", "LOCATARIA", "LOCADOR", "DEVEDOR", "DEVEDORA", "CREDOR",
+    "CREDORA", "SEGURADO", "SEGURADA", "EMITENTE", "DESTINATARIO", "DESTINATARIA", "REMETENTE",
+    "USUARIO", "USUARIA", "MOTORISTA", "MEDICO", "MEDICA", "ENFERMEIRO", "ENFERMEIRA",
+    "CONDUTOR", "CONDUTORA", "PROPRIETARIO", "PROPRIETARIA", "SOCIO", "SOCIA",
+    "REPRESENTANTE", "IMPETRADO", "EXECUTADO", "EXECUTADA", "EXEQUENTE", "RECLAMANTE",
+    "RECLAMADO", "RECLAMADA", "ASSISTENTE", "OBRIGADO", "OBRIGADA", "VALEU", "ATT", "ABRACO",
+    "ABRACOS", "ABS", "QUERIDO", "QUERIDA",
+})
+#: Words that are never part of a person's name, whatever the lists say.
+_NEVER: Final = frozenset({
+    "JANEIRO", "FEVEREIRO", "ABRIL", "MAIO", "JUNHO", "JULHO", "AGOSTO", "SETEMBRO",
+    "OUTUBRO", "NOVEMBRO", "DEZEMBRO", "SEGUNDA", "TERCA", "QUARTA", "QUINTA", "SEXTA",
+    "SABADO", "DOMINGO", "FEIRA", "NATAL", "PASCOA", "CARNAVAL", "REVEILLON", "FINADOS",
+    "TIRADENTES", "CORPUS", "CHRISTI", "DEUS", "SAO", "SANTA", "SANTO", "NOSSA", "SENHORA",
+    "UNIAO", "ESTADO", "FEDERAL", "NACIONAL", "ESTADUAL", "MUNICIPAL", "REPUBLICA", "JUSTICA",
+    "TRIBUNAL", "SUPREMO", "SUPERIOR", "CODIGO", "LEI", "ARTIGO", "ART", "INCISO", "PARAGRAFO",
+    "SUMULA", "CONSTITUICAO", "RECURSO", "AGRAVO", "HABEAS", "MANDADO", "ACAO", "PROCESSO",
+    "TURMA", "CAMARA", "SECAO", "PLENARIO", "VARA", "COMARCA", "FORO", "DJ", "DJE", "STF",
+    "STJ", "TST", "TSE", "TCU", "OAB", "CPF", "RG", "CNPJ", "FLS", "FL", "PUBLICA", "PUBLICO",
+    "GERAL", "BOM", "BOA", "DIA", "TARDE", "NOITE", "FELIZ", "FERIADO",
+})
+#: Heads of company, public-body, street and place names: the name after them is no person.
+ORG_HEADS: Final = frozenset({
+    "BANCO", "CAIXA", "RECEITA", "FUNDACAO", "INSTITUTO", "UNIVERSIDADE", "FACULDADE",
+    "ESCOLA", "COLEGIO", "HOSPITAL", "CLINICA", "EMPRESA", "COMPANHIA", "CIA", "MAGAZINE",
+    "LOJAS", "LOJA", "SUPERMERCADO", "SUPERMERCADOS", "FARMACIA", "DROGARIA", "EDIFICIO",
+    "CONDOMINIO", "SHOPPING", "HOTEL", "IGREJA", "PAROQUIA", "ASSOCIACAO", "SINDICATO",
+    "COOPERATIVA", "CLUBE", "RUA", "R", "AVENIDA", "AV", "TRAVESSA", "TV", "ALAMEDA", "AL",
+    "RODOVIA", "ROD", "ESTRADA", "PRACA", "LARGO", "VIADUTO", "PONTE", "BAIRRO", "VILA",
+    "JARDIM", "PARQUE", "CONJUNTO", "RESIDENCIAL", "DECRETO", "OPERACAO", "PROJETO", "PROGRAMA",
+    "PREMIO", "FORUM", "TEATRO", "ESTADIO", "AEROPORTO", "ESTACAO", "USINA", "FAZENDA", "SITIO",
+    "CRECHE", "CENTRO", "UNIDADE", "DELEGACIA", "BATALHAO", "QUARTEL", "NAVIO", "MATERNIDADE",
+    "PREFEITURA", "SECRETARIA", "MINISTERIO", "GOVERNO", "MUNICIPIO", "CIDADE", "GRUPO",
+    "EDITORA", "CONSTRUTORA", "TRANSPORTADORA", "AUTO", "POSTO", "MERCADO", "ACADEMIA", "MUSEU",
+    "BIBLIOTECA", "CAPELA", "CEMITERIO", "PENITENCIARIA", "PRESIDIO", "COMPLEXO",
+    "ORGANIZACOES", "INDUSTRIA", "INDUSTRIAS", "COMERCIO", "DISTRIBUIDORA", "RODOVIARIA",
+    "TERMINAL", "LADEIRA", "BECO", "QUADRA", "LOTEAMENTO", "NUCLEO", "REGIAO", "TRECHO",
+    "ZONA", "DEFENSORIA", "PROCURADORIA", "ADVOCACIA", "CORREGEDORIA", "OUVIDORIA", "AGENCIA",
+    "AUTARQUIA", "CONSELHO", "COMISSAO", "ASSEMBLEIA", "SENADO", "CONGRESSO", "POLICIA",
+    "GUARDA", "EXERCITO", "MARINHA", "AERONAUTICA", "DEPARTAMENTO", "DIRETORIA",
+    "SUPERINTENDENCIA", "GERENCIA", "COORDENACAO", "INSPETORIA", "SERVICO", "REVISTA",
+    "JORNAL", "LIVRARIA", "SEGURADORA", "CARTORIO", "TABELIONATO", "OFICIO", "RADIO", "CANAL",
+    "TIME", "ESPORTE", "FUTEBOL", "EQUIPE", "SETOR", "TRAV", "ESTR",
+})
+#: Street types: what follows is a street's name, even after a title (``Rua Dr. Silva``).
+_STREET_HEADS: Final = frozenset({"RUA", "R", "AVENIDA", "AV", "TRAVESSA", "TRAV", "TV",
+                                  "ALAMEDA", "AL", "RODOVIA", "ROD", "ESTRADA", "ESTR", "PRACA",
+                                  "LARGO", "LADEIRA", "BECO", "VIELA"})
+#: Heads of place names that are also surnames (``Rio``, ``Porto``, ``Vale``).
+_PLACE_HEADS: Final = frozenset({"LAGO", "VALE", "SERRA", "MONTE", "PORTO", "RIO", "MORRO",
+                                 "ILHA", "BARRA", "PRAIA", "PONTA", "CAMPO", "CACHOEIRA",
+                                 "LAGOA", "SERTAO", "CHAPADA", "FOZ"})
+#: Words before a place (``em``, ``natural de``): a place phrase after them is a place.
+_PLACE_CUES: Final = frozenset({"EM", "MUNICIPIO", "CIDADE", "COMARCA", "ESTADO", "DISTRITO",
+                                "NATURAL", "RESIDENTE", "DOMICILIADO", "DOMICILIADA",
+                                "NASCIDO", "NASCIDA", "PARA", "REGIAO", "LOCALIDADE"})
+#: Participles before ``por``: the name after ``assinado por`` is a person.
+BY_CUES: Final = frozenset({
+    "ASSINADO", "ASSINADA", "INTERPOSTO", "INTERPOSTA", "AJUIZADA", "AJUIZADO", "PROPOSTA",
+    "PROPOSTO", "MOVIDA", "MOVIDO", "IMPETRADO", "IMPETRADA", "REPRESENTADO", "REPRESENTADA",
+    "ELABORADO", "REDIGIDO", "ENVIADO", "ENVIADA", "CRIADO", "CRIADA", "ATUALIZADO",
+    "ALTERADO", "SOLICITADO", "SOLICITADA", "ATENDIDO", "ATENDIDA", "APROVADO", "APROVADA",
+    "AUTORIZADO", "AUTORIZADA", "PRESIDIDA", "PRESIDIDO",
+})
+_STATES: Final = frozenset({"AC", "AL", "AP", "AM", "BA", "CE", "DF", "ES", "GO", "MA", "MT",
+                            "MS", "MG", "PA", "PB", "PR", "PE", "PI", "RJ", "RN", "RS", "RO",
+                            "RR", "SC", "SP", "SE", "TO"})
+_ORG_TAIL: Final = re.compile(
+    r"[ \t]{0,3}(?:-[ \t]{0,3})?(?:S[ ]?/[ ]?A\b|S\.[ ]?A\.?|Ltda\b|LTDA\b|EIRELI\b|ME\b|EPP\b|"
+    r"&|Cia\b|CIA\b|Advogados\b|ADVOGADOS\b|Associados\b|ASSOCIADOS\b|Engenharia\b|"
+    r"ENGENHARIA\b|Com[ée]rcio\b|COM[ÉE]RCIO\b)")
+_CLITIC: Final = re.compile(r"(?i).+-(?:se|lhe|lhes|lo|la|los|las|me|te|nos|vos|o|a|os|as|no|na)$")
+_LOWER_AFTER_HYPHEN: Final = re.compile(r"-[a-zà-ÿ]")
+
+#: Keys whose whole value is a person's name (JSON, CSV headers, SAP fields, headers).
+_NAME_KEYS: Final = (
+    r"nome(?:_completo|_cliente|_titular|_mae|_pai|_social)?|name[1-4]?|full_?name|"
+    r"first_?name|last_?name|display_?name|customer_?name|respons[aá]vel|favorecid[oa]|"
+    r"titular|paciente|benefici[aá]ri[oa]|solicitante|contato|m[aã]e|pai|author|autor|"
+    r"committer|cliente")
+_KEY_VALUE: Final = re.compile(
+    rf"""(?<![{LETTER}0-9_])["']?(?i:{_NAME_KEYS})["']?[ \t]{{0,3}}[:=][ \t]{{0,3}}["']?"""
+    rf"""(?P<v>{_U}[^"'\n\r,;:{{}}<>|=\[\]0-9]{{0,80}}?)[ \t]*(?=["'\n\r,;}}<|]|$|[ \t]{{2}})""")
+_HEADER: Final = re.compile(
+    rf"""(?m)^[ \t]{{0,8}}(?i:de|from|para|to|cc|author|commit|committer|reply-to)[ \t]{{0,3}}:"""
+    rf"""[ \t]{{0,3}}"?(?P<v>{_U}[^"<\n@]{{0,80}}?)"?[ \t]{{0,3}}<[^>\n]{{1,254}}@""")
+#: ABNT citations: SURNAME, Given Names.
+_CITATION: Final = re.compile(
+    rf"(?<![{LETTER}0-9_])(?P<left>{_U}{{2,{MAX_WORD}}}(?:[ ](?:D[AEO]S?[ ])?{_U}{{2,{MAX_WORD}}})"
+    rf"{{0,3}})[ ]?,[ ]?(?P<right>(?:{_INITIAL}|{_WORD})(?:[ ](?:{_PARTICLE}[ ])?"
+    rf"(?:{_INITIAL}|{_WORD})){{0,5}})")
+_SEX_MARK: Final = re.compile(r"\([ \t]?[SAsa][ \t]?\)")
+_PREVIOUS: Final = re.compile(
+    rf"({_L}+)[ \t.:,ºª]{{0,6}}(?:\([ \t]?[SAsa][ \t]?\)[ \t]{{0,3}}:?[ \t]{{0,3}})?$")
+
+
+# ---------------------------------------------------------------- word data
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "redactor"
+
+
+@cache
+def common_words() -> Mapping[str, int]:
+    """Folded Portuguese words and their frequency, from ``pyspellchecker``'s list.
+
+    The list holds 417,000 words (subtitles); folding them takes about a second, so
+    the folded dictionary is kept pickled under ``$XDG_CACHE_HOME/redactor``, keyed by a
+    hash of the source file.  A cache that cannot be read or written is rebuilt or
+    skipped.
+    """
+    source = resources.files("spellchecker") / "resources" / "pt.json.gz"
+    raw = source.read_bytes()
+    key = hashlib.sha256(raw).hexdigest()[:24]
+    path = _cache_dir() / f"words-pt-{key}.pickle"
+    with contextlib.suppress(OSError, pickle.UnpicklingError, EOFError, ValueError):
+        loaded = pickle.loads(path.read_bytes())  # noqa: S301 - our own cache file
+        if isinstance(loaded, dict):
+            return loaded
+    frequencies: dict[str, int] = {}
+    for word, count in json.loads(gzip.decompress(raw)).items():
+        folded = fold_name(word)
+        if folded.isalpha() and folded.isascii() and count > frequencies.get(folded, 0):
+            frequencies[folded] = int(count)
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_bytes(pickle.dumps(frequencies, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(temporary, path)
+    return frequencies
+
+
+def _stop_words() -> frozenset[str]:
+    text = (resources.files("recognizers") / "data" / "stop_words.txt").read_text(
+        encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+#: A word at least this frequent in the common-word list is an ordinary word.
+LEXICON_MIN: Final = 50
+#: An ordinary word rarer than this may sit inside a name next to a known name ("soft").
+SOFT_MAX: Final = 500
+#: A given name beats the common-word list when it is this many times more frequent.
+NAME_OVER_WORD: Final = 4.0
+#: Given names this short count only with this many bearers (``Gui`` has 252).
+SHORT_NAME: Final = 3
+SHORT_NAME_MIN: Final = 2000
+#: A given name that is also a one-word city counts as a place below this many bearers.
+CITY_NAME_MIN: Final = 5000
+
+
+def _place_key(word: str) -> str:
+    return fold_name(word).replace("'", "")
+
+
+@dataclass(frozen=True, slots=True)
+class _Lexicon:
+    classes: Mapping[str, str]
+    words: Mapping[str, int]
+    given: Mapping[str, int]
+    surnames: frozenset[str]
+    hard: frozenset[str]
+    place_first: Mapping[str, tuple[tuple[str, ...], ...]]
+    city_single: frozenset[str]
+
+
+@cache
+def _lexicon() -> _Lexicon:
+    """The word classes (built once per process, on the first run of capitalised words)."""
+    given = given_names()
+    words = common_words()
+    known_surnames = surnames()
+    stop = _stop_words()
+    classes: dict[str, str] = {}
+    for word, count in words.items():
+        if count >= LEXICON_MIN:
+            classes[word] = "C"
+    for word, count in given.items():
+        frequency = words.get(word, 0)
+        if len(word) <= SHORT_NAME and count < SHORT_NAME_MIN:
+            continue  # GUI, ADI: too rare and too short to be told from an acronym
+        if frequency < LEXICON_MIN or count >= NAME_OVER_WORD * frequency:
+            classes[word] = "G"
+    for word in known_surnames:
+        classes[word] = "S"  # the surname list wins over the common words
+    for group, label in ((stop, "C"), (_NEVER | ORG_HEADS, "C"), (TITLES, "T"),
+                         (_PARTICLES, "P"), (_SUFFIXES, "X")):
+        for word in group:
+            classes[word] = label
+    place_first: dict[str, list[tuple[str, ...]]] = {}
+    city_single: set[str] = set()
+    for name in places():
+        tokens = tuple(_place_key(t) for t in re.split(r"[\s\-]+", name) if t)
+        if len(tokens) == 1:
+            city_single.add(tokens[0])
+        elif tokens:
+            place_first.setdefault(tokens[0], []).append(tokens)
+    hard = stop | _NEVER | ORG_HEADS | TITLES | _PLACE_HEADS | {
+        _place_key(p) for p in ("Acre", "Alagoas", "Amapá", "Amazonas", "Bahia", "Ceará",
+                                "Goiás", "Maranhão", "Paraná", "Paraíba", "Pará",
+                                "Pernambuco", "Piauí", "Rondônia", "Roraima", "Sergipe",
+                                "Tocantins")}
+    return _Lexicon(
+        classes, words, given, known_surnames, frozenset(hard),
+        {k: tuple(sorted(v, key=len, reverse=True)) for k, v in place_first.items()},
+        frozenset(city_single))
+
+
+@cache
+def _name_words() -> frozenset[str]:
+    """Folded given names and surnames: the prefilter's cheap test of a trigger hit."""
+    return frozenset(given_names()) | surnames()
+
+
+def _is_name_word(word: str) -> bool:
+    names = _name_words()
+    if fold_name(word) in names:
+        return True
+    return any(len(p) > 1 and fold_name(p) in names for p in re.split(r"['’-]", word))
+
+
+# ---------------------------------------------------------------- the recognizer
+
+#: Classes of words that may make up a name: given name, surname, unknown word,
+#: initial, soft (rare) ordinary word.
+_NAMEISH: Final = frozenset("GSUIw")
+_IN_RUN: Final = frozenset("GSUIPXw")
+
+
+@dataclass(frozen=True, slots=True)
+class _Token:
+    start: int
+    end: int
+    text: str
+    key: str
+    cls: str
+
+
+class PersonRecognizer(EntityRecognizer):
+    """People's names (entity ``PERSON``) from word lists; see the module docstring."""
+
+    CLASS_CACHE_SIZE: Final = 200_000
+
+    def __init__(self, supported_language: str = "pt", name: str | None = None) -> None:
+        super().__init__(supported_entities=[ENTITY], supported_language=supported_language,
+                         name=name or type(self).__name__)
+        self._classes: dict[str, str] = {}
+
+    def load(self) -> None:
+        """Nothing to load up front: the word data is read on first use."""
+
+    # -- word classes
+
+    def classify(self, token: str) -> str:
+        """The class of one word of a run (see the module docstring); cached."""
+        cls = self._classes.get(token)
+        if cls is None:
+            cls = self._classify(token)
+            if len(self._classes) >= self.CLASS_CACHE_SIZE:
+                self._classes.clear()
+            self._classes[token] = cls
+        return cls
+
+    def _classify(self, token: str) -> str:
+        if token.islower():
+            return "P" if token in _LOWER_PARTICLES else "c"
+        if token.endswith("."):
+            return "C" if fold_name(token[:-1]) in ORG_HEADS else "I"  # R. das Flores
+        if len(token) == 1:
+            return "C"  # a bare capital letter (spaced headings: M E N T A)
+        lexicon = _lexicon()
+        key = fold_name(token)
+        cls = lexicon.classes.get(key)
+        if cls is not None:
+            if cls == "P" and not token.isupper() and token not in ("Da", "De", "Do", "Das",
+                                                                      "Dos"):
+                return "C"
+            if cls == "G" and key in lexicon.city_single and lexicon.given.get(
+                    key, 0) < CITY_NAME_MIN:
+                return "p"
+            if cls == "C" and lexicon.words.get(key, 0) < SOFT_MAX and key not in lexicon.hard:
+                return "w"
+            return cls
+        if "-" in token or "'" in key:
+            if token.isupper() and any(len(x) <= 2 for x in token.split("-")):
+                return "C"  # CAU-DF, CREA-SP
+            if _LOWER_AFTER_HYPHEN.search(token) and not re.search(r"-d[aeo]s?-", token):
+                return "C"  # Infra-estrutura, Procurador-geral
+            if _CLITIC.match(token):
+                return "C"  # Trata-se
+            parts = [self.classify(x) for x in re.split(r"['’-]", token) if len(x) > 1]
+            if "-" in token and any(x in "CTw" for x in parts):
+                return "C"  # Ex-Presidente
+            if any(x in "GS" for x in parts):
+                return "S"
+            if parts and all(x in "CTP" for x in parts):
+                return "C"
+        if key in lexicon.city_single:
+            return "p"
+        if token.isupper() and not re.search("[AEIOUY]", key):
+            return "C"  # an acronym without a vowel
+        if any(ch.isupper() for ch in token[1:]) and not token.isupper():
+            return "C"  # camelCase
+        return "U"
+
+    # -- context
+
+    def _previous(self, text: str, position: int) -> tuple[str, str]:
+        """The two words before ``position`` on its line, folded ("" when none)."""
+        segment = text[max(0, position - PREVIOUS_CHARS):position]
+        newline = max(segment.rfind("\n"), segment.rfind("\r"))
+        if newline >= 0:
+            segment = segment[newline + 1:]
+        match = _PREVIOUS.search(segment)
+        if match is None:
+            return "", ""
+        before = _LETTERS.findall(segment, 0, match.start(1))
+        return fold_name(match.group(1)), (fold_name(before[-1]) if before else "")
+
+    # -- analysis
+
+    def analyze(self, text: str, entities: list[str],
+                nlp_artifacts: NlpArtifacts | None = None) -> list[RecognizerResult]:
+        """Names in ``text``; see the module docstring."""
+        if ENTITY not in entities:
+            return []
+        return [make_result(self, ENTITY, start, end, score=score, pattern_name=why)
+                for start, end, score, why in self.spans(text)]
+
+    def spans(self, text: str) -> list[tuple[int, int, float, str]]:
+        """``(start, end, score, reason)`` of every name, disjoint and sorted."""
+        found: list[tuple[int, int, float, str]] = []
+        for chain in _CHAIN.finditer(text):
+            self._chain(text, chain.start(), chain.group(), found, None)
+        found.extend(self._citations(text))
+        found.extend(self._key_values(text))
+        return _merge(found)
+
+    def _tokens(self, base: int, chain: str) -> list[_Token]:
+        return [_Token(base + m.start(), base + m.end(), m.group(), fold_name(m.group()),
+                       self.classify(m.group())) for m in _TOKENS.finditer(chain)]
+
+    def _chain(self, text: str, base: int, chain: str,
+               found: list[tuple[int, int, float, str]] | None,
+               singles: list[tuple[int, int]] | None) -> None:
+        tokens = self._tokens(base, chain)
+        if len(tokens) == 1 and tokens[0].cls not in "GSUwC":
+            return
+        classes = [t.cls for t in tokens]
+        if any(t.key.replace("'", "") in _lexicon().place_first for t in tokens):
+            self._mark_places(text, tokens, classes)
+        previous = self._previous(text, base)
+        n = len(tokens)
+        i = 0
+        while i < n:
+            c = classes[i]
+            if i == 0:
+                b1, b2 = previous
+                b1_cls = "T" if b1 in TITLES else ""
+            else:
+                b1, b2, b1_cls = tokens[i - 1].key, (tokens[i - 2].key if i > 1
+                                                     else previous[0]), classes[i - 1]
+            honor = (b1 in HONORIFICS and b1_cls in ("T", "") and c != "P"
+                     and (c in "GSUw" or (c == "C" and i + 1 < n and classes[i + 1] in "GSUw")))
+            lexicon = _lexicon()
+            if c not in _IN_RUN and not (honor and c == "C" and tokens[i].key not in lexicon.hard
+                                         and tokens[i].text[0].isupper()):
+                i += 1
+                continue
+            j = i + 1
+            while j < n and (classes[j] in _IN_RUN or (honor and classes[j] == "C"
+                                                       and tokens[j].key not in lexicon.hard)):
+                if tokens[j].key == "E":
+                    break
+                j += 1
+            if j - i <= MAX_RUN and not self._after_org(tokens, i, previous):
+                self._decide(text, tokens, classes, i, j, b1=b1, b2=b2, b1_cls=b1_cls,
+                             honor=honor, found=found, singles=singles)
+            i = j
+
+    @staticmethod
+    def _after_org(tokens: list[_Token], i: int, previous: tuple[str, str]) -> bool:
+        """A company, street or public-body head among the words just before the run."""
+        keys = [t.key for t in tokens[max(0, i - CONTEXT_TOKENS):i]]
+        if i < CONTEXT_TOKENS:
+            keys.insert(0, previous[0])
+        if any(key in _STREET_HEADS for key in keys):
+            return True  # Rua Dona Ana Néri is a street (the address recognizer's)
+        for key in reversed(keys):
+            if key in TITLES:
+                return False
+            if key in ORG_HEADS:
+                return True
+        return False
+
+    def _mark_places(self, text: str, tokens: list[_Token], classes: list[str]) -> None:
+        lexicon = _lexicon()
+        keys = [t.key.replace("'", "") for t in tokens]
+        n = len(tokens)
+        i = 0
+        while i < n:
+            hit = 0
+            for phrase in lexicon.place_first.get(keys[i], ()):
+                if tuple(keys[i:i + len(phrase)]) == phrase:
+                    hit = len(phrase)
+                    break
+            if not hit:
+                i += 1
+                continue
+            person_like = classes[i] in "GS" and all(c in "GSPXU" for c in classes[i:i + hit])
+            inside = (i > 0 and classes[i - 1] in "GSUI") or (i + hit < n
+                                                               and classes[i + hit] in "GSUI")
+            if i == 0:
+                p1, p2 = self._previous(text, tokens[0].start)
+            else:
+                p1, p2 = keys[i - 1], (keys[i - 2] if i > 1 else "")
+            cue = p1 in _PLACE_CUES or (p1 in ("DE", "DO", "DA") and p2 in _PLACE_CUES)
+            after = text[tokens[i + hit - 1].end:tokens[i + hit - 1].end + 6]
+            state = re.match(r"[ \t]*[/\-(][ \t]*([A-Z]{2})\b", after)
+            if cue or (state is not None and state.group(1) in _STATES) or not (
+                    person_like or inside):
+                for q in range(i, i + hit):
+                    classes[q] = "p"
+            i += hit
+
+    def _decide(self, text: str, tokens: list[_Token], classes: list[str], i: int, j: int, *,
+                b1: str, b2: str, b1_cls: str, honor: bool,
+                found: list[tuple[int, int, float, str]] | None,
+                singles: list[tuple[int, int]] | None) -> None:
+        """Decide on the run tokens[i:j] of name-like words."""
+        lexicon = _lexicon()
+        seg = list(range(i, j))
+        while seg and classes[seg[0]] in "PX":
+            seg.pop(0)
+        while seg and classes[seg[-1]] == "P":
+            seg.pop()
+        if not seg:
+            return
+        role = b1_cls == "T" or b1 in TITLES or (b1 == "POR" and b2 in BY_CUES)
+        cs = [classes[q] for q in seg]
+        anchors = sum(1 for c in cs if c in "GS")
+        if "w" in cs and not honor and not any(
+                classes[q] in "GS" and self._pure(tokens[q].key) for q in seg):
+            # Without a name that is no ordinary word, rare ordinary words split the run.
+            parts: list[list[int]] = [[]]
+            for q in seg:
+                if classes[q] == "w":
+                    parts.append([])
+                else:
+                    parts[-1].append(q)
+            for part in parts:
+                if part:
+                    at = part[0]
+                    self._decide(text, tokens, classes, at, part[-1] + 1,
+                                 b1=tokens[at - 1].key if at > 0 else b1, b2="",
+                                 b1_cls=classes[at - 1] if at > 0 else b1_cls, honor=False,
+                                 found=found, singles=singles)
+            return
+        if not honor:
+            # Ordinary words only inside a name: trim them off its end.
+            while seg and classes[seg[-1]] in "wP" and anchors:
+                if classes[seg[-1]] == "w" and any(classes[q] in "GS" for q in seg[:-1]):
+                    break
+                seg.pop()
+            cs = [classes[q] for q in seg]
+        if not seg:
+            return
+        names = sum(1 for c in cs if c in _NAMEISH or (honor and c == "C"))
+        start, end = tokens[seg[0]].start, tokens[seg[-1]].end
+        first = tokens[seg[0]].key
+        if (first in _PLACE_HEADS and len(seg) > 1) or _ORG_TAIL.match(text, end):
+            return
+        if names >= 2 and (anchors >= 1 or honor or role):
+            if anchors == 0 and not honor and (
+                    not all(tokens[q].text.isupper() for q in seg) or cs.count("U") < 2):
+                return
+            if found is not None:
+                found.append((start, end, FULL_SCORE if anchors else TITLE_SCORE,
+                              "full name" if anchors else "after a title"))
+            return
+        if len(seg) == 1 and cs[0] in "GSU":
+            if honor or (role and cs[0] in "GS" and first not in lexicon.city_single):
+                if found is not None:
+                    found.append((start, end, TITLE_SCORE, "after a title"))
+            elif singles is not None:
+                singles.append((start, end))
+
+    @staticmethod
+    def _pure(key: str) -> bool:
+        """A given name or surname that is no ordinary word (Raimundo, not Norma)."""
+        lexicon = _lexicon()
+        frequency = lexicon.words.get(key, 0)
+        count = lexicon.given.get(key, 0)
+        if count and count < 1000 and key not in lexicon.surnames:
+            return False  # rare given names anchor no ordinary word
+        return frequency <= LEXICON_MIN or count >= 100 * frequency
+
+    def _citations(self, text: str) -> list[tuple[int, int, float, str]]:
+        found = []
+        for match in _CITATION.finditer(text):
+            left = [self.classify(t) for t in _TOKENS.findall(match.group("left"))]
+            right_tokens = list(_TOKENS.finditer(match.group("right")))
+            right = [self.classify(t.group()) for t in right_tokens]
+            if not all(c in "GSUPXw" for c in left) or not any(c in "GSUw" for c in left):
+                continue
+            if right[0] not in "GI":
+                continue
+            k = 1
+            while (k < len(right) and right[k] in "GSUIPXw"
+                   and fold_name(right_tokens[k].group()) not in _lexicon().hard):
+                k += 1
+            end = match.start("right") + right_tokens[k - 1].end()
+            found.append((match.start(), end, TITLE_SCORE, "citation"))
+        return found
+
+    def _key_values(self, text: str) -> list[tuple[int, int, float, str]]:
+        found = []
+        for pattern in (_KEY_VALUE, _HEADER):
+            for match in pattern.finditer(text):
+                value = match.group("v").rstrip()
+                tokens = _TOKENS.findall(value)
+                if not tokens or len(tokens) > MAX_RUN:
+                    continue
+                cs = [self.classify(t) for t in tokens]
+                if any(c in "cp" for c in cs) or not any(c in "GS" for c in cs):
+                    continue
+                if sum(1 for c in cs if c == "C") > len(tokens) // 2:
+                    continue
+                start = match.start("v")
+                found.append((start, start + len(value), KEY_SCORE, "name key"))
+        return found
+
+    # -- what the engine asks about names found in full
+
+    def propagation_keys(self, name: str) -> set[str]:
+        """Folded words of ``name`` (a finding) to redact where they stand alone.
+
+        The first word when it is a given name or surname, and the rarer surnames
+        (no ordinary word, no city); never a title, particle or place.
+        """
+        tokens = _TOKENS.findall(name)
+        lexicon = _lexicon()
+        keys: set[str] = set()
+        for index, token in enumerate(tokens):
+            cls = self.classify(token)
+            key = fold_name(token)
+            if key in lexicon.city_single or key in lexicon.hard:
+                continue
+            rare = cls in "SU" and len(key) > 3 and lexicon.words.get(key, 0) <= LEXICON_MIN
+            ordinary = lexicon.words.get(key, 0) > LEXICON_MIN
+            if (index == 0 and (cls == "G" or (cls == "S" and not ordinary))) or rare:
+                keys.add(key)
+        return keys
+
+    def standalone(self, text: str, keys: set[str]) -> list[tuple[int, int]]:
+        """Where a word of ``keys`` (folded) stands alone as a name in ``text``: a single
+        name-like word, not part of a place, a company or a longer run of capitalised
+        words.  Only the text around the occurrences is read."""
+        from recognizers.username import name_spans
+
+        occurrences = [(s, e) for s, e in name_spans(text, {k.lower() for k in keys})
+                       if text[s].isupper()]
+        if not occurrences:
+            return []
+        found: list[tuple[int, int]] = []
+        # One window per group of nearby occurrences; a decision reads at most MARGIN
+        # characters around a word, so the windows decide as the whole text would.
+        lo, hi = occurrences[0]
+        groups: list[tuple[int, int]] = []
+        for start, end in occurrences[1:]:
+            if start - hi > 2 * MARGIN:
+                groups.append((lo, hi))
+                lo = start
+            hi = end
+        groups.append((lo, hi))
+        wanted = set(occurrences)
+        for lo, hi in groups:
+            begin, stop = max(0, lo - MARGIN), min(len(text), hi + MARGIN)
+            window = text[begin:stop]
+            singles: list[tuple[int, int]] = []
+            for match in _CHAIN.finditer(window):
+                self._chain(window, match.start(), match.group(), None, singles)
+            found.extend((begin + s, begin + e) for s, e in singles
+                         if (begin + s, begin + e) in wanted)
+        return found
+
+    # -- prefilter
+
+    def _title_may_name(self, text: str, start: int, end: int) -> bool:
+        """A title hit can lead to a name: after an honorific, any capitalised word; after
+        ``por``, only behind a participle (``assinado por``); after a role word, a given
+        name or surname, or an ALL-CAPS unknown word (``CLIENTE XYZK WBCD``)."""
+        segment = _SEX_MARK.sub(" ", text[max(0, end - 1 - TITLE_TRIGGER_LENGTH):end - 1])
+        words = _LETTERS.findall(segment)
+        while words and words[-1] in _LOWER_PARTICLES:
+            words.pop()
+        if not words:
+            return False
+        title = fold_name(words[-1])
+        if title in HONORIFICS:
+            return True
+        if title == "POR" and (len(words) < 2 or fold_name(words[-2]) not in BY_CUES):
+            return False
+        word = _WORD_AT.match(text, end - 1)
+        if word is None:
+            return False
+        value = word.group()
+        return _is_name_word(value) or (value.isupper() and self.classify(value) == "U")
+
+    def prefilter(self, threshold: float) -> Prefilter:
+        """Triggers: two capitalised words, a title or role word and a capitalised word,
+        a name key, an e-mail or git header, a citation.  A pair or citation of words
+        that are neither given names nor surnames is no hit."""
+        from recognizers.prefilter import Prefilter, Trigger
+
+        if threshold > max(FULL_SCORE, TITLE_SCORE, KEY_SCORE):
+            return Prefilter(ENTITY, ())
+        return Prefilter(ENTITY, (
+            Trigger(_PAIR_TRIGGER, before=REACH, after=REACH, accept=_pair_may_name,
+                    name="pair"),
+            # Bounded: hyperscan need not track where a hit starts (too large otherwise).
+            *(Trigger(pattern, before=REACH, after=REACH, name="title", keyword=True,
+                      max_length=TITLE_TRIGGER_LENGTH, accept=self._title_may_name)
+              for pattern in _title_triggers()),
+            Trigger(_KEY_TRIGGER, before=0, after=REACH, name="name key"),
+            Trigger(_HEADER_TRIGGER, before=0, after=REACH, name="header"),
+            Trigger(_CITATION_TRIGGER, before=REACH, after=REACH, accept=_citation_may_name,
+                    name="citation"),
+        ), margin_before=MARGIN, margin_after=MARGIN)
+
+
+# ---------------------------------------------------------------- prefilter triggers
+# In the syntax both Python's re and hyperscan accept (no look-around).
+
+_T_LOWER_PARTICLE: Final = r"(?:d[aeo]s?|e|di|du|del|della|van|von|der|den|y)"
+#: Two words of a run: a capitalised word or an initial, the gap, a capital letter.
+#: Like the chain, the first word may not follow a letter, digit or ``_@/\.'’-``, and
+#: the second word (or initial) may not run into a digit or ``_``.
+_PAIR_TRIGGER: Final = (rf"(?:^|[^{LETTER}0-9_@/\\.'’-]){_U}[{LETTER}'’-]*\.?[ \t]{{1,4}}"
+                        rf"(?:{_T_LOWER_PARTICLE}[ \t]{{1,4}}){{0,2}}"
+                        rf"{_U}(?:[{LETTER}'’-]*(?:[^{LETTER}0-9_]|$)|\.)")
+_WORD_AT: Final = re.compile(rf"{_L}+(?:['’-]{_L}+)*")
+
+
+def _pair_may_name(text: str, start: int, end: int) -> bool:
+    """A pair of words holding a given name or surname (a necessary condition of a run
+    that is a name without a title before it)."""
+    words = _WORD_AT.findall(text, start, end)
+    return bool(words) and (_is_name_word(words[0]) or _is_name_word(words[-1]))
+
+
+#: The longest text a title trigger matches: the word (each letter with up to two
+#: combining accents), the gap, "(S):", two particles and the capital.
+TITLE_TRIGGER_LENGTH: Final = 3 * max(len(w) for w in TITLES) + 6 + 14 + 2 * (5 + 4) + 1
+#: Characters of one title trigger's alternation (hyperscan limits a pattern's size).
+TITLE_TRIGGER_CHARS: Final = 2500
+
+
+@cache
+def _title_triggers() -> tuple[str, ...]:
+    """Title and role words (any case, accents optional), the gap, a capital letter;
+    the words are split over several patterns of bounded size."""
+    from recognizers.prefilter import literal_pattern
+
+    # A stable order: the compiled database is cached under a hash of the patterns.
+    words = sorted(TITLES | {"POR"}, key=lambda w: (-len(w), w))
+    groups: list[list[str]] = [[]]
+    size = 0
+    for word in words:
+        pattern = literal_pattern(word.lower())
+        if groups[-1] and size + len(pattern) > TITLE_TRIGGER_CHARS:
+            groups.append([])
+            size = 0
+        groups[-1].append(pattern)
+        size += len(pattern) + 1
+    tail = (r"[ \t.:,ºª]{0,6}(?:\([ \t]?[SAsa][ \t]?\)[ \t]{0,3}:?[ \t]{0,3})?"
+            rf"(?:{_T_LOWER_PARTICLE}[ \t]{{1,4}}){{0,2}}{_U}")
+    return tuple("(?:" + "|".join(group) + ")" + tail for group in groups)
+
+
+_KEY_TRIGGER: Final = (rf"(?i:{_NAME_KEYS})[\"']?[ \t]{{0,3}}[:=][ \t]{{0,3}}[\"']?{_U}")
+_HEADER_TRIGGER: Final = (r"(?i:de|from|para|to|cc|author|commit|committer|reply-to)"
+                          rf"[ \t]{{0,3}}:[ \t]{{0,3}}\"?{_U}")
+_CITATION_TRIGGER: Final = rf"{_U}{{2}}[ ]?,[ ]?{_U}"
+
+
+def _citation_may_name(text: str, start: int, end: int) -> bool:
+    """The word after the comma is a given name or an initial."""
+    word = _WORD_AT.match(text, end - 1)
+    if word is None:
+        return False
+    return text.startswith(".", word.end()) or _is_name_word(word.group())
+
+
+def _merge(spans: list[tuple[int, int, float, str]]) -> list[tuple[int, int, float, str]]:
+    spans.sort(key=lambda s: (s[0], -s[1]))
+    out: list[tuple[int, int, float, str]] = []
+    for span in spans:
+        if out and span[0] < out[-1][1]:
+            if span[1] > out[-1][1]:
+                last = out[-1]
+                out[-1] = (last[0], span[1], max(last[2], span[2]), last[3])
+            continue
+        out.append(span)
+    return out
