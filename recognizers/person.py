@@ -38,7 +38,8 @@ import json
 import os
 import pickle
 import re
-from collections.abc import Mapping
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -693,14 +694,20 @@ class PersonRecognizer(EntityRecognizer):
                 keys.add(key)
         return keys
 
-    def standalone(self, text: str, keys: set[str]) -> list[tuple[int, int]]:
+    def standalone(self, text: str, keys: set[str],
+                   taken: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
         """Where a word of ``keys`` (folded) stands alone as a name in ``text``: a single
         name-like word, not part of a place, a company or a longer run of capitalised
-        words.  Only the text around the occurrences is read."""
+        words.  Only the text around the occurrences is read; occurrences inside the
+        sorted spans ``taken`` (names already found) are skipped."""
         from recognizers.username import name_spans
 
-        occurrences = [(s, e) for s, e in name_spans(text, {k.lower() for k in keys})
-                       if text[s].isupper()]
+        starts = [s for s, _ in taken]
+        occurrences = []
+        for s, e in name_spans(text, {k.lower() for k in keys}):
+            index = bisect_right(starts, s) - 1
+            if text[s].isupper() and not (index >= 0 and taken[index][1] >= e):
+                occurrences.append((s, e))
         if not occurrences:
             return []
         found: list[tuple[int, int]] = []

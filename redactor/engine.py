@@ -68,6 +68,10 @@ _INVISIBLE: Final = re.compile(
 NO_KEYWORD: Final = 1 << 10
 
 
+class _KeysOnly(set[str]):
+    """Words of people's names being collected (no propagation yet): see redact_json."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Span:
     start: int
@@ -475,6 +479,9 @@ class Redactor:
         for span in found.values():
             if span.entity == "PERSON" and span.recognizer == "PersonRecognizer":
                 keys |= person.propagation_keys(normalized[span.start:span.end])
+        if isinstance(persons, _KeysOnly):
+            persons |= keys  # the first pass over a JSON document only collects
+            return []
         if persons is not None:
             persons |= keys
             keys = set(persons)
@@ -483,10 +490,9 @@ class Redactor:
             keys = {name[1:] for name in names if name.startswith(PERSON_MARK)}
         if not keys:
             return []
-        taken = {(s.start, s.end) for s in found.values() if s.entity == "PERSON"}
+        taken = sorted((s.start, s.end) for s in found.values() if s.entity == "PERSON")
         return [_Span(start, end, "PERSON", PROPAGATED_SCORE, "PersonRecognizer")
-                for start, end in person.standalone(normalized, keys)
-                if (start, end) not in taken]
+                for start, end in person.standalone(normalized, keys, taken)]
 
     # ------------------------------------------------------------------ redaction
 
@@ -608,7 +614,7 @@ class Redactor:
     def _collect_persons(self, value: Any, keys_and_numbers: bool,
                          only: frozenset[str] | None, persons: set[str]) -> None:
         """Add to ``persons`` the words of the people's names found in a JSON document."""
-        found: set[str] = set()
+        found = _KeysOnly()
 
         def leaf(path: JsonPath, text: str) -> str:
             key = path[-1] if path and isinstance(path[-1], str) else ""
