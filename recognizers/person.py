@@ -94,8 +94,9 @@ _L: Final = f"[{LETTER}]"
 _U: Final = f"[{UPPER}]"
 #: Lower-case particles that may stand between the words of a name.
 _PARTICLE: Final = r"(?:d[aeo]s?|e|di|du|del|della|van|von|der|den|y)"
+#: A capitalised word; one followed by ``=`` is a key (``MSG=``), never part of a name.
 _WORD: Final = (rf"{_U}{_L}{{0,{MAX_WORD - 1}}}(?:['’-]{_L}{{1,{MAX_PART}}}){{0,2}}"
-                rf"(?![{LETTER}0-9_])")
+                rf"(?![{LETTER}0-9_=])")
 _INITIAL: Final = rf"{_U}\.(?![{LETTER}0-9_])"
 _TOKEN: Final = rf"(?:{_INITIAL}|{_WORD})"
 _GAP: Final = rf"[ \t]{{1,4}}(?:{_PARTICLE}[ \t]{{1,4}}){{0,2}}"
@@ -783,10 +784,10 @@ class PersonRecognizer(EntityRecognizer):
 _T_LOWER_PARTICLE: Final = r"(?:d[aeo]s?|e|di|du|del|della|van|von|der|den|y)"
 #: Two words of a run: a capitalised word or an initial, the gap, a capital letter.
 #: Like the chain, the first word may not follow a letter, digit or ``_@/\.'’-``, and
-#: the second word (or initial) may not run into a digit or ``_``.
+#: the second word (or initial) may not run into a digit, ``_`` or ``=``.
 _PAIR_TRIGGER: Final = (rf"(?:^|[^{LETTER}0-9_@/\\.'’-]){_U}[{LETTER}'’-]*\.?[ \t]{{1,4}}"
                         rf"(?:{_T_LOWER_PARTICLE}[ \t]{{1,4}}){{0,2}}"
-                        rf"{_U}(?:[{LETTER}'’-]*(?:[^{LETTER}0-9_]|$)|\.)")
+                        rf"{_U}(?:[{LETTER}'’-]*(?:[^{LETTER}0-9_=]|$)|\.)")
 _WORD_AT: Final = re.compile(rf"{_L}+(?:['’-]{_L}+)*")
 
 
