@@ -215,25 +215,31 @@ class Redactor:
 
     def _spans(self, text: str, context: Sequence[str] | None,
                names: MutableSet[str] | None = None,
-               only: frozenset[str] | None = None,
-               persons: MutableSet[str] | None = None) -> list[_Span]:
+               only: frozenset[str] | None = None, *,
+               persons: MutableSet[str] | None = None,
+               memo: dict[Any, dict[tuple[int, int, str], _Span]] | None = None) -> list[_Span]:
         """Disjoint sorted spans of ``text``.
 
         ``names`` carries user names (and, marked with PERSON_MARK, the words of
         people's names) across the pieces of a stream; ``persons``, when given, carries
         the words of people's names instead (across the values of a JSON document).
+        ``memo`` keeps the recognizers' findings per text and labels, for a second
+        pass over the same texts (see redact_json).
         """
         if not text:
             return []
         if _INVISIBLE.search(text):
-            return self._spans_seen_through(text, context, names, only, persons)
+            return self._spans_seen_through(text, context, names, only, persons=persons, memo=memo)
         from recognizers._text import normalize_for_matching
         from recognizers.prefilter import outside_trigger_alphabet
 
         normalized = normalize_for_matching(text)
         ctx = list(context) if context else None
+        memo_key = (normalized, tuple(ctx) if ctx else None)
         scanner = self._scanner if len(text) >= self.prefilter_min_chars else None
-        if scanner is not None and not outside_trigger_alphabet(normalized):
+        if memo is not None and memo_key in memo:
+            found = memo[memo_key]
+        elif scanner is not None and not outside_trigger_alphabet(normalized):
             # Labels that hold a keyword of an entity lift every candidate of it, which
             # the triggers cannot see: those entities read the whole text.
             lifted = self._lifted_by(tuple(ctx)) if ctx else ()
@@ -242,6 +248,8 @@ class Redactor:
                 found.update(self._analyze(normalized, list(lifted), ctx))
         else:
             found = self._analyze(normalized, self._entities, ctx)
+        if memo is not None:
+            memo[memo_key] = found
         spans = list(found.values())
         if self._propagate_names and (only is None or "USERNAME" in only):
             spans.extend(self._propagated(normalized, found, names))
@@ -262,8 +270,10 @@ class Redactor:
 
     def _spans_seen_through(self, text: str, context: Sequence[str] | None,
                             names: MutableSet[str] | None,
-                            only: frozenset[str] | None = None,
-                            persons: MutableSet[str] | None = None) -> list[_Span]:
+                            only: frozenset[str] | None = None, *,
+                            persons: MutableSet[str] | None = None,
+                            memo: dict[Any, dict[tuple[int, int, str], _Span]] | None = None
+                            ) -> list[_Span]:
         """Spans of a text holding invisible format characters (a zero-width space or a
         soft hyphen inside ``529.982.247-25``): found in the text without them, then
         mapped back so that each covers the invisible characters inside it too."""
@@ -276,7 +286,7 @@ class Redactor:
 
         return [_Span(original(s.start), original(s.end - 1) + 1, s.entity, s.score,
                       s.recognizer, s.distance)
-                for s in self._spans(stripped, context, names, only, persons)]
+                for s in self._spans(stripped, context, names, only, persons=persons, memo=memo)]
 
     @property
     def _scanner(self) -> Scanner | None:
@@ -540,11 +550,13 @@ class Redactor:
         findings: list[Finding] = []
         only = frozenset(entities) if entities is not None else None
         # The words of people's names found anywhere in the document are redacted in
-        # its other values too: a first pass collects them.
+        # its other values too: a first pass collects them, and the second reuses the
+        # first's findings.
         persons: set[str] | None = None
+        memo: dict[Any, dict[tuple[int, int, str], _Span]] | None = None
         if self._person is not None and (only is None or "PERSON" in only):
-            persons = set()
-            self._collect_persons(value, keys_and_numbers, only, persons)
+            persons, memo = set(), {}
+            self._collect_persons(value, keys_and_numbers, only, persons=persons, memo=memo)
 
         def spans_of(path: JsonPath, text: str) -> list[_Span]:
             labels = [p for p in path if isinstance(p, str)]
@@ -552,7 +564,8 @@ class Redactor:
             prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
             shift = len(prefix)
             spans = []
-            for span in self._spans(prefix + text, labels[-2:] or None, None, only, persons):
+            for span in self._spans(prefix + text, labels[-2:] or None, None, only,
+                                    persons=persons, memo=memo):
                 start, end = max(span.start - shift, 0), span.end - shift
                 if end > 0:
                     spans.append(_Span(start, end, span.entity, span.score, span.recognizer))
@@ -590,7 +603,7 @@ class Redactor:
 
         def one_key(path: JsonPath, key: str) -> str:
             labels = [p for p in path if isinstance(p, str)]
-            spans = self._spans(key, labels[-1:] or None, None, only, persons)
+            spans = self._spans(key, labels[-1:] or None, None, only, persons=persons, memo=memo)
             if not spans:
                 return key
             redacted = self._apply(key, spans)
@@ -612,7 +625,8 @@ class Redactor:
         return JsonRedaction(new_value, tuple(findings), patch)
 
     def _collect_persons(self, value: Any, keys_and_numbers: bool,
-                         only: frozenset[str] | None, persons: set[str]) -> None:
+                         only: frozenset[str] | None, persons: set[str],
+                         memo: dict[Any, dict[tuple[int, int, str], _Span]]) -> None:
         """Add to ``persons`` the words of the people's names found in a JSON document."""
         found = _KeysOnly()
 
@@ -620,12 +634,12 @@ class Redactor:
             key = path[-1] if path and isinstance(path[-1], str) else ""
             prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
             labels = [p for p in path if isinstance(p, str)]
-            self._spans(prefix + text, labels[-2:] or None, None, only, found)
+            self._spans(prefix + text, labels[-2:] or None, None, only, persons=found, memo=memo)
             return text
 
         def key_of(path: JsonPath, key: str) -> str:
             labels = [p for p in path if isinstance(p, str)]
-            self._spans(key, labels[-1:] or None, None, only, found)
+            self._spans(key, labels[-1:] or None, None, only, persons=found, memo=memo)
             return key
 
         if keys_and_numbers:
