@@ -162,7 +162,7 @@ _NEVER: Final = frozenset({
 })
 #: Heads of company, public-body, street and place names: the name after them is no person.
 ORG_HEADS: Final = frozenset({
-    "BANCO", "CAIXA", "RECEITA", "FUNDACAO", "INSTITUTO", "UNIVERSIDADE", "FACULDADE",
+    "BANCO", "CAIXA", "CASAS", "RECEITA", "FUNDACAO", "INSTITUTO", "UNIVERSIDADE", "FACULDADE",
     "ESCOLA", "COLEGIO", "HOSPITAL", "CLINICA", "EMPRESA", "COMPANHIA", "CIA", "MAGAZINE",
     "LOJAS", "LOJA", "SUPERMERCADO", "SUPERMERCADOS", "FARMACIA", "DROGARIA", "EDIFICIO",
     "CONDOMINIO", "SHOPPING", "HOTEL", "IGREJA", "PAROQUIA", "ASSOCIACAO", "SINDICATO",
@@ -232,7 +232,7 @@ _CITATION: Final = re.compile(
     rf"(?:{_INITIAL}|{_WORD})){{0,5}})")
 _SEX_MARK: Final = re.compile(r"\([ \t]?[SAsa][ \t]?\)")
 _PREVIOUS: Final = re.compile(
-    rf"({_L}+)[ \t.:,ºª]{{0,6}}(?:\([ \t]?[SAsa][ \t]?\)[ \t]{{0,3}}:?[ \t]{{0,3}})?$")
+    rf"({_L}+)[ \t.:,ºª\"']{{0,6}}(?:\([ \t]?[SAsa][ \t]?\)[ \t]{{0,3}}:?[ \t]{{0,3}})?$")
 
 
 # ---------------------------------------------------------------- word data
@@ -573,7 +573,11 @@ class PersonRecognizer(EntityRecognizer):
         """Decide on the run tokens[i:j] of name-like words."""
         lexicon = _lexicon()
         seg = list(range(i, j))
-        while seg and classes[seg[0]] in "PX":
+        # A leading particle or suffix is no part of a name, unless the suffix is a
+        # given name too (JUNIOR GEOVANI FARIA).
+        while seg and (classes[seg[0]] == "P" or (
+                classes[seg[0]] == "X"
+                and lexicon.given.get(tokens[seg[0]].key, 0) < CITY_NAME_MIN)):
             seg.pop(0)
         while seg and classes[seg[-1]] == "P":
             seg.pop()
@@ -622,7 +626,11 @@ class PersonRecognizer(EntityRecognizer):
                               "full name" if anchors else "after a title"))
             return
         if len(seg) == 1 and cs[0] in "GSU":
-            if honor or (role and cs[0] in "GS" and first not in lexicon.city_single):
+            # After a role word, a frequent given name is a person even when a town
+            # bears it too (Olá, Carolina).
+            if honor or (role and cs[0] in "GS" and (
+                    first not in lexicon.city_single
+                    or lexicon.given.get(first, 0) >= CITY_NAME_MIN)):
                 if found is not None:
                     found.append((start, end, TITLE_SCORE, "after a title"))
             elif singles is not None:
@@ -822,7 +830,7 @@ def _title_triggers() -> tuple[str, ...]:
             size = 0
         groups[-1].append(pattern)
         size += len(pattern) + 1
-    tail = (r"[ \t.:,ºª]{0,6}(?:\([ \t]?[SAsa][ \t]?\)[ \t]{0,3}:?[ \t]{0,3})?"
+    tail = (r"[ \t.:,ºª\"']{0,6}(?:\([ \t]?[SAsa][ \t]?\)[ \t]{0,3}:?[ \t]{0,3})?"
             rf"(?:{_T_LOWER_PARTICLE}[ \t]{{1,4}}){{0,2}}{_U}")
     return tuple("(?:" + "|".join(group) + ")" + tail for group in groups)
 
