@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -167,3 +168,19 @@ def test_hostile_shapes_finish_and_print_only_counts(tmp_path: object) -> None:
     for line in lines:
         assert line.rsplit(" ", 1)[1].isdigit()
         assert "Maria" not in line and "Silva" not in line
+
+
+def test_a_spacy_model_adds_its_person_findings_to_the_pack(tmp_path: object) -> None:
+    import spacy
+
+    model = Path(str(tmp_path)) / "ruler-pt"
+    nlp = spacy.blank("pt")
+    ruler = nlp.add_pipe("entity_ruler")
+    ruler.add_patterns([{"label": "PER", "pattern": "Xyzk Wbcd"}])  # type: ignore[attr-defined]
+    nlp.to_disk(model)
+    engine = Redactor(Settings(spacy_model=str(model)))
+    text = "A cliente Ana Souza falou com Xyzk Wbcd ontem; a Ana confirmou."
+    assert engine.redact(text).text == (
+        "A cliente [NOME] falou com [NOME] ontem; a [NOME] confirmou.")
+    # The pack alone does not find the model's name.
+    assert "Xyzk Wbcd" in Redactor(Settings()).redact(text).text
