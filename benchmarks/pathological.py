@@ -43,6 +43,25 @@ def _email_local(size: int) -> str:
     return "a." * (size // 2) + "@x"
 
 
+def _letters(number: int) -> str:
+    word = ""
+    while True:
+        number, digit = divmod(number, 26)
+        word += chr(ord("a") + digit)
+        if not number:
+            return word
+
+
+def _capitalised_distinct(size: int) -> str:
+    """Distinct capitalised words (``Xa Xb …``), none of them a known name."""
+    words: list[str] = []
+    total = 0
+    while total < size:
+        words.append("Xq" + _letters(len(words)))
+        total += len(words[-1]) + 1
+    return " ".join(words)
+
+
 #: Shape name -> builder of a text of about ``size`` characters.
 SHAPES: Final[dict[str, Callable[[int], str]]] = {
     "dotted-ones": _repeat("1."),
@@ -88,7 +107,16 @@ SHAPES: Final[dict[str, Callable[[int], str]]] = {
     "street-complements": lambda size: "Rua A 1" + " apto 1" * (size // 7),
     "birth-dates": _repeat("nascimento 12/03/1980 "),
     "dn-spaces": _repeat("DN:   "),
+    # People's names: walls of capitals, lists, distinct words, propagation.
+    "caps-wall": _repeat("MARIA SILVA COSTA "),
+    "title-wall": _repeat("Maria Silva Costa Lima "),
+    "name-lines": _repeat("Maria\nSilva\n"),
+    "capitalised-distinct": _capitalised_distinct,
+    "apostrophes-hyphens": _repeat("D'Ávila Ana-Maria "),
+    "titles-dense": _repeat("Dr. Sr. cliente "),
+    "given-name-repeats": lambda size: "Cliente: Maria Souza. " + "a Maria e " * (size // 10),
 }
+
 
 
 def build(shape: str, size: int) -> str:

@@ -44,6 +44,8 @@ SHAPES = (
     "dashes-between-digits", "email-local-run", "domain-hyphens", "pix-start",
     # Issue 12: street words, capitals and spaces, dates.
     "street-spaces", "street-complements", "dn-spaces",
+    # People's names.
+    "caps-wall", "name-lines", "capitalised-distinct", "given-name-repeats",
 )
 
 _MEASURE = """
