@@ -95,7 +95,8 @@ _NO_ASCII_FOLDS: Final = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7A3),
 
 
 @functools.lru_cache(maxsize=1)
-def _outside_alphabet() -> re.Pattern[str]:
+def _outside_characters() -> frozenset[str]:
+    """The characters that make a text skip the prefilter (see LATIN_LIMIT)."""
     from recognizers._text import MATCHING_TABLE
 
     chars: list[str] = []
@@ -116,7 +117,7 @@ def _outside_alphabet() -> re.Pattern[str]:
             chars.append(char)
     # Ŀ and ŀ fold to "l·": a word the triggers read as one is two words to fold().
     chars.extend("\u013f\u0140")
-    return re.compile("[" + _class_body(chars) + "]")
+    return frozenset(chars)
 
 
 #: Combining marks the triggers allow after one letter.
@@ -125,9 +126,24 @@ _MANY_MARKS: Final = re.compile(f"[\u0300-\u036f]{{{MAX_MARKS + 1}}}")
 
 
 def outside_trigger_alphabet(text: str) -> bool:
-    """True when ``text`` holds a character the triggers do not spell (see LATIN_LIMIT)."""
-    return not text.isascii() and (_outside_alphabet().search(text) is not None
-                                   or _MANY_MARKS.search(text) is not None)
+    """True when ``text`` holds a character the triggers do not spell (see LATIN_LIMIT).
+
+    Linear with a small constant: the distinct characters of the text are collected
+    at C speed and each non-ASCII one is looked up once (a whole-text search of the
+    large character class cost about a microsecond per character).
+    """
+    if text.isascii():
+        return False
+    distinct = set(text)
+    outside = _outside_characters()
+    marks = False
+    for char in distinct:
+        if char >= "\x80":
+            if char in outside:
+                return True
+            marks = marks or char in _MARKS
+    return marks and _MANY_MARKS.search(text) is not None
+
 
 
 @functools.lru_cache(maxsize=1)

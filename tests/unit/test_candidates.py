@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from recognizers._text import fold
 from recognizers.prefilter import (
@@ -95,3 +97,22 @@ def test_hyperscan_database_is_cached_and_a_bad_cache_is_ignored(
 def test_unknown_backend_is_an_error() -> None:
     with pytest.raises(ValueError, match="backend"):
         Scanner([], backend="pcre")
+
+
+def _outside_by_search(text: str) -> bool:
+    """The definition, as one search of the whole text (what the set lookup replaced)."""
+    from recognizers.prefilter import _MANY_MARKS, _outside_characters
+
+    pattern = re.compile("[" + "".join(re.escape(c) for c in sorted(_outside_characters()))
+                         + "]")
+    return not text.isascii() and (pattern.search(text) is not None
+                                   or _MANY_MARKS.search(text) is not None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.one_of(
+    st.characters(max_codepoint=0x24F),
+    st.sampled_from("\u0301\u0302\u0303\u0327\u1ab0\u20dd𝐚٣Ⓐ\uff10\u30fc日本語ŀĿ"),
+    st.characters()), max_size=40))
+def test_the_alphabet_check_equals_a_search_of_the_whole_text(text: str) -> None:
+    assert outside_trigger_alphabet(text) == _outside_by_search(text)
