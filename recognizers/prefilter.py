@@ -105,15 +105,21 @@ def _outside_characters() -> frozenset[str]:
     for skip_from, skip_to in _NO_ASCII_FOLDS:
         codes.extend(range(low, skip_from))
         low = skip_to + 1
+    decomposition, category = unicodedata.decomposition, unicodedata.category
     for code in codes:
         if code in MATCHING_TABLE:
             continue
         char = chr(code)
+        # Without a decomposition or a case fold, fold() leaves a character as it is:
+        # only digits, phone punctuation and marks need the full test.
+        if not (decomposition(char) or char.casefold() != char or char.isdigit()
+                or char in _PHONE_EXTRAS or category(char)[0] == "M"):
+            continue
         # Combining marks beyond the block the triggers allow vanish in fold() and so
         # join the letters around them into a keyword the triggers cannot spell.
         if char.isdigit() or char in _PHONE_EXTRAS or any(
                 c.isascii() and c.isalnum() for c in fold(char)) or (
-                unicodedata.category(char).startswith("M") and char not in _MARKS):
+                category(char).startswith("M") and char not in _MARKS):
             chars.append(char)
     # Ŀ and ŀ fold to "l·": a word the triggers read as one is two words to fold().
     chars.extend("\u013f\u0140")
