@@ -3,7 +3,8 @@
 Redacts the corpus of ``benchmarks/throughput.py`` in 1 MB blocks with the default
 engine and with the same engine minus the given entities, alternating the two for
 ``--rounds`` rounds in one process (so that both see the same moments of a noisy
-machine), and prints the best MB/s of each and the relative drop.
+machine), and prints the best MB/s of each (in CPU time of this process, which other
+processes disturb less than wall time) and the relative drop.
 
     python benchmarks/entity_cost.py [--mb 10] [--rounds 3] [--without PERSON ...]
 """
@@ -24,13 +25,13 @@ BLOCK = 1 << 20
 
 
 def _rate(engine: object, text: str) -> float:
-    started = time.perf_counter()
+    started = time.process_time()
     names: set[str] = set()
     for start in range(0, len(text), BLOCK):
         cut = text.rfind("\n", start, start + BLOCK) + 1 if start + BLOCK < len(text) else 0
         end = cut if cut > start else min(len(text), start + BLOCK)
         engine.redact(text[start:end], names=names)  # type: ignore[attr-defined]
-    return len(text.encode()) / 1e6 / (time.perf_counter() - started)
+    return len(text.encode()) / 1e6 / (time.process_time() - started)
 
 
 def main() -> int:
