@@ -222,8 +222,11 @@ _NAME_KEYS: Final = (
 _KEY_VALUE: Final = re.compile(
     rf"""(?<![{LETTER}0-9_])["']?(?i:{_NAME_KEYS})["']?[ \t]{{0,3}}[:=][ \t]{{0,3}}["']?"""
     rf"""(?P<v>{_U}[^"'\n\r,;:{{}}<>|=\[\]0-9]{{0,80}}?)[ \t]*(?=["'\n\r,;}}<|]|$|[ \t]{{2}})""")
+#: E-mail and git headers whose value is a person and an address.
+_HEADER_KEYS: Final = (r"(?i:de|from|para|to|cc|author|commit|committer|reply-to|signed-off-by|"
+                       r"co-authored-by)")
 _HEADER: Final = re.compile(
-    rf"""(?m)^[ \t]{{0,8}}(?i:de|from|para|to|cc|author|commit|committer|reply-to)[ \t]{{0,3}}:"""
+    rf"""(?m)^[ \t]{{0,8}}{_HEADER_KEYS}[ \t]{{0,3}}:"""
     rf"""[ \t]{{0,3}}"?(?P<v>{_U}[^"<\n@]{{0,80}}?)"?[ \t]{{0,3}}<[^>\n]{{1,254}}@""")
 #: ABNT citations: SURNAME, Given Names.
 _CITATION: Final = re.compile(
@@ -836,8 +839,7 @@ def _title_triggers() -> tuple[str, ...]:
 
 
 _KEY_TRIGGER: Final = (rf"(?i:{_NAME_KEYS})[\"']?[ \t]{{0,3}}[:=][ \t]{{0,3}}[\"']?{_U}")
-_HEADER_TRIGGER: Final = (r"(?i:de|from|para|to|cc|author|commit|committer|reply-to)"
-                          rf"[ \t]{{0,3}}:[ \t]{{0,3}}\"?{_U}")
+_HEADER_TRIGGER: Final = (rf"{_HEADER_KEYS}[ \t]{{0,3}}:[ \t]{{0,3}}\"?{_U}")
 _CITATION_TRIGGER: Final = rf"{_U}{{2}}[ ]?,[ ]?{_U}"
 
 
