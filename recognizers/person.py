@@ -246,6 +246,10 @@ def _cache_dir() -> Path:
     return Path(base) / "redactor"
 
 
+#: Part of the cache key of the folded word list: change it when fold_name changes.
+WORDS_CACHE_VERSION: Final = b"fold-1"
+
+
 @cache
 def common_words() -> Mapping[str, int]:
     """Folded Portuguese words and their frequency, from ``pyspellchecker``'s list.
@@ -257,7 +261,7 @@ def common_words() -> Mapping[str, int]:
     """
     source = resources.files("spellchecker") / "resources" / "pt.json.gz"
     raw = source.read_bytes()
-    key = hashlib.sha256(raw).hexdigest()[:24]
+    key = hashlib.sha256(raw + WORDS_CACHE_VERSION).hexdigest()[:24]
     path = _cache_dir() / f"words-pt-{key}.pickle"
     with contextlib.suppress(OSError, pickle.UnpicklingError, EOFError, ValueError):
         loaded = pickle.loads(path.read_bytes())  # noqa: S301 - our own cache file
@@ -513,12 +517,15 @@ class PersonRecognizer(EntityRecognizer):
                                          and tokens[i].text[0].isupper()):
                 i += 1
                 continue
-            j = i + 1
-            while j < n and (classes[j] in _IN_RUN or (honor and classes[j] == "C"
-                                                       and tokens[j].key not in lexicon.hard)):
-                if tokens[j].key == "E":
-                    break
-                j += 1
+            j = _run_end(tokens, classes, i, honor, lexicon.hard)
+            if honor and j - i > MAX_RUN:
+                # An honorific lends its capitalised words to a name of at most MAX_RUN
+                # words; a longer run is read as if no honorific stood before it.
+                honor = False
+                if c not in _IN_RUN:
+                    i += 1
+                    continue
+                j = _run_end(tokens, classes, i, honor, lexicon.hard)
             if j - i <= MAX_RUN and not self._after_org(tokens, i, previous):
                 self._decide(text, tokens, classes, i, j, b1=b1, b2=b2, b1_cls=b1_cls,
                              honor=honor, found=found, singles=singles)
@@ -543,19 +550,19 @@ class PersonRecognizer(EntityRecognizer):
         lexicon = _lexicon()
         keys = [t.key.replace("'", "") for t in tokens]
         n = len(tokens)
-        i = 0
-        while i < n:
+        # Each phrase is judged on the words' own classes, not on what an earlier phrase
+        # made of them, so that the decision stays local.
+        own = list(classes)
+        for i in range(n):
             hit = 0
             for phrase in lexicon.place_first.get(keys[i], ()):
                 if tuple(keys[i:i + len(phrase)]) == phrase:
                     hit = len(phrase)
                     break
             if not hit:
-                i += 1
                 continue
-            person_like = classes[i] in "GS" and all(c in "GSPXU" for c in classes[i:i + hit])
-            inside = (i > 0 and classes[i - 1] in "GSUI") or (i + hit < n
-                                                               and classes[i + hit] in "GSUI")
+            person_like = own[i] in "GS" and all(c in "GSPXU" for c in own[i:i + hit])
+            inside = (i > 0 and own[i - 1] in "GSUI") or (i + hit < n and own[i + hit] in "GSUI")
             if i == 0:
                 p1, p2 = self._previous(text, tokens[0].start)
             else:
@@ -567,7 +574,6 @@ class PersonRecognizer(EntityRecognizer):
                     person_like or inside):
                 for q in range(i, i + hit):
                     classes[q] = "p"
-            i += hit
 
     def _decide(self, text: str, tokens: list[_Token], classes: list[str], i: int, j: int, *,
                 b1: str, b2: str, b1_cls: str, honor: bool,
@@ -651,7 +657,7 @@ class PersonRecognizer(EntityRecognizer):
 
     def _citations(self, text: str) -> list[tuple[int, int, float, str]]:
         found = []
-        for match in _CITATION.finditer(text):
+        for match in _every_match(_CITATION, text):
             left = [self.classify(t) for t in _TOKENS.findall(match.group("left"))]
             right_tokens = list(_TOKENS.finditer(match.group("right")))
             right = [self.classify(t.group()) for t in right_tokens]
@@ -689,21 +695,30 @@ class PersonRecognizer(EntityRecognizer):
     def propagation_keys(self, name: str) -> set[str]:
         """Folded words of ``name`` (a finding) to redact where they stand alone.
 
-        The first word when it is a given name or surname, and the rarer surnames
-        (no ordinary word, no city); never a title, particle or place.
+        The given name (the first word, after a citation's comma and past titles,
+        initials and particles) when it is a given name or surname that is no ordinary
+        word, and the rarer surnames; never a title, particle, place or ordinary word
+        (``Norma``, ``Clara``, ``Costa``).
         """
-        tokens = _TOKENS.findall(name)
+        head, comma, tail = name.partition(",")
+        tokens = _TOKENS.findall(tail) + _TOKENS.findall(head) if comma else _TOKENS.findall(name)
         lexicon = _lexicon()
         keys: set[str] = set()
-        for index, token in enumerate(tokens):
+        first = True
+        for token in tokens:
             cls = self.classify(token)
             key = fold_name(token)
+            if first and cls in "TIPX":
+                continue
             if key in lexicon.city_single or key in lexicon.hard:
+                first = False
                 continue
             rare = cls in "SU" and len(key) > 3 and lexicon.words.get(key, 0) <= LEXICON_MIN
-            ordinary = lexicon.words.get(key, 0) > LEXICON_MIN
-            if (index == 0 and (cls == "G" or (cls == "S" and not ordinary))) or rare:
+            frequency = lexicon.words.get(key, 0)
+            ordinary = frequency > LEXICON_MIN and lexicon.given.get(key, 0) < 100 * frequency
+            if (first and cls in "GS" and not ordinary) or rare:
                 keys.add(key)
+            first = False
         return keys
 
     def standalone(self, text: str, keys: set[str],
@@ -765,6 +780,9 @@ class PersonRecognizer(EntityRecognizer):
         if word is None:
             return False
         value = word.group()
+        key = fold_name(value)
+        if text.startswith(".", word.end()) or key in _PARTICLES or key in _SUFFIXES:
+            return True  # an initial, a particle or a suffix: the name may follow it
         return _is_name_word(value) or (value.isupper() and self.classify(value) == "U")
 
     def prefilter(self, threshold: float) -> Prefilter:
@@ -787,6 +805,19 @@ class PersonRecognizer(EntityRecognizer):
             Trigger(_CITATION_TRIGGER, before=REACH, after=REACH, accept=_citation_may_name,
                     name="citation"),
         ), margin_before=MARGIN, margin_after=MARGIN)
+
+
+def _run_end(tokens: list[_Token], classes: list[str], i: int, honor: bool,
+             hard: frozenset[str]) -> int:
+    """Where the run of name-like words starting at ``i`` ends (before an ``E``); after an
+    honorific, capitalised ordinary words that are not hard words belong to it too."""
+    j = i + 1
+    while j < len(tokens) and (classes[j] in _IN_RUN or (
+            honor and classes[j] == "C" and tokens[j].key not in hard)):
+        if tokens[j].key == "E":
+            break
+        j += 1
+    return j
 
 
 # ---------------------------------------------------------------- prefilter triggers
@@ -849,6 +880,17 @@ def _citation_may_name(text: str, start: int, end: int) -> bool:
     if word is None:
         return False
     return text.startswith(".", word.end()) or _is_name_word(word.group())
+
+
+def _every_match(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """Every match of ``pattern``, one per start, overlapping ones included (so that
+    where the text begins cannot change which are found)."""
+    found = []
+    match = pattern.search(text)
+    while match is not None:
+        found.append(match)
+        match = pattern.search(text, match.start() + 1)
+    return found
 
 
 def _merge(spans: list[tuple[int, int, float, str]]) -> list[tuple[int, int, float, str]]:

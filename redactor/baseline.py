@@ -3,14 +3,17 @@
 A repository whose test fixtures hold synthetic personal data (names, CPFs) records
 them once with ``redactor scan --write-baseline .redactor-baseline.json tests/``; later
 ``redactor scan --baseline .redactor-baseline.json`` (the pre-commit hook) counts only
-findings that are not in it.  Each accepted finding is stored as its entity and an
-HMAC-SHA256 of its entity and value under a random key kept in the same file: the
-file says which findings were accepted without spelling them, and the same value
-accepted in another repository has another hash there.
+findings that are not in it.  Each accepted finding is stored as an HMAC-SHA256 of
+its entity and value under a random key kept in the same file: the file holds no
+value, and the same value accepted in another repository has another digest there.
+The key being in the file, whoever can read it can test guesses (a CPF is one of
+10^9, a name one of the listed ones): it accepts fixtures that the repository already
+holds in clear, it does not hide them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -79,9 +82,18 @@ def read_baseline(path: Path) -> Baseline:
 def new_baseline(path: Path) -> Baseline:
     """A baseline to record into: the key of the file at ``path`` if there is one (so
     that digests stay comparable in review), else a new random key."""
+    check_writable(path)
     if path.exists():
         return Baseline(read_baseline(path).key)
     return Baseline(secrets.token_bytes(32))
+
+
+def check_writable(path: Path) -> None:
+    """A ConfigError now, before a long scan, when ``path`` cannot be written."""
+    folder = path.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK) or (
+            path.exists() and (path.is_dir() or not os.access(path, os.W_OK))):
+        raise ConfigError(f"baseline {path}: cannot be written there")
 
 
 def write_baseline(path: Path, baseline: Baseline) -> int:
@@ -89,6 +101,15 @@ def write_baseline(path: Path, baseline: Baseline) -> int:
     text = json.dumps({"version": FORMAT_VERSION, "key": baseline.key.hex(),
                        "accepted": sorted(baseline.seen)}, indent=1) + "\n"
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    try:
+        with temporary.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise ConfigError(f"baseline {path}: cannot be written ({type(exc).__name__})") from None
+    finally:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
     return len(baseline.seen)

@@ -671,7 +671,17 @@ def destination_folders(jobs: Iterable[Job]) -> list[Path]:
 def _run_one(engine: Any, job: Job, *, scan: bool, stdout: IO[bytes] | None,
              on_block: Callable[[int], None] | None = None,
              options: Options = DEFAULT_OPTIONS) -> FileReport:
+    # The baseline applies to this job only: the engine may be shared (get_redactor).
     engine.baseline = options.baseline
+    try:
+        return _run_job(engine, job, scan=scan, stdout=stdout, on_block=on_block,
+                        options=options)
+    finally:
+        engine.baseline = None
+
+
+def _run_job(engine: Any, job: Job, *, scan: bool, stdout: IO[bytes] | None,
+             on_block: Callable[[int], None] | None, options: Options) -> FileReport:
     if stdout is not None:
         report = FileReport(str(job.source))
         try:

@@ -154,8 +154,11 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
         fmt = batch.detect_format(None, args.format)
         engine = get_redactor()
         engine.baseline = baseline
-        batch.run_stream(engine, sys.stdin.buffer,
-                         None if scan else sys.stdout.buffer, fmt, report, options=options)
+        try:
+            batch.run_stream(engine, sys.stdin.buffer,
+                             None if scan else sys.stdout.buffer, fmt, report, options=options)
+        finally:
+            engine.baseline = None
         sys.stdout.flush()
         reports = [report]
     else:

@@ -36,7 +36,7 @@ __all__ = ["Redactor"]
 #: Analysis chunk size and overlap, in characters.  The overlap must exceed twice
 #: the longest span plus its context window; identifiers are far shorter.
 CHUNK_SIZE: Final = 200_000
-CHUNK_OVERLAP: Final = 4_096
+CHUNK_OVERLAP: Final = 8_192
 #: Texts from this size on go through the prefilter (when every recognizer has one):
 #: all of them; one scan costs microseconds, a Presidio pass over a short text about
 #: half a millisecond.

@@ -115,3 +115,24 @@ def test_a_broken_baseline_is_a_loud_error(tmp_path: Path) -> None:
         assert "João".encode() not in done.stderr
     missing = run("scan", "--baseline", str(tmp_path / "none.json"), str(EXAMPLE))
     assert missing.returncode == 2
+
+
+def test_an_unwritable_baseline_fails_before_the_scan(tmp_path: Path) -> None:
+    done = run("scan", "--write-baseline", str(tmp_path / "missing" / "b.json"), str(EXAMPLE))
+    assert done.returncode == 2
+    assert b"Traceback" not in done.stderr
+
+
+def test_a_baseline_applies_to_its_scan_only(tmp_path: Path) -> None:
+    from redactor import batch, cli
+    from redactor.api import get_redactor
+
+    fixture = tmp_path / "f.txt"
+    fixture.write_text("Cliente: Ana Souza\n", encoding="utf-8")
+    baseline = tmp_path / "b.json"
+    assert cli.main(["scan", "-q", "--write-baseline", str(baseline), str(fixture)]) == 0
+    assert cli.main(["scan", "-q", "--baseline", str(baseline), str(fixture)]) == 0
+    # The shared engine redacts as before: the baseline left with its scan.
+    assert get_redactor().baseline is None
+    assert "Ana Souza" not in get_redactor().redact("Cliente: Ana Souza").text
+    assert batch.Options().baseline is None

@@ -119,6 +119,33 @@ def test_prefiltered_equals_unfiltered_on_lener_br(people: Redactor) -> None:
         assert plain_re.analyze(doc.text) == expected, doc.name
 
 
+@pytest.mark.parametrize("text", [
+    # Found by a hostile review: each differed between the windows and the whole text.
+    "PACIENTE J. WIERZBICKI KOWALCZYK",
+    "FAVORECIDO DE WIERZBICKI KOWALCZYK",
+    "assinado por J. WIERZBICKI KOWALCZYK",
+    "cliente DA XYKA WUBO",
+    "ABCD, Xyka " * 200 + "AAAA, J. BBBB fim",
+    "Dr. Xyka " + "Mesa " * 900 + "Maria Silva",
+    "Maria " + "Conselheiro Mairinck " * 450 + "Conselheiro Mairinck  Conselheiro Pena fim",
+    "Dr. Xyka " + "Mesa " * 10 + "Maria Silva",
+])
+def test_windows_decide_as_the_whole_text(people: Redactor, text: str) -> None:
+    unfiltered = Redactor(Settings(entities=("PERSON",)), prefilter=False)
+    plain_re = Redactor(Settings(entities=("PERSON",)), prefilter="re")
+    expected = unfiltered.analyze(text)
+    assert people.analyze(text) == expected
+    assert plain_re.analyze(text) == expected
+
+
+def test_propagation_takes_the_given_name_and_never_an_ordinary_word(people: Redactor) -> None:
+    assert names(people, "SILVA, João pagou. Depois o João disse") == ["SILVA, João", "João"]
+    assert names(people, "nome: Sra. Joana Prado\nJoana ligou.")[-1] == "Joana"
+    assert names(people, "Norma Souza veio. Norma técnica da ABNT.") == ["Norma Souza"]
+    result = people.redact_json({"autor": "PRADO, Joana", "b": "Joana ligou"})
+    assert result.value == {"autor": "[NOME]", "b": "[NOME] ligou"}
+
+
 def test_the_pack_registers_in_a_plain_presidio_engine() -> None:
     from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
     from presidio_analyzer.nlp_engine import NlpEngineProvider

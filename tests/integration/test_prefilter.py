@@ -149,7 +149,9 @@ _FIXED = st.sampled_from(FIXED)
 #: Words of runs of capitalised words (names, places, companies, titles, particles).
 RUN_WORDS = ["Maria", "Silva", "Costa", "da", "DOS", "Banco", "Rua", "José", "São", "Paulo",
              "Xyzk", "Dr.", "J.", "Cliente", "Santa", "Lima", "E", "e", "JOAO", "PEREIRA", "Ltda",
-             "Ana-Maria", "Março", "Federal", "Rio", "Neto", "Hoje", "de"]
+             "Ana-Maria", "Março", "Federal", "Rio", "Neto", "Hoje", "de", "XYKA", "WUBO",
+             "Mesa", "Conselheiro", "Mairinck", "Pena", "PACIENTE", "DA", "ABCD,", "por",
+             "assinado", "Olá,", "MSG="]
 
 
 @st.composite
