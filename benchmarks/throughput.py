@@ -17,6 +17,7 @@ reference replaced exactly the planted ones).  Figures are printed, nothing is
 asserted.
 
     python benchmarks/throughput.py [--mb 50] [--jobs 2] [--skip-reference]
+        [--corpus logs|digits] [--costs]
 """
 
 from __future__ import annotations
@@ -100,6 +101,87 @@ def corpus(megabytes: float, seed: int = 7) -> tuple[str, list[str]]:
     return "\n".join(lines) + "\n", planted
 
 
+#: Portuguese messages of an application log: accents, no personal data.
+_MESSAGES = (
+    "Requisição concluída com sucesso", "Sessão expirada; nova autenticação necessária",
+    "Integração com o serviço de cobrança reiniciada", "Atualização do cadastro concluída",
+    "Conexão recusada pelo servidor de aplicação", "Não foi possível gerar a nota fiscal",
+    "Pagamento aprovado pela operadora", "Geração do relatório mensal iniciada",
+    "Sincronização do estoque concluída", "Tempo limite excedido na consulta ao banco",
+    "Solicitação de reembolso registrada", "Notificação enviada à fila de e-mails",
+)
+
+
+def digit_corpus(megabytes: float, seed: int = 7) -> tuple[str, list[str]]:
+    """Digit-heavy, accented pt-BR application logs (issue 13's held-out kind).
+
+    Every line carries numbers: timestamps, pids, thread ids, millisecond timings,
+    request ids, 9-digit order keys (also as JSON numbers), amounts.  About 2 % of
+    the lines hold a CPF or CNPJ (masked and bare, in text and in JSON), about 2 % a
+    near miss: the same shapes with wrong check digits, redrawn until they fail.
+    """
+    rng = random.Random(seed)
+    lines: list[str] = []
+    planted: list[str] = []
+    size = 0
+    limit = megabytes * 1_000_000
+    while size < limit:
+        stamp = (f"2024-11-{rng.randint(1, 28):02d} {rng.randint(0, 23):02d}:"
+                 f"{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}.{rng.randint(0, 999):03d}")
+        pid, ms = rng.randint(1000, 65535), rng.randint(1, 99999)
+        order, request = rng.randint(10**8, 10**9 - 1), f"{rng.getrandbits(64):016x}"
+        message = rng.choice(_MESSAGES)
+        draw = rng.random()
+        if draw < 0.04:
+            planted_line = draw < 0.02
+            kind = rng.random()
+            cpf = syn.random_cpf(rng) if planted_line else syn.invalid_cpf(rng)
+            cnpj = (syn.random_cnpj(rng, order="0001") if planted_line
+                    else syn.invalid_cnpj(rng))
+            if kind < 0.25:
+                value = syn.cpf_forms(cpf)["masked"]
+                line = (f"{stamp} [pid {pid}] INFO  CadastroService - {message}; cliente CPF "
+                        f"{value} pedido {order} em {ms} ms")
+            elif kind < 0.5:
+                value = cpf
+                line = (f'{{"ts":"{stamp}","pid":{pid},"pedido":{order},"documento":"{value}",'
+                        f'"latencia_ms":{ms},"msg":"{message}"}}')
+            elif kind < 0.75:
+                value = syn.cnpj_forms(cnpj)["masked"]
+                line = (f"{stamp} [pid {pid}] WARN  NotaFiscal - {message}: emitente CNPJ "
+                        f"{value} chave {rng.getrandbits(128):032x} ({ms} ms)")
+            else:
+                value = cnpj
+                line = (f"{stamp} {pid} {order} fornecedor={value} valor={rng.randint(1, 99999)}"
+                        f",{rng.randint(0, 99):02d} tempo={ms}ms req={request}")
+            if planted_line:
+                planted.append(value)
+        else:
+            shape = rng.random()
+            if shape < 0.35:
+                line = (f"{stamp} [pid {pid}] [thread-{rng.randint(1, 64)}] INFO  "
+                        f"PedidoService - {message}: pedido {order} itens={rng.randint(1, 40)} "
+                        f"total={rng.randint(1, 99999)},{rng.randint(0, 99):02d} em {ms} ms "
+                        f"req={request}")
+            elif shape < 0.65:
+                line = (f'{{"ts":"{stamp}","pid":{pid},"pedido":{order},"itens":'
+                        f'{rng.randint(1, 40)},"valor":{rng.randint(1, 99999)}.'
+                        f'{rng.randint(0, 99):02d},"latencia_ms":{ms},"req":"{request}",'
+                        f'"msg":"{message}"}}')
+            elif shape < 0.85:
+                line = (f"{stamp} {pid} {rng.randint(10**5, 10**6 - 1)} "
+                        f"{rng.randint(10**9, 10**10 - 1)} {order} {ms} {rng.randint(0, 9999)} "
+                        f"{rng.randint(0, 99)} status={rng.choice((200, 201, 204, 400, 404, 500))}")
+            else:
+                line = (f"{stamp} [pid {pid}] DEBUG Fila - lote {rng.randint(1, 99999)} "
+                        f"processado: {rng.randint(1, 9999)} mensagens, {ms} ms, "
+                        f"offset {rng.randint(10**11, 10**12 - 1)}, partição "
+                        f"{rng.randint(0, 63)}")
+        lines.append(line)
+        size += len(line.encode()) + 1
+    return "\n".join(lines) + "\n", planted
+
+
 REFERENCE = re.compile(r"\b\d{3}\.\d{3}\.\d{3}-\d{2}\b|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b"
                        r"|\b\d{14}\b|\b\d{11}\b")
 
@@ -177,6 +259,36 @@ def full_reference_redact(text: str) -> str:
     return FULL_REFERENCE.sub(replace, text)
 
 
+def entity_costs(text: str, megabytes: float = 2.0) -> list[tuple[str, float, int, float]]:
+    """Per entity: CPU seconds per MB, candidate regions per MB and the share of the text
+    those regions cover, for an engine holding that entity alone, on the first
+    ``megabytes`` of ``text`` (in 1 MB blocks)."""
+    from redactor.config import DEFAULT_ENTITIES, Settings
+    from redactor.engine import Redactor
+
+    sample = text[:int(megabytes * 1_000_000)]
+    size = len(sample.encode()) / 1e6
+    rows = []
+    for entity in DEFAULT_ENTITIES:
+        engine = Redactor(Settings(entities=(entity,)))
+        engine.redact("aquecimento")
+        scanner = engine._scanner
+        regions = covered = 0
+        started = time.process_time()
+        for start in range(0, len(sample), 1 << 20):
+            block = sample[start:start + (1 << 20)]
+            engine.redact(block)
+        seconds = time.process_time() - started
+        if scanner is not None:
+            for start in range(0, len(sample), 1 << 20):
+                block = sample[start:start + (1 << 20)]
+                for found in scanner.regions(block).values():
+                    regions += len(found)
+                    covered += sum(r.end - r.start for r in found)
+        rows.append((entity, seconds / size, round(regions / size), covered / len(sample)))
+    return rows
+
+
 def timed_redactor(path: Path, out: Path, jobs: int) -> tuple[float, int | None]:
     """Wall time, and peak RSS in KiB of the redactor process (GNU time), or None.
 
@@ -207,15 +319,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--skip-reference", action="store_true",
                         help="only run redactor (for the RSS run on a large corpus)")
+    parser.add_argument("--costs", action="store_true",
+                        help="also print each entity's cost alone on 2 MB of the corpus")
+    parser.add_argument("--corpus", choices=("logs", "digits"), default="logs",
+                        help="logs: performance-baseline.md §6; digits: digit-heavy, "
+                             "accented pt-BR application logs")
     parser.add_argument("--repeat", type=int, default=1,
                         help="write the corpus this many times into the inputs (a 1 GB "
                              "memory run without generating 1 GB line by line)")
     args = parser.parse_args(argv)
 
-    text, planted = corpus(args.mb)
+    text, planted = (digit_corpus if args.corpus == "digits" else corpus)(args.mb)
     megabytes = len(text.encode()) / 1e6 * args.repeat
     print(f"corpus: {megabytes:.1f} MB, {text.count(chr(10))} lines, "
           f"{len(planted)} planted values", flush=True)
+    if args.costs:
+        print("entity cost alone (2 MB, CPU time): entity, ms per MB, regions per MB, "
+              "share of the text in regions")
+        for entity, seconds, regions, share in sorted(entity_costs(text), key=lambda r: -r[1]):
+            print(f"  {entity:<18} {1000 * seconds:8.1f} ms/MB {regions:7d} regions/MB "
+                  f"{100 * share:6.2f} %", flush=True)
     ref_rate = full_rate = None
     if not args.skip_reference:
         started = time.perf_counter()

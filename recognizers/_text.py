@@ -42,9 +42,24 @@ def _build_matching_table() -> dict[int, str]:
 MATCHING_TABLE: Final = _build_matching_table()
 
 
+#: Any character the table maps (all of them non-ASCII).
+_MAPPED: Final = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(MATCHING_TABLE))
+                            + "]")
+
+
 def normalize_for_matching(text: str) -> str:
-    """Map look-alike characters onto ASCII without changing the length of the text."""
-    return text.translate(MATCHING_TABLE)
+    """Map look-alike characters onto ASCII without changing the length of the text.
+
+    ``str.translate`` with a dictionary costs about 0.1 µs per character of any text;
+    the mapped characters are rare, so only they are looked up.
+    """
+    if text.isascii():
+        return text
+    return _MAPPED.sub(_mapped, text)
+
+
+def _mapped(match: re.Match[str]) -> str:
+    return MATCHING_TABLE[ord(match.group())]
 
 
 def fold(text: str) -> str:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recognizers._text import ContextWords, fold, normalize_for_matching
+from recognizers._text import MATCHING_TABLE, ContextWords, fold, normalize_for_matching
 
 
 @given(st.text())
@@ -70,3 +70,12 @@ def test_many_matches_in_one_text_use_the_index() -> None:
     answers = [words.distance(text, 4 + 6 * k, 5 + 6 * k) for k in range(40)]
     assert answers == [0] * 40
     assert text_module._recent.state[0] is text and text_module._recent.state[2] is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.one_of(
+    st.characters(max_codepoint=0x17F),
+    st.sampled_from("".join(chr(c) for c in sorted(MATCHING_TABLE))),
+    st.characters()), max_size=60))
+def test_normalizing_equals_the_translation_table(text: str) -> None:
+    assert normalize_for_matching(text) == text.translate(MATCHING_TABLE)
