@@ -41,7 +41,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -362,7 +362,9 @@ def _name_words() -> frozenset[str]:
     return frozenset(given_names()) | surnames()
 
 
+@lru_cache(maxsize=1 << 16)
 def _is_name_word(word: str) -> bool:
+    """The word, or a part of it between hyphens or apostrophes, is a known name."""
     names = _name_words()
     if fold_name(word) in names:
         return True
