@@ -7,6 +7,7 @@ machine), and prints the best MB/s of each (in CPU time of this process, which o
 processes disturb less than wall time) and the relative drop.
 
     python benchmarks/entity_cost.py [--mb 10] [--rounds 3] [--without PERSON ...]
+        [--corpus logs|digits]
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.throughput import corpus
+from benchmarks.throughput import corpus, digit_corpus
 
 BLOCK = 1 << 20
 
@@ -39,11 +40,12 @@ def main() -> int:
     parser.add_argument("--mb", type=float, default=10.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--without", nargs="+", default=["PERSON"])
+    parser.add_argument("--corpus", choices=("logs", "digits"), default="logs")
     args = parser.parse_args()
     from redactor.config import DEFAULT_ENTITIES, Settings
     from redactor.engine import Redactor
 
-    lines, _ = corpus(args.mb)
+    lines, _ = (digit_corpus if args.corpus == "digits" else corpus)(args.mb)
     text = lines if isinstance(lines, str) else "\n".join(lines)
     full = Redactor(Settings())
     lean = Redactor(Settings(entities=tuple(e for e in DEFAULT_ENTITIES
