@@ -36,7 +36,6 @@ import gzip
 import hashlib
 import json
 import os
-import pickle
 import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
@@ -255,17 +254,19 @@ def common_words() -> Mapping[str, int]:
     """Folded Portuguese words and their frequency, from ``pyspellchecker``'s list.
 
     The list holds 417,000 words (subtitles); folding them takes about a second, so
-    the folded dictionary is kept pickled under ``$XDG_CACHE_HOME/redactor``, keyed by a
-    hash of the source file.  A cache that cannot be read or written is rebuilt or
-    skipped.
+    the folded dictionary is kept as JSON under ``$XDG_CACHE_HOME/redactor``, keyed by
+    a hash of the source file (JSON, not pickle: a file in a cache folder must not be
+    able to run code).  A cache that cannot be read, or holds anything but words and
+    counts, is rebuilt; one that cannot be written is skipped.
     """
     source = resources.files("spellchecker") / "resources" / "pt.json.gz"
     raw = source.read_bytes()
     key = hashlib.sha256(raw + WORDS_CACHE_VERSION).hexdigest()[:24]
-    path = _cache_dir() / f"words-pt-{key}.pickle"
-    with contextlib.suppress(OSError, pickle.UnpicklingError, EOFError, ValueError):
-        loaded = pickle.loads(path.read_bytes())  # noqa: S301 - our own cache file
-        if isinstance(loaded, dict):
+    path = _cache_dir() / f"words-pt-{key}.json"
+    with contextlib.suppress(OSError, ValueError):
+        loaded = json.loads(path.read_bytes())
+        if isinstance(loaded, dict) and all(
+                type(v) is int for v in loaded.values()):
             return loaded
     frequencies: dict[str, int] = {}
     for word, count in json.loads(gzip.decompress(raw)).items():
@@ -275,7 +276,7 @@ def common_words() -> Mapping[str, int]:
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_bytes(pickle.dumps(frequencies, protocol=pickle.HIGHEST_PROTOCOL))
+        temporary.write_text(json.dumps(frequencies, separators=(",", ":")), encoding="ascii")
         os.replace(temporary, path)
     return frequencies
 
