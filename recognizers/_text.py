@@ -118,6 +118,13 @@ class ContextWords:
                     return True
         return False
 
+    def anywhere(self, text: str) -> bool:
+        """False only when no keyword can be near anything in ``text``: none of them is
+        even a substring of its fold (a cheap test before many :meth:`near` calls)."""
+        folded = fold(text)
+        return any(word in folded for word in self._single) or any(
+            first in folded for first in self._phrases_by_first)
+
     def near(self, text: str, start: int, end: int) -> bool:
         """True when a keyword is among the words just before or just after ``text[start:end]``."""
         return self.distance(text, start, end) is not None

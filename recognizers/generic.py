@@ -71,6 +71,42 @@ def _bare_digits(written: str) -> bool:
     return written.isdigit()
 
 
+#: A phone's written shape: a plus sign, an opening bracket (around the area code), or a
+#: number that ends in a separated subscriber part (``98765-4321``, ``3456.7890``,
+#: ``98765 4321``).
+_SUBSCRIBER_SEPARATED: Final = re.compile(r"(?<!\d)\d{4,5}[-. ]\d{4}(?!\d)")
+_SUBSCRIBER_AT_END: Final = re.compile(r"(?<!\d)\d{4,5}[-. ]\d{4}\D*$")
+
+
+def _phone_shaped(written: str) -> bool:
+    """True when a number is written as a phone is; other numbers need a keyword.
+
+    Without a phone's shape, a run of digits and punctuation in a log is an order
+    number, a timestamp or an amount far more often than a phone: such runs score like a
+    bare number (BARE_NUMBER_SCORE), so only a phone keyword nearby lifts them.
+    """
+    return "+" in written or "(" in written or _SUBSCRIBER_AT_END.search(written) is not None
+
+
+def _unshaped(written: str) -> bool:
+    return not _phone_shaped(written)
+
+
+def _unshaped_candidate(text: str, start: int, end: int) -> bool:
+    return not _may_hold_shape(text[start:end])
+
+
+def _unshaped_part(text: str, start: int, end: int) -> bool:
+    return _unshaped(text[start:end])
+
+
+def _may_hold_shape(candidate: str) -> bool:
+    """A part of ``candidate`` may be phone-shaped: the parts python-phonenumbers tries
+    are whole groups of it, so a separated subscriber part ending one is in it too."""
+    return ("+" in candidate or "(" in candidate
+            or _SUBSCRIBER_SEPARATED.search(candidate) is not None)
+
+
 def _keyword_triggers(recognizer: RawContextMixin, reach: int) -> tuple[Trigger, ...]:
     """Context words as triggers: a match they lift can stand on either side of them."""
     return keyword_triggers(recognizer.context_words.keywords, reach)
@@ -156,6 +192,7 @@ def _matcher_class() -> Any:
 
     class Matcher(phonenumbers.PhoneNumberMatcher):
         skip_candidate: Any = None
+        skip_part: Any = None
 
         def _extract_match(self, candidate: str, offset: int) -> Any:
             skip = self.skip_candidate
@@ -166,6 +203,9 @@ def _matcher_class() -> Any:
         def _parse_and_verify(self, candidate: str, offset: int) -> Any:
             if len(candidate) < fewest or \
                     sum(1 for c in candidate if c.isdecimal() or c.isalpha()) < fewest:
+                return None
+            skip = self.skip_part
+            if skip is not None and skip(self.text, offset, offset + len(candidate)):
                 return None
             return super()._parse_and_verify(candidate, offset)
 
@@ -327,8 +367,14 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
     #: same; the parsing, the costly part in digit-heavy logs, is skipped.
     bare_needs_keyword: bool = False
 
-    def _unlifted_bare(self, text: str, start: int, end: int) -> bool:
-        return text[start:end].isdigit() and not self.context_words.near(text, start, end)
+    def _unlifted_candidate(self, text: str, start: int, end: int) -> bool:
+        """No part of this candidate can be a phone that reaches the threshold."""
+        return (not _may_hold_shape(text[start:end])
+                and not self.context_words.near(text, start, end))
+
+    def _unlifted_part(self, text: str, start: int, end: int) -> bool:
+        """This part, if it parsed, would score below the threshold."""
+        return _unshaped(text[start:end]) and not self.context_words.near(text, start, end)
 
     def analyze(
         self,
@@ -355,8 +401,13 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
                 visible, region, leniency=self.leniency, max_tries=_UNLIMITED_TRIES,
                 min_candidate_length=self.MIN_CANDIDATE_LENGTH,
             )
-            if skip:
-                matcher.skip_candidate = self._unlifted_bare
+            if skip and not self.context_words.anywhere(visible):
+                # No keyword in this text: the shape alone decides.
+                matcher.skip_candidate = _unshaped_candidate
+                matcher.skip_part = _unshaped_part
+            elif skip:
+                matcher.skip_candidate = self._unlifted_candidate
+                matcher.skip_part = self._unlifted_part
             for match in matcher:
                 if _is_service_number(match.number):
                     continue  # 0800, 0300, 4004-...: a company's line, not a person's
@@ -368,27 +419,33 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
                 results.append(self._get_recognizer_result(  # type: ignore[no-untyped-call]
                     match, text, found_region, nlp_artifacts))
         unique: list[RecognizerResult] = EntityRecognizer.remove_duplicates(results)
-        return cap_scores(unique, text, _bare_digits, BARE_NUMBER_SCORE)
+        return cap_scores(unique, text, _unshaped, BARE_NUMBER_SCORE)
 
     def prefilter(self, threshold: float) -> Prefilter:
         """Where python-phonenumbers can find a number that reaches ``threshold``.
 
-        A plus sign followed by digits; eight or more digits written with
-        punctuation; a bare run followed by an extension label (the match then holds
-        the label and is not bare); and, for bare runs, the keywords that lift them
-        (or every run of eight digits when the threshold is that low).
+        Above BARE_NUMBER_SCORE only a phone's written shape (see _phone_shaped) or a
+        keyword lifts a number: a plus sign, an opening bracket before a digit, a
+        separated subscriber part, and the keywords.  At or below it every number
+        counts: also eight digits written with punctuation, or bare.
         """
         reach = 48
-        ext = ("[ \t,]*(?:[eE]?[xX][tT]|[xX#~]|[iI][nN][tT]|"
-               "[\u0434\u0414][\u043e\u041e][\u0431\u0411]|"
-               "[aA][nN][eE][xX][oO])|[- ]+\\d{1,6}#|;")
         triggers = [
             Trigger("[+]", after=reach, name="plus"),
-            Trigger(_phone_separated(), before=reach, after=reach, name="punctuated"),
-            Trigger(f"\\d{{8}}(?:{ext})", before=reach, after=reach, name="extension"),
+            Trigger(f"[(]{_PHONE_PUNCT}{{0,4}}\\d", before=reach, after=reach,
+                    name="bracket"),
+            Trigger("(?:^|\\D)\\d{4,5}[-. ]\\d{4}(?:\\D|$)", before=reach, after=reach,
+                    name="subscriber"),
         ]
         if threshold <= BARE_NUMBER_SCORE:
-            triggers.append(Trigger("\\d{8}", before=reach, after=reach, name="bare"))
+            ext = ("[ \t,]*(?:[eE]?[xX][tT]|[xX#~]|[iI][nN][tT]|"
+                   "[\u0434\u0414][\u043e\u041e][\u0431\u0411]|"
+                   "[aA][nN][eE][xX][oO])|[- ]+\\d{1,6}#|;")
+            triggers.extend((
+                Trigger(_phone_separated(), before=reach, after=reach, name="punctuated"),
+                Trigger(f"\\d{{8}}(?:{ext})", before=reach, after=reach, name="extension"),
+                Trigger("\\d{8}", before=reach, after=reach, name="bare"),
+            ))
         elif _keyword_lifts(threshold):
             triggers.extend(_keyword_triggers(self, reach))
         return Prefilter("PHONE_NUMBER", tuple(triggers), margin_before=CONTEXT_BEFORE + 16,

@@ -166,16 +166,61 @@ def test_phone_matcher_hook_skips_bare_numbers_without_keyword(
     recognizer = BrPhoneRecognizer()
     recognizer.bare_needs_keyword = True
     asked: list[str] = []
-    original = recognizer._unlifted_bare
+    original = recognizer._unlifted_candidate
 
     def spy(text: str, start: int, end: int) -> bool:
         asked.append(text[start:end])
         return original(text, start, end)
 
-    monkeypatch.setattr(recognizer, "_unlifted_bare", spy)
+    monkeypatch.setattr(recognizer, "_unlifted_candidate", spy)
     results = recognizer.analyze("pedido 4512345678 ok; celular 11987654321", ["PHONE_NUMBER"])
     assert "4512345678" in asked and "11987654321" in asked
     assert [r.score for r in results] == [0.35]  # the keyword one, not yet lifted
+
+
+@pytest.mark.parametrize(("text", "phone"), [
+    ("ligar para 11 3456-7890 amanhã", "11 3456-7890"),      # separated subscriber part
+    ("(21)2345-6789", None),                                  # BR_PHONE's own finding
+    ("+55 11 98765-4321", None),
+    ("celular 11 34567890", "11 34567890"),                   # the keyword lifts it
+    ("lote 11 34567890 processado", ""),                      # no shape, no keyword
+    ("2024-11-02 17:54:08.296 28468 208061 3744112455 680557051 18908 6101 12", ""),
+    ("pedido 201071364 total=54811,08 em 70240 ms", ""),
+])
+def test_a_number_needs_a_phones_shape_or_a_keyword(text: str, phone: str | None,
+                                                     engine: Redactor) -> None:
+    found = [text[f.start:f.end] for f in engine.analyze(text) if "PHONE" in f.entity_type]
+    if phone is None:
+        assert found  # one of the phone recognizers
+    elif phone:
+        assert found == [phone]
+    else:
+        assert found == []
+
+
+def test_unshaped_numbers_are_not_parsed_without_a_keyword(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import phonenumbers
+
+    from recognizers.generic import BrPhoneRecognizer
+
+    recognizer = BrPhoneRecognizer()
+    recognizer.bare_needs_keyword = True
+    parsed: list[str] = []
+    original = phonenumbers.PhoneNumberMatcher._parse_and_verify
+
+    def spy(self: object, candidate: str, offset: int) -> object:
+        parsed.append(candidate)
+        return original(self, candidate, offset)  # type: ignore[arg-type]
+
+    # What our matcher passes on to python-phonenumbers' own parsing.
+    monkeypatch.setattr(phonenumbers.PhoneNumberMatcher, "_parse_and_verify", spy)
+    text = "2024-11-02 17:54:08.296 28468 208061 3744112455 680557051 18908 6101 12\n" * 20
+    assert recognizer.analyze(text, ["PHONE_NUMBER"]) == []
+    assert parsed == []
+    # A number in a phone's shape is parsed (and found) without a keyword.
+    found = recognizer.analyze("Central 11 3456-7890 atende", ["PHONE_NUMBER"])
+    assert parsed == ["11 3456-7890"] and [r.score for r in found] == [0.4]
 
 
 @pytest.mark.parametrize("text", [
