@@ -786,7 +786,10 @@ class PersonRecognizer(EntityRecognizer):
         key = fold_name(value)
         if text.startswith(".", word.end()) or key in _PARTICLES or key in _SUFFIXES:
             return True  # an initial, a particle or a suffix: the name may follow it
-        return _is_name_word(value) or (value.isupper() and self.classify(value) == "U")
+        # An unknown ALL-CAPS word has two letters or more and a vowel (the word lists,
+        # loaded on first use, are not needed to tell that).
+        return _is_name_word(value) or (value.isupper() and len(value) > 1
+                                        and re.search("[AEIOUY]", key) is not None)
 
     def prefilter(self, threshold: float) -> Prefilter:
         """Triggers: two capitalised words, a title or role word and a capitalised word,
