@@ -263,7 +263,7 @@ def common_words() -> Mapping[str, int]:
     raw = source.read_bytes()
     key = hashlib.sha256(raw + WORDS_CACHE_VERSION).hexdigest()[:24]
     path = _cache_dir() / f"words-pt-{key}.json"
-    with contextlib.suppress(OSError, ValueError):
+    with contextlib.suppress(OSError, ValueError, RecursionError):
         loaded = json.loads(path.read_bytes())
         if isinstance(loaded, dict) and all(
                 type(v) is int for v in loaded.values()):

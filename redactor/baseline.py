@@ -56,7 +56,7 @@ def read_baseline(path: Path) -> Baseline:
     except FileNotFoundError:
         raise ConfigError(f"baseline {path}: no such file (write one with "
                           "--write-baseline)") from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ConfigError(f"baseline {path}: cannot be read ({type(exc).__name__})") from None
     if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
         raise ConfigError(f"baseline {path}: not a version {FORMAT_VERSION} baseline file")

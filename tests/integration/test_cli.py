@@ -107,6 +107,7 @@ def json_key(path: Path) -> str:
 def test_a_broken_baseline_is_a_loud_error(tmp_path: Path) -> None:
     broken = tmp_path / "b.json"
     for content in ("{", '{"version": 1}', '{"version": 1, "key": "zz", "accepted": []}',
+                    "[" * 100_000 + "]" * 100_000, '{"version": 1, "key": NaN, "accepted": []}',
                     '{"version": 1, "key": "' + "ab" * 32 + '", "accepted": ["João"]}'):
         broken.write_text(content, encoding="utf-8")
         done = run("scan", "--baseline", str(broken), str(EXAMPLE))

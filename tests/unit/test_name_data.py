@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from recognizers.names import DATA_FILES, fold_name, given_names, places, surnames
 
 DATA = Path(__file__).resolve().parents[2] / "recognizers" / "data"
@@ -36,3 +38,19 @@ def test_every_data_file_is_listed_with_its_licence() -> None:
     for name in DATA_FILES:
         assert f"`{name}`" in licences
     assert licences.count("MIT License") + licences.count("Permission is hereby granted") >= 4
+
+
+def test_a_damaged_word_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recognizers import person
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    person.common_words.cache_clear()
+    try:
+        words = dict(person.common_words())
+        (cache,) = (tmp_path / "redactor").glob("words-pt-*.json")
+        for damage in ("[" * 100_000, '{"A": "x"}', "\xff"):
+            cache.write_text(damage, encoding="latin-1")
+            person.common_words.cache_clear()
+            assert dict(person.common_words()) == words
+    finally:
+        person.common_words.cache_clear()
