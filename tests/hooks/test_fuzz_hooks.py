@@ -47,7 +47,12 @@ FUZZ_PROCESS = settings(max_examples=12, deadline=None,
 texts = st.text(st.characters(codec=None), max_size=40)
 planted_texts = st.builds(lambda a, v, b: f"{a} {v} {b}", texts, st.sampled_from(PLANTED[:3]),
                           texts)
-any_text = st.one_of(texts, planted_texts)
+# Runs of capitalised words, titles and name keys reach the people's-name recognizer and
+# its propagation (they are not asserted gone: tool input keeps names by default).
+name_words = st.sampled_from(["Maria", "SILVA", "da", "Dr.", "cliente", "J.", "D'Ávila",
+                              "Ana-Maria", "nome:", "NAME1=", "São", "José", "\ud800", "ção"])
+name_texts = st.lists(st.one_of(name_words, texts), max_size=12).map(" ".join)
+any_text = st.one_of(texts, planted_texts, name_texts)
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(), st.integers(min_value=10**30),
     st.floats(allow_nan=True, allow_infinity=True), any_text,
