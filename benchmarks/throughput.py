@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -39,66 +40,81 @@ from benchmarks import synthetic as syn
 SERVICE_USERS = ("BATCH", "DDIC", "WF-BATCH", "ALEREMOTE", "SAP_WFRT")
 
 
-def corpus(megabytes: float, seed: int = 7) -> tuple[str, list[str]]:
+def _generated(megabytes: float, seed: int, line_of: Callable[[random.Random, list[str]], str],
+               size_of: Callable[[str], int]) -> tuple[str, list[str]]:
+    """Lines of ``line_of`` (which appends what it plants) until ``megabytes`` are written."""
     rng = random.Random(seed)
     lines: list[str] = []
     planted: list[str] = []
     size = 0
     limit = megabytes * 1_000_000
     while size < limit:
-        day = rng.randint(1, 28)
-        draw = rng.random()
-        if draw < 0.02:
-            kind = rng.random()
-            cpf, cnpj = syn.random_cpf(rng), syn.random_cnpj(rng, order="0001")
-            if kind < 0.30:
-                value = syn.cpf_forms(cpf)["masked"]
-                line = (f"2024-11-{day:02d} 10:15:00.000 INFO [http-nio-8080-exec-2] "
-                        f"c.e.o.CustomerApi - cadastro atualizado cliente CPF {value} "
-                        "nome=*** uf=SP")
-            elif kind < 0.55:
-                value = cpf
-                line = (f"202411{day:02d} 101500 SAPMF02D XD02 USER=BATCH KNA1 changed "
-                        f"STCD2={value} KUNNR={rng.randint(0, 10**10):010d}")
-            elif kind < 0.80:
-                value = cnpj
-                line = (f"202411{day:02d} 101500 SAPMF02D XD01 USER=BATCH KNA1 created "
-                        f"STCD1={value} LAND1=BR")
-            else:
-                value = syn.cnpj_forms(cnpj)["masked"]
-                line = (f"2024-11-{day:02d} 10:15:00.000 WARN nfe-emitter: destinatario CNPJ "
-                        f"{value} rejeicao 539 duplicidade chave={rng.getrandbits(80):020x}")
-            planted.append(value)
-        elif draw < 0.04:
-            line = (f"2024-11-{day:02d} 10:15:00.000 INFO NotifyService - SMS enviado "
-                    f"telefone={syn.mobile_not_cpf(rng)} protocolo={syn.mobile_not_cpf(rng)} "
-                    "status=OK")
-        else:
-            plain = rng.random()
-            if plain < 0.35:
-                line = (f"2024-11-{day:02d} 10:15:{rng.randint(0, 59):02d}.000 INFO "
-                        f"[http-nio-8080-exec-{rng.randint(1, 9)}] c.e.o.OrderService - Order "
-                        f"45{rng.randint(0, 10**8):08d} created for customer "
-                        f"00000{rng.randint(0, 99999):05d}, total={rng.randint(1, 9999)}.00 BRL "
-                        f"traceId={rng.getrandbits(64):016x}")
-            elif plain < 0.65:
-                line = (f"202411{day:02d} 101500 SAPMV45A VA01 USER={rng.choice(SERVICE_USERS)} "
-                        f"MSG=V1 311 Sales document {rng.randint(0, 10**10):010d} saved "
-                        f"SOLD_TO={rng.randint(0, 10**10):010d} PLANT=BR{rng.randint(1, 99):02d} "
-                        f"VKORG=1{rng.randint(0, 999):03d}")
-            elif plain < 0.80:
-                line = (f"IDOC {rng.randint(10**15, 10**16 - 1)} DEBMAS05 "
-                        f"status={rng.randint(10, 99)} "
-                        f"partner=BR_CUST_{rng.randint(0, 99999):05d} mestyp=DEBMAS "
-                        f"segs={rng.randint(1, 99)} rcvprn=S4PCLNT{rng.randint(100, 999)}")
-            else:
-                line = (f"[2024-11-{day:02d}T10:15:00.000Z] INFO payment-gw: "
-                        f"txid={rng.getrandbits(96):024x} retry={rng.randint(0, 3)} "
-                        f"latency_ms={rng.randint(1, 999)} amount={rng.randint(1, 9999)}.00 "
-                        f"nsu={rng.randint(0, 999999):06d}")
+        line = line_of(rng, planted)
         lines.append(line)
-        size += len(line) + 1
+        size += size_of(line) + 1
     return "\n".join(lines) + "\n", planted
+
+
+def _utf8_size(line: str) -> int:
+    return len(line.encode())
+
+
+def corpus(megabytes: float, seed: int = 7) -> tuple[str, list[str]]:
+    return _generated(megabytes, seed, _log_line, len)
+
+
+def _log_line(rng: random.Random, planted: list[str]) -> str:
+    day = rng.randint(1, 28)
+    draw = rng.random()
+    if draw < 0.02:
+        kind = rng.random()
+        cpf, cnpj = syn.random_cpf(rng), syn.random_cnpj(rng, order="0001")
+        if kind < 0.30:
+            value = syn.cpf_forms(cpf)["masked"]
+            line = (f"2024-11-{day:02d} 10:15:00.000 INFO [http-nio-8080-exec-2] "
+                    f"c.e.o.CustomerApi - cadastro atualizado cliente CPF {value} "
+                    "nome=*** uf=SP")
+        elif kind < 0.55:
+            value = cpf
+            line = (f"202411{day:02d} 101500 SAPMF02D XD02 USER=BATCH KNA1 changed "
+                    f"STCD2={value} KUNNR={rng.randint(0, 10**10):010d}")
+        elif kind < 0.80:
+            value = cnpj
+            line = (f"202411{day:02d} 101500 SAPMF02D XD01 USER=BATCH KNA1 created "
+                    f"STCD1={value} LAND1=BR")
+        else:
+            value = syn.cnpj_forms(cnpj)["masked"]
+            line = (f"2024-11-{day:02d} 10:15:00.000 WARN nfe-emitter: destinatario CNPJ "
+                    f"{value} rejeicao 539 duplicidade chave={rng.getrandbits(80):020x}")
+        planted.append(value)
+    elif draw < 0.04:
+        line = (f"2024-11-{day:02d} 10:15:00.000 INFO NotifyService - SMS enviado "
+                f"telefone={syn.mobile_not_cpf(rng)} protocolo={syn.mobile_not_cpf(rng)} "
+                "status=OK")
+    else:
+        plain = rng.random()
+        if plain < 0.35:
+            line = (f"2024-11-{day:02d} 10:15:{rng.randint(0, 59):02d}.000 INFO "
+                    f"[http-nio-8080-exec-{rng.randint(1, 9)}] c.e.o.OrderService - Order "
+                    f"45{rng.randint(0, 10**8):08d} created for customer "
+                    f"00000{rng.randint(0, 99999):05d}, total={rng.randint(1, 9999)}.00 BRL "
+                    f"traceId={rng.getrandbits(64):016x}")
+        elif plain < 0.65:
+            line = (f"202411{day:02d} 101500 SAPMV45A VA01 USER={rng.choice(SERVICE_USERS)} "
+                    f"MSG=V1 311 Sales document {rng.randint(0, 10**10):010d} saved "
+                    f"SOLD_TO={rng.randint(0, 10**10):010d} PLANT=BR{rng.randint(1, 99):02d} "
+                    f"VKORG=1{rng.randint(0, 999):03d}")
+        elif plain < 0.80:
+            line = (f"IDOC {rng.randint(10**15, 10**16 - 1)} DEBMAS05 "
+                    f"status={rng.randint(10, 99)} "
+                    f"partner=BR_CUST_{rng.randint(0, 99999):05d} mestyp=DEBMAS "
+                    f"segs={rng.randint(1, 99)} rcvprn=S4PCLNT{rng.randint(100, 999)}")
+        else:
+            line = (f"[2024-11-{day:02d}T10:15:00.000Z] INFO payment-gw: "
+                    f"txid={rng.getrandbits(96):024x} retry={rng.randint(0, 3)} "
+                    f"latency_ms={rng.randint(1, 999)} amount={rng.randint(1, 9999)}.00 "
+                    f"nsu={rng.randint(0, 999999):06d}")
+    return line
 
 
 #: Portuguese messages of an application log: accents, no personal data.
@@ -120,66 +136,62 @@ def digit_corpus(megabytes: float, seed: int = 7) -> tuple[str, list[str]]:
     the lines hold a CPF or CNPJ (masked and bare, in text and in JSON), about 2 % a
     near miss: the same shapes with wrong check digits, redrawn until they fail.
     """
-    rng = random.Random(seed)
-    lines: list[str] = []
-    planted: list[str] = []
-    size = 0
-    limit = megabytes * 1_000_000
-    while size < limit:
-        stamp = (f"2024-11-{rng.randint(1, 28):02d} {rng.randint(0, 23):02d}:"
-                 f"{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}.{rng.randint(0, 999):03d}")
-        pid, ms = rng.randint(1000, 65535), rng.randint(1, 99999)
-        order, request = rng.randint(10**8, 10**9 - 1), f"{rng.getrandbits(64):016x}"
-        message = rng.choice(_MESSAGES)
-        draw = rng.random()
-        if draw < 0.04:
-            planted_line = draw < 0.02
-            kind = rng.random()
-            cpf = syn.random_cpf(rng) if planted_line else syn.invalid_cpf(rng)
-            cnpj = (syn.random_cnpj(rng, order="0001") if planted_line
-                    else syn.invalid_cnpj(rng))
-            if kind < 0.25:
-                value = syn.cpf_forms(cpf)["masked"]
-                line = (f"{stamp} [pid {pid}] INFO  CadastroService - {message}; cliente CPF "
-                        f"{value} pedido {order} em {ms} ms")
-            elif kind < 0.5:
-                value = cpf
-                line = (f'{{"ts":"{stamp}","pid":{pid},"pedido":{order},"documento":"{value}",'
-                        f'"latencia_ms":{ms},"msg":"{message}"}}')
-            elif kind < 0.75:
-                value = syn.cnpj_forms(cnpj)["masked"]
-                line = (f"{stamp} [pid {pid}] WARN  NotaFiscal - {message}: emitente CNPJ "
-                        f"{value} chave {rng.getrandbits(128):032x} ({ms} ms)")
-            else:
-                value = cnpj
-                line = (f"{stamp} {pid} {order} fornecedor={value} valor={rng.randint(1, 99999)}"
-                        f",{rng.randint(0, 99):02d} tempo={ms}ms req={request}")
-            if planted_line:
-                planted.append(value)
+    return _generated(megabytes, seed, _digit_line, _utf8_size)
+
+
+def _digit_line(rng: random.Random, planted: list[str]) -> str:
+    stamp = (f"2024-11-{rng.randint(1, 28):02d} {rng.randint(0, 23):02d}:"
+             f"{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}.{rng.randint(0, 999):03d}")
+    pid, ms = rng.randint(1000, 65535), rng.randint(1, 99999)
+    order, request = rng.randint(10**8, 10**9 - 1), f"{rng.getrandbits(64):016x}"
+    message = rng.choice(_MESSAGES)
+    draw = rng.random()
+    if draw < 0.04:
+        planted_line = draw < 0.02
+        kind = rng.random()
+        cpf = syn.random_cpf(rng) if planted_line else syn.invalid_cpf(rng)
+        cnpj = (syn.random_cnpj(rng, order="0001") if planted_line
+                else syn.invalid_cnpj(rng))
+        if kind < 0.25:
+            value = syn.cpf_forms(cpf)["masked"]
+            line = (f"{stamp} [pid {pid}] INFO  CadastroService - {message}; cliente CPF "
+                    f"{value} pedido {order} em {ms} ms")
+        elif kind < 0.5:
+            value = cpf
+            line = (f'{{"ts":"{stamp}","pid":{pid},"pedido":{order},"documento":"{value}",'
+                    f'"latencia_ms":{ms},"msg":"{message}"}}')
+        elif kind < 0.75:
+            value = syn.cnpj_forms(cnpj)["masked"]
+            line = (f"{stamp} [pid {pid}] WARN  NotaFiscal - {message}: emitente CNPJ "
+                    f"{value} chave {rng.getrandbits(128):032x} ({ms} ms)")
         else:
-            shape = rng.random()
-            if shape < 0.35:
-                line = (f"{stamp} [pid {pid}] [thread-{rng.randint(1, 64)}] INFO  "
-                        f"PedidoService - {message}: pedido {order} itens={rng.randint(1, 40)} "
-                        f"total={rng.randint(1, 99999)},{rng.randint(0, 99):02d} em {ms} ms "
-                        f"req={request}")
-            elif shape < 0.65:
-                line = (f'{{"ts":"{stamp}","pid":{pid},"pedido":{order},"itens":'
-                        f'{rng.randint(1, 40)},"valor":{rng.randint(1, 99999)}.'
-                        f'{rng.randint(0, 99):02d},"latencia_ms":{ms},"req":"{request}",'
-                        f'"msg":"{message}"}}')
-            elif shape < 0.85:
-                line = (f"{stamp} {pid} {rng.randint(10**5, 10**6 - 1)} "
-                        f"{rng.randint(10**9, 10**10 - 1)} {order} {ms} {rng.randint(0, 9999)} "
-                        f"{rng.randint(0, 99)} status={rng.choice((200, 201, 204, 400, 404, 500))}")
-            else:
-                line = (f"{stamp} [pid {pid}] DEBUG Fila - lote {rng.randint(1, 99999)} "
-                        f"processado: {rng.randint(1, 9999)} mensagens, {ms} ms, "
-                        f"offset {rng.randint(10**11, 10**12 - 1)}, partição "
-                        f"{rng.randint(0, 63)}")
-        lines.append(line)
-        size += len(line.encode()) + 1
-    return "\n".join(lines) + "\n", planted
+            value = cnpj
+            line = (f"{stamp} {pid} {order} fornecedor={value} valor={rng.randint(1, 99999)}"
+                    f",{rng.randint(0, 99):02d} tempo={ms}ms req={request}")
+        if planted_line:
+            planted.append(value)
+    else:
+        shape = rng.random()
+        if shape < 0.35:
+            line = (f"{stamp} [pid {pid}] [thread-{rng.randint(1, 64)}] INFO  "
+                    f"PedidoService - {message}: pedido {order} itens={rng.randint(1, 40)} "
+                    f"total={rng.randint(1, 99999)},{rng.randint(0, 99):02d} em {ms} ms "
+                    f"req={request}")
+        elif shape < 0.65:
+            line = (f'{{"ts":"{stamp}","pid":{pid},"pedido":{order},"itens":'
+                    f'{rng.randint(1, 40)},"valor":{rng.randint(1, 99999)}.'
+                    f'{rng.randint(0, 99):02d},"latencia_ms":{ms},"req":"{request}",'
+                    f'"msg":"{message}"}}')
+        elif shape < 0.85:
+            line = (f"{stamp} {pid} {rng.randint(10**5, 10**6 - 1)} "
+                    f"{rng.randint(10**9, 10**10 - 1)} {order} {ms} {rng.randint(0, 9999)} "
+                    f"{rng.randint(0, 99)} status={rng.choice((200, 201, 204, 400, 404, 500))}")
+        else:
+            line = (f"{stamp} [pid {pid}] DEBUG Fila - lote {rng.randint(1, 99999)} "
+                    f"processado: {rng.randint(1, 9999)} mensagens, {ms} ms, "
+                    f"offset {rng.randint(10**11, 10**12 - 1)}, partição "
+                    f"{rng.randint(0, 63)}")
+    return line
 
 
 REFERENCE = re.compile(r"\b\d{3}\.\d{3}\.\d{3}-\d{2}\b|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b"

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Final
 
 __all__ = [
     "MATCHING_TABLE",
     "ContextWords",
+    "cache_dir",
     "fold",
     "normalize_for_matching",
 ]
@@ -45,6 +48,13 @@ MATCHING_TABLE: Final = _build_matching_table()
 #: Any character the table maps (all of them non-ASCII).
 _MAPPED: Final = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(MATCHING_TABLE))
                             + "]")
+
+
+def cache_dir() -> Path:
+    """Where redactor keeps what it computes once (``$XDG_CACHE_HOME/redactor``): the
+    compiled prefilter and the folded word list, never text."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "redactor"
 
 
 def normalize_for_matching(text: str) -> str:

@@ -42,11 +42,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
+from recognizers._text import cache_dir
 from recognizers.base import make_result
 from recognizers.names import fold_name, given_names, places, surnames
 
@@ -240,11 +240,6 @@ _PREVIOUS: Final = re.compile(
 # ---------------------------------------------------------------- word data
 
 
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "redactor"
-
-
 #: Part of the cache key of the folded word list: change it when fold_name changes.
 WORDS_CACHE_VERSION: Final = b"fold-1"
 
@@ -262,7 +257,7 @@ def common_words() -> Mapping[str, int]:
     source = resources.files("spellchecker") / "resources" / "pt.json.gz"
     raw = source.read_bytes()
     key = hashlib.sha256(raw + WORDS_CACHE_VERSION).hexdigest()[:24]
-    path = _cache_dir() / f"words-pt-{key}.json"
+    path = cache_dir() / f"words-pt-{key}.json"
     with contextlib.suppress(OSError, ValueError, RecursionError):
         loaded = json.loads(path.read_bytes())
         if isinstance(loaded, dict) and all(

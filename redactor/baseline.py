@@ -38,15 +38,20 @@ class Baseline:
 
     key: bytes
     accepted: frozenset[str] = frozenset()
-    #: Digests seen while recording (``--write-baseline``).
+    #: Record the digest of every finding in ``seen`` (``--write-baseline``).
+    recording: bool = False
     seen: set[str] = field(default_factory=set, compare=False)
 
     def digest(self, entity: str, value: str) -> str:
         message = f"{entity}\x00{value}".encode("utf-8", "surrogatepass")
         return hmac.new(self.key, message, hashlib.sha256).hexdigest()[:DIGEST_CHARS]
 
-    def accepts(self, entity: str, value: str) -> bool:
-        return self.digest(entity, value) in self.accepted
+    def keeps(self, entity: str, value: str) -> bool:
+        """False when the baseline accepts this finding (recorded when recording)."""
+        digest = self.digest(entity, value)
+        if self.recording:
+            self.seen.add(digest)
+        return digest not in self.accepted
 
 
 def read_baseline(path: Path) -> Baseline:
@@ -83,9 +88,8 @@ def new_baseline(path: Path) -> Baseline:
     """A baseline to record into: the key of the file at ``path`` if there is one (so
     that digests stay comparable in review), else a new random key."""
     check_writable(path)
-    if path.exists():
-        return Baseline(read_baseline(path).key)
-    return Baseline(secrets.token_bytes(32))
+    key = read_baseline(path).key if path.exists() else secrets.token_bytes(32)
+    return Baseline(key, recording=True)
 
 
 def check_writable(path: Path) -> None:

@@ -22,7 +22,6 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
@@ -258,7 +257,9 @@ def _hyperscan_database(members: list[tuple[int, bytes, int]]) -> Any:
 
     version = getattr(hyperscan, "__version__", "?")
     key = hashlib.sha256(repr((version, members)).encode()).hexdigest()[:32]
-    path = _cache_dir() / f"prefilter-{key}.hsdb"
+    from recognizers._text import cache_dir
+
+    path = cache_dir() / f"prefilter-{key}.hsdb"
     with contextlib.suppress(OSError, hyperscan.error):
         return hyperscan.loadb(path.read_bytes(), mode=hyperscan.HS_MODE_BLOCK)
     database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
@@ -270,11 +271,6 @@ def _hyperscan_database(members: list[tuple[int, bytes, int]]) -> Any:
         temporary.write_bytes(hyperscan.dumpb(database))
         os.replace(temporary, path)
     return database
-
-
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "redactor"
 
 
 def _ascii_digits(pattern: str) -> str:

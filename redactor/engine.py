@@ -263,9 +263,7 @@ class Redactor:
             spans = [s for s in spans if _allow_key(text[s.start:s.end]) not in self._allow]
         baseline = self.baseline
         if baseline is not None:
-            values = [(s, text[s.start:s.end]) for s in spans]
-            baseline.seen.update(baseline.digest(s.entity, v) for s, v in values)
-            spans = [s for s, v in values if not baseline.accepts(s.entity, v)]
+            spans = [s for s in spans if baseline.keeps(s.entity, text[s.start:s.end])]
         return spans
 
     def _spans_seen_through(self, text: str, context: Sequence[str] | None,
@@ -554,9 +552,6 @@ class Redactor:
         # first's findings.
         persons: set[str] | None = None
         memo: dict[Any, dict[tuple[int, int, str], _Span]] | None = None
-        if self._person is not None and (only is None or "PERSON" in only):
-            persons, memo = set(), {}
-            self._collect_persons(value, keys_and_numbers, only, persons=persons, memo=memo)
 
         def spans_of(path: JsonPath, text: str) -> list[_Span]:
             labels = [p for p in path if isinstance(p, str)]
@@ -601,15 +596,33 @@ class Redactor:
             record(path, spans)
             return self._apply(digits, spans)
 
-        def one_key(path: JsonPath, key: str) -> str:
+        def key_spans(path: JsonPath, key: str) -> list[_Span]:
             labels = [p for p in path if isinstance(p, str)]
-            spans = self._spans(key, labels[-1:] or None, None, only, persons=persons, memo=memo)
+            return self._spans(key, labels[-1:] or None, None, only, persons=persons, memo=memo)
+
+        def one_key(path: JsonPath, key: str) -> str:
+            spans = key_spans(path, key)
             if not spans:
                 return key
             redacted = self._apply(key, spans)
             record((*path, redacted), spans)
             return redacted
 
+        if self._person is not None and (only is None or "PERSON" in only):
+            # First pass: collect the words of the names in leaves and keys (no
+            # propagation yet); the second pass propagates them and reuses its findings.
+            persons, memo = _KeysOnly(), {}
+
+            def collect_leaf(path: JsonPath, text: str) -> str:
+                spans_of(path, text)
+                return text
+
+            def collect_key(path: JsonPath, key: str) -> str:
+                key_spans(path, key)
+                return key
+
+            walk_json(value, collect_leaf, key=collect_key if keys_and_numbers else None)
+            persons = set(persons)
         if keys_and_numbers:
             new_value = walk_json(value, one_leaf, key=one_key, scalar=one_number)
         else:
@@ -623,30 +636,6 @@ class Redactor:
         elif isinstance(value, list | tuple):
             patch = {i: new_value[i] for i in range(len(value)) if new_value[i] != value[i]}
         return JsonRedaction(new_value, tuple(findings), patch)
-
-    def _collect_persons(self, value: Any, keys_and_numbers: bool,
-                         only: frozenset[str] | None, persons: set[str],
-                         memo: dict[Any, dict[tuple[int, int, str], _Span]]) -> None:
-        """Add to ``persons`` the words of the people's names found in a JSON document."""
-        found = _KeysOnly()
-
-        def leaf(path: JsonPath, text: str) -> str:
-            key = path[-1] if path and isinstance(path[-1], str) else ""
-            prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
-            labels = [p for p in path if isinstance(p, str)]
-            self._spans(prefix + text, labels[-2:] or None, None, only, persons=found, memo=memo)
-            return text
-
-        def key_of(path: JsonPath, key: str) -> str:
-            labels = [p for p in path if isinstance(p, str)]
-            self._spans(key, labels[-1:] or None, None, only, persons=found, memo=memo)
-            return key
-
-        if keys_and_numbers:
-            walk_json(value, leaf, key=key_of)
-        else:
-            walk_json(value, leaf)
-        persons |= found
 
     def _apply(self, text: str, spans: list[_Span]) -> str:
         """Replace each span with its entity's Presidio operator.
