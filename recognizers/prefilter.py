@@ -134,20 +134,20 @@ _MANY_MARKS: Final = re.compile(f"[\u0300-\u036f]{{{MAX_MARKS + 1}}}")
 def outside_trigger_alphabet(text: str) -> bool:
     """True when ``text`` holds a character the triggers do not spell (see LATIN_LIMIT).
 
-    Linear with a small constant: the distinct characters of the text are collected
-    at C speed and each non-ASCII one is looked up once (a whole-text search of the
-    large character class cost about a microsecond per character).
+    Linear with a small constant: the distinct non-ASCII characters of the text are
+    collected at C speed and each is looked up once (a whole-text search of the large
+    character class cost about a microsecond per character).
     """
+    from recognizers._text import wide_characters
+
     if text.isascii():
         return False
-    distinct = set(text)
     outside = _outside_characters()
     marks = False
-    for char in distinct:
-        if char >= "\x80":
-            if char in outside:
-                return True
-            marks = marks or char in _MARKS
+    for char in wide_characters(text):
+        if char in outside:
+            return True
+        marks = marks or char in _MARKS
     return marks and _MANY_MARKS.search(text) is not None
 
 
@@ -275,17 +275,20 @@ def keyword_triggers(keywords: Sequence[str], reach: int) -> tuple[Trigger, ...]
             phrases.add("[^A-Za-z0-9]+".join(literal_pattern(t) for t in tokens))
     before, after = CONTEXT_AFTER + reach, CONTEXT_BEFORE + reach
     triggers = []
-    # A keyword is a whole word: it cannot follow a letter or digit.  (Characters
-    # beyond Latin Extended-A are let through: a superset, and such text is rare.)
+    # A keyword is a whole word: it neither follows nor precedes a letter or digit,
+    # save the "s" of its plural.  (Characters beyond Latin Extended-A are let
+    # through: a superset, and such text is rare.)
     start = f"(?:^|{WORD_START})"
+    end = f"(?:{literal_pattern('s')})?(?:{WORD_START}|$)"
     if singles:
         ordered = sorted(singles, key=len, reverse=True)
-        triggers.append(Trigger(start + "(?:" + "|".join(ordered) + ")", before=before,
+        triggers.append(Trigger(start + "(?:" + "|".join(ordered) + ")" + end, before=before,
                                 after=after, name="keyword", keyword=True,
-                                max_length=max(singles.values()) + 1))
+                                max_length=max(singles.values()) + 2 + _literal_length("s")))
     if phrases:
-        triggers.append(Trigger(start + "(?:" + "|".join(sorted(phrases)) + ")", before=before,
-                                after=after, name="keyword phrase", keyword=True))
+        triggers.append(Trigger(start + "(?:" + "|".join(sorted(phrases)) + ")" + end,
+                                before=before, after=after, name="keyword phrase",
+                                keyword=True))
     return tuple(triggers)
 
 

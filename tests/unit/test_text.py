@@ -5,7 +5,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recognizers._text import MATCHING_TABLE, ContextWords, fold, normalize_for_matching
+from recognizers._text import (
+    MATCHING_TABLE,
+    ContextWords,
+    fold,
+    normalize_for_matching,
+    wide_characters,
+)
 
 
 @given(st.text())
@@ -79,3 +85,37 @@ def test_many_matches_in_one_text_use_the_index() -> None:
     st.characters()), max_size=60))
 def test_normalizing_equals_the_translation_table(text: str) -> None:
     assert normalize_for_matching(text) == text.translate(MATCHING_TABLE)
+
+
+_KEYWORDS = ContextWords(["telefone", "tel", "celular", "número do processo", "straße"])
+_KEYWORD_ALPHABET = st.sampled_from([*"telfonsTELÉéêçÇ ºª_-ß\u0301\u0327ﬁ", "ﬀ", "İ"])
+
+
+@settings(max_examples=400)
+@given(text=st.lists(st.one_of(st.sampled_from(["tel", "TELÉFONE", "telefône", "numero",
+                                                "número", "strasse", "STRAẞE"]),
+                               _KEYWORD_ALPHABET), max_size=12).map("".join))
+def test_anywhere_finds_every_keyword_the_fold_holds(text: str) -> None:
+    folded = fold(text)
+    expected = any(word in folded for word in ("telefone", "tel", "celular", "numero", "strasse"))
+    if expected:
+        assert _KEYWORDS.anywhere(text)
+
+
+def test_anywhere_on_text_without_keywords() -> None:
+    assert not _KEYWORDS.anywhere("pedido 123 processado em 45 ms; ação concluída")
+    assert _KEYWORDS.anywhere("ligue no TELÉFONE 123")
+    # A keyword outside ASCII is looked for in the fold of the text.
+    assert ContextWords(["ñandú"]).anywhere("o ÑANDÚ correu")
+
+
+@given(text=st.text(alphabet=st.characters(exclude_categories=()), max_size=40))
+def test_wide_characters_are_the_distinct_characters_beyond_ascii(text: str) -> None:
+    expected = {char for char in text if ord(char) > 127}
+    assert wide_characters(text) == expected
+    assert wide_characters(text) == expected  # the remembered answer, asked again
+    assert wide_characters(text + "é") == expected | {"é"}
+
+
+def test_wide_characters_of_a_lone_surrogate() -> None:
+    assert wide_characters("a\ud800b\udcff é") == {"\ud800", "\udcff", "é"}
