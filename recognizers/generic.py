@@ -72,10 +72,14 @@ def _bare_digits(written: str) -> bool:
 
 
 #: A phone's written shape: a plus sign, an opening bracket (around the area code), or a
-#: number that ends in a separated subscriber part (``98765-4321``, ``3456.7890``,
-#: ``98765 4321``).
-_SUBSCRIBER_SEPARATED: Final = re.compile(r"(?<!\d)\d{4,5}[-. ]\d{4}(?!\d)")
-_SUBSCRIBER_AT_END: Final = re.compile(r"(?<!\d)\d{4,5}[-. ]\d{4}\D*$")
+#: number that ends in a separated subscriber part: ``98765-4321``, ``3456.7890``, or
+#: with a space when the area code stands as a group of its own (``11 98765 4321``,
+#: ``011 9 8765 4321``).  Space-separated numbers in a log's columns (``680557051 18908
+#: 6101``) are ids and timings far more often than phones.
+_SUBSCRIBER: Final = (r"(?:\d{4,5}[-.]\d{4}"
+                      r"|0?\d{2}[-. ]{1,3}(?:9[-. ])?\d{4,5} \d{4})")
+_SUBSCRIBER_SEPARATED: Final = re.compile(rf"(?<!\d){_SUBSCRIBER}(?!\d)")
+_SUBSCRIBER_AT_END: Final = re.compile(rf"(?<!\d){_SUBSCRIBER}\D*$")
 
 
 def _phone_shaped(written: str) -> bool:
@@ -201,16 +205,23 @@ def _matcher_class() -> Any:
             return super()._extract_match(candidate, offset)
 
         def _parse_and_verify(self, candidate: str, offset: int) -> Any:
-            if len(candidate) < fewest or \
-                    sum(1 for c in candidate if c.isdecimal() or c.isalpha()) < fewest:
+            if len(candidate) < fewest:
                 return None
             skip = self.skip_part
             if skip is not None and skip(self.text, offset, offset + len(candidate)):
+                return None
+            if candidate.isascii():
+                # Digits and letters, counted at C speed.
+                if len(candidate) - len(candidate.encode().translate(None, _ALNUM)) < fewest:
+                    return None
+            elif sum(1 for c in candidate if c.isdecimal() or c.isalpha()) < fewest:
                 return None
             return super()._parse_and_verify(candidate, offset)
 
     return Matcher
 
+
+_ALNUM: Final = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 #: No limit on the matcher's failed tries (see _matcher_class); the work stays linear.
 _UNLIMITED_TRIES: Final = 1 << 62
@@ -370,11 +381,12 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
     def _unlifted_candidate(self, text: str, start: int, end: int) -> bool:
         """No part of this candidate can be a phone that reaches the threshold."""
         return (not _may_hold_shape(text[start:end])
-                and not self.context_words.near(text, start, end))
+                and not self.context_words.maybe_near(text, start, end))
 
     def _unlifted_part(self, text: str, start: int, end: int) -> bool:
         """This part, if it parsed, would score below the threshold."""
-        return _unshaped(text[start:end]) and not self.context_words.near(text, start, end)
+        return (_unshaped(text[start:end])
+                and not self.context_words.maybe_near(text, start, end))
 
     def analyze(
         self,
@@ -434,7 +446,7 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
             Trigger("[+]", after=reach, name="plus"),
             Trigger(f"[(]{_PHONE_PUNCT}{{0,4}}\\d", before=reach, after=reach,
                     name="bracket"),
-            Trigger("(?:^|\\D)\\d{4,5}[-. ]\\d{4}(?:\\D|$)", before=reach, after=reach,
+            Trigger(f"(?:^|\\D){_SUBSCRIBER}(?:\\D|$)", before=reach, after=reach,
                     name="subscriber"),
         ]
         if threshold <= BARE_NUMBER_SCORE:
@@ -481,10 +493,16 @@ class BrCreditCardRecognizer(_Tuned, CreditCardRecognizer):
                      f"|{first}{group}[- ]{group}[- ]?{last}"
                      f"|{first}{group}{group}[- ]{last}")
         reach = 4
-        triggers = [Trigger(f"(?:{separated})", before=reach, after=reach, name="separated")]
+        # Presidio's pattern stands between word boundaries: a group of a longer run
+        # of digits (ids and timings in columns) is no card.
+        # (Not \\b, which hyperscan refuses in Unicode mode: an ASCII word character
+        # is the looser test.)
+        before, after = "(?:^|[^0-9A-Za-z_])", "(?:[^0-9A-Za-z_]|$)"
+        triggers = [Trigger(f"{before}(?:{separated}){after}", before=reach, after=reach,
+                            name="separated")]
         if threshold <= BARE_NUMBER_SCORE:
-            triggers.append(Trigger(f"{first}{group}{group}{last}", before=reach, after=reach,
-                                    name="bare"))
+            triggers.append(Trigger(f"{before}{first}{group}{group}{last}{after}",
+                                    before=reach, after=reach, name="bare"))
         elif _keyword_lifts(threshold):
             triggers.extend(_keyword_triggers(self, 24))
         return Prefilter("CREDIT_CARD", tuple(triggers))

@@ -339,9 +339,12 @@ class Redactor:
             chunk = normalized[start:end]
             try:
                 with self._lock:
-                    # Labels lift every match of their entity: no candidate may be skipped.
+                    # Labels holding a keyword lift every match of the recognizer: no
+                    # candidate may be skipped.  Other labels change nothing for it, and
+                    # the text is read as without labels (as the prefiltered path does).
                     for recognizer in self._bare_skippers:
-                        recognizer.bare_needs_keyword = ctx is None
+                        recognizer.bare_needs_keyword = (
+                            ctx is None or not recognizer.context_words.in_labels(ctx))
                     results = self._detect(chunk, entities, ctx)
             except Exception as exc:
                 raise EngineError(f"analysis failed ({type(exc).__name__})") from None

@@ -236,3 +236,50 @@ def test_a_real_phone_next_to_a_cpf_mask_is_still_found(engine: Redactor) -> Non
     found = engine.analyze("cpf 529.982.247-25 telefone (11) 98765-4321")
     assert {f.entity_type for f in found} >= {"BR_CPF"}
     assert any("PHONE" in f.entity_type for f in found)
+
+
+@pytest.mark.parametrize(("written", "shaped"), [
+    ("98765-4321", True),
+    ("3456.7890", True),
+    ("11 98765 4321", True),
+    ("011 9 8765 4321", True),
+    ("11.98765 4321", True),
+    ("18908 6101", False),            # two columns of a log line
+    ("680557051 18908 6101", False),  # an area code is a group of two digits
+    ("1198765 4321", False),
+])
+def test_a_space_separates_a_subscriber_part_only_after_an_area_code(
+        written: str, shaped: bool) -> None:
+    from recognizers.generic import _phone_shaped
+
+    assert _phone_shaped(written) is shaped
+
+
+def _regions(engine: Redactor, text: str) -> dict[str, int]:
+    scanner = engine._scanner
+    assert scanner is not None
+    return {entity: len(found) for entity, found in scanner.regions(text).items()}
+
+
+def test_columns_of_numbers_are_no_card_or_phone_candidates(engine: Redactor) -> None:
+    line = "2024-11-02 17:54:08.296 28468 208061 3744112455 680557051 18908 6101 12 status=200\n"
+    regions = _regions(engine, line * 50)
+    assert "CREDIT_CARD" not in regions and "PHONE_NUMBER" not in regions
+    # The same numbers written as a card and as a phone are candidates.
+    regions = _regions(engine, "pago 4111 1111 1111 1111 fone 11 98765 4321\n")
+    assert regions.get("CREDIT_CARD") == 1 and regions.get("PHONE_NUMBER") == 1
+
+
+@pytest.mark.parametrize(("text", "hit"), [
+    ("lote 39215 processado: 12 mensagens", False),  # "proc" begins a longer word
+    ("proc 0001234-56.2024.8.26.0100", True),
+    ("procs 0001234-56.2024.8.26.0100", True),       # a plural
+    ("PROC_0001234-56.2024.8.26.0100", True),        # "_" ends a word
+])
+def test_a_keyword_trigger_hits_whole_words_and_plurals(
+        engine: Redactor, text: str, hit: bool) -> None:
+    scanner = engine._scanner
+    assert scanner is not None
+    keyword_hits = [trigger.name for index, trigger, _, _ in scanner._find(text)
+                    if scanner.entities[index] == "BR_CNJ" and trigger.keyword]
+    assert bool(keyword_hits) is hit
