@@ -13,7 +13,7 @@ from redactor.results import JsonRedaction, RedactionResult
 if TYPE_CHECKING:
     from redactor.engine import Redactor
 
-__all__ = ["get_redactor", "redact", "redact_json"]
+__all__ = ["LazyRedactor", "get_redactor", "redact", "redact_json"]
 
 _lock = threading.Lock()
 _cache: dict[object, Redactor] = {}
@@ -74,6 +74,44 @@ def get_redactor(settings: Settings | None = None,
                 _cache.clear()
             _cache[key] = engine
     return engine
+
+
+class LazyRedactor:
+    """:func:`get_redactor`'s engine, built on first use (a batch run over empty inputs
+    never pays the second of Presidio's import).
+
+    The configuration is read at once, so a broken one is still an error before any
+    input is touched; what only the engine can check (a spaCy model) waits for text.
+    """
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self._settings, _ = _fingerprint(settings)
+        self._engine: Redactor | None = None
+        self._baseline: Any = None
+
+    @property
+    def built(self) -> bool:
+        return self._engine is not None
+
+    def _get(self) -> Redactor:
+        engine = self._engine
+        if engine is None:
+            engine = self._engine = get_redactor(self._settings)
+            engine.baseline = self._baseline
+        return engine
+
+    @property
+    def baseline(self) -> Any:
+        return self._baseline
+
+    @baseline.setter
+    def baseline(self, value: Any) -> None:
+        self._baseline = value
+        if self._engine is not None:
+            self._engine.baseline = value
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._get(), name)
 
 
 def redact(text: str, *, settings: Settings | None = None) -> RedactionResult:

@@ -148,11 +148,11 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
     if threading.current_thread() is threading.main_thread():
         batch.install_termination_handler()
     if not args.paths:
-        from redactor.api import get_redactor
+        from redactor.api import LazyRedactor
 
         report = batch.FileReport("<stdin>")
         fmt = batch.detect_format(None, args.format)
-        engine = get_redactor()
+        engine = LazyRedactor()
         engine.baseline = baseline
         try:
             batch.run_stream(engine, sys.stdin.buffer,

@@ -62,6 +62,28 @@ def test_broken_config_is_exit_2_naming_file(tmp_path: Path) -> None:
     assert b".redactor.toml" in done.stderr and b"score_threshold" in done.stderr
 
 
+def test_empty_inputs_need_no_engine_but_a_broken_config_is_still_an_error(
+        tmp_path: Path) -> None:
+    empty = tmp_path / "empty.log"
+    empty.write_bytes(b"")
+    # In one process: the run leaves Presidio unimported (start-up without its ~1 s).
+    probe = ("import sys; from redactor.cli import main; "
+             f"code = main(['redact', '-q', '--output', {str(tmp_path / 'out')!r}, "
+             f"{str(empty)!r}]); "
+             "print(code, 'presidio_analyzer' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=120,
+                          check=False, cwd=REPO)
+    assert done.stdout.split() == [b"0", b"False"], done.stderr
+    assert (tmp_path / "out" / "empty.log").read_bytes() == b""
+    # The configuration is read before any input, empty or not.
+    (tmp_path / ".redactor.toml").write_text("[detection]\nscore_treshold = 0.2\n",
+                                             encoding="utf-8")
+    for args, stdin in (((str(empty),), None), ((), b"")):
+        done = run("redact", *args, stdin=stdin, cwd=tmp_path,
+                   env={**os.environ, "PYTHONPATH": str(REPO)})
+        assert done.returncode == 2 and b"score_threshold" in done.stderr
+
+
 def test_usage_error_is_exit_2() -> None:
     done = run("frobnicate")
     assert done.returncode == 2
