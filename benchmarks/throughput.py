@@ -31,6 +31,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Final
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -301,6 +302,37 @@ def entity_costs(text: str, megabytes: float = 2.0) -> list[tuple[str, float, in
     return rows
 
 
+#: Block sizes of the in-process scaling table (issue 13: speed must not fall as
+#: blocks grow).
+BLOCK_SIZES: Final = (4 << 10, 16 << 10, 64 << 10, 1 << 20)
+
+
+def block_rates(text: str, megabytes: float = 2.0) -> list[tuple[int, float]]:
+    """In-process MB/s (CPU time) of ``Redactor.redact`` on the first ``megabytes`` of
+    ``text`` cut into blocks of each size of BLOCK_SIZES (at line breaks)."""
+    from redactor.config import Settings
+    from redactor.engine import Redactor
+
+    sample = text[:int(megabytes * 1_000_000)]
+    size = len(sample.encode()) / 1e6
+    engine = Redactor(Settings())
+    engine.redact(sample[:1 << 16])
+    rows = []
+    for block in BLOCK_SIZES:
+        pieces = []
+        start = 0
+        while start < len(sample):
+            cut = sample.rfind("\n", start, start + block) + 1
+            end = cut if cut > start and start + block < len(sample) else start + block
+            pieces.append(sample[start:end])
+            start = end
+        started = time.process_time()
+        for piece in pieces:
+            engine.redact(piece)
+        rows.append((block, size / (time.process_time() - started)))
+    return rows
+
+
 def timed_redactor(path: Path, out: Path, jobs: int) -> tuple[float, int | None]:
     """Wall time, and peak RSS in KiB of the redactor process (GNU time), or None.
 
@@ -333,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="only run redactor (for the RSS run on a large corpus)")
     parser.add_argument("--costs", action="store_true",
                         help="also print each entity's cost alone on 2 MB of the corpus")
+    parser.add_argument("--blocks", action="store_true",
+                        help="also print in-process MB/s by block size (4 KiB to 1 MiB)")
     parser.add_argument("--corpus", choices=("logs", "digits"), default="logs",
                         help="logs: performance-baseline.md §6; digits: digit-heavy, "
                              "accented pt-BR application logs")
@@ -351,6 +385,10 @@ def main(argv: list[str] | None = None) -> int:
         for entity, seconds, regions, share in sorted(entity_costs(text), key=lambda r: -r[1]):
             print(f"  {entity:<18} {1000 * seconds:8.1f} ms/MB {regions:7d} regions/MB "
                   f"{100 * share:6.2f} %", flush=True)
+    if args.blocks:
+        print("in process, by block size (2 MB, CPU time):")
+        for block, rate in block_rates(text):
+            print(f"  {block >> 10:5d} KiB blocks: {rate:6.2f} MB/s", flush=True)
     ref_rate = full_rate = None
     if not args.skip_reference:
         started = time.perf_counter()
@@ -387,6 +425,10 @@ def main(argv: list[str] | None = None) -> int:
         # Large enough for the prefilter: start-up includes loading (or compiling) it.
         (empty / "small.log").write_text("nada pessoal aqui\n" * 400, encoding="utf-8")
         startup, _ = timed_redactor(empty, Path(work) / "out0", 1)
+        nothing = Path(work) / "nothing"
+        nothing.mkdir()
+        (nothing / "empty.log").write_bytes(b"")
+        empty_startup, _ = timed_redactor(nothing, Path(work) / "out3", 1)
         single, rss = timed_redactor(inputs, Path(work) / "out1", 1)
         leaked = 0
         for i in range(parts):
@@ -399,7 +441,8 @@ def main(argv: list[str] | None = None) -> int:
     rate = _rate(megabytes, single)
     steady = _rate(megabytes, single - startup)
     peak = f"{rss / 1024:.0f} MiB" if rss is not None else "n/a (no GNU time)"
-    print(f"redactor start-up (7 KB input): {startup:.2f} s")
+    print(f"redactor start-up: {empty_startup:.2f} s on an empty input, {startup:.2f} s on "
+          f"7 KB")
     print(f"redactor redact, 1 process: {rate:.2f} MB/s end to end ({single:.1f} s), "
           f"{steady:.2f} MB/s without start-up; planted values left: {leaked}; "
           f"peak RSS {peak}")
@@ -408,7 +451,7 @@ def main(argv: list[str] | None = None) -> int:
               f"({single / parallel:.2f}x the single process)")
     if ref_rate is not None and full_rate is not None:
         print(f"ratio to the CPF+CNPJ reference: {rate / ref_rate:.3f} end to end, "
-              f"{steady / ref_rate:.3f} without start-up (target 10)")
+              f"{steady / ref_rate:.3f} without start-up (target 1.0)")
         print(f"ratio to the default-entities reference: {rate / full_rate:.3f} end to end, "
               f"{steady / full_rate:.3f} without start-up")
     return 0

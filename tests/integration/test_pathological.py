@@ -90,6 +90,55 @@ def test_detection_cost_grows_linearly(shape: str) -> None:
             f"{shape} on the {path} path: {four:.3f} s for 4x against {single:.3f} s for 1x")
 
 
+#: Issue 13's hostile lines for ``redactor redact``: (shape, characters).
+CLI_SHAPES = (("dotted-ones", 1 << 20), ("digits", 100_000), ("home-paths", 1 << 20),
+              ("user-eq", 1 << 20))
+
+
+def _redact_file(source: Path, out: Path) -> subprocess.CompletedProcess[bytes]:
+    # A generous limit: the process must end, however slow the machine.
+    return subprocess.run([sys.executable, "-m", "redactor", "redact", "-q", "--output",
+                           str(out), str(source)], cwd=REPO, capture_output=True,
+                          timeout=TIMEOUT, check=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("shape", "size"), CLI_SHAPES)
+def test_hostile_lines_through_the_command(tmp_path: Path, shape: str, size: int) -> None:
+    source = tmp_path / f"{shape}.log"
+    line = build(shape, size)
+    source.write_text(f"cpf {EXAMPLE_CPF} {line} cpf {EXAMPLE_CPF}\n", encoding="utf-8")
+    done = _redact_file(source, tmp_path / "out")
+    assert done.returncode == 0, done.stderr[-2000:]
+    redacted = (tmp_path / "out" / source.name).read_text(encoding="utf-8")
+    assert EXAMPLE_CPF not in redacted and redacted.count("[CPF]") >= 2
+
+
+@pytest.mark.slow
+def test_a_200_mb_single_line_through_the_command(tmp_path: Path) -> None:
+    """One line of 200 MB (a minified log dump): read in blocks, never whole."""
+    source = tmp_path / "dump.log"
+    piece = ('{"ts":"2024-11-05 10:00:00.123","pid":4321,"pedido":123456789,'
+             '"msg":"operação concluída","req":"9f8e7d6c5b4a3210"},').encode()
+    repeats = 200_000_000 // len(piece)
+    with source.open("wb") as stream:
+        stream.write(f'[{{"cpf":"{EXAMPLE_CPF}"}},'.encode())
+        for _ in range(repeats // 1000):
+            stream.write(piece * 1000)
+        stream.write(f'{{"cpf":"{EXAMPLE_CPF}"}}]\n'.encode())
+    size = source.stat().st_size
+    done = _redact_file(source, tmp_path / "out")
+    assert done.returncode == 0, done.stderr[-2000:]
+    target = tmp_path / "out" / source.name
+    with target.open("rb") as stream:
+        head = stream.read(200)
+        stream.seek(-200, 2)
+        tail = stream.read()
+    assert EXAMPLE_CPF.encode() not in head + tail and b"[CPF]" in head and b"[CPF]" in tail
+    # Each CPF became "[CPF]"; nothing else changed.
+    assert target.stat().st_size == size - 2 * (len(EXAMPLE_CPF) - len("[CPF]"))
+
+
 @pytest.fixture(scope="module")
 def engine() -> Redactor:
     from redactor.config import Settings
