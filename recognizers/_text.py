@@ -227,7 +227,7 @@ class ContextWords:
 #: Calls of ContextWords.distance on one text after which its words are indexed...
 INDEX_AFTER_CALLS: Final = 16
 #: ... and once they are at least one per this many characters of it.
-INDEX_CHARS_PER_CALL: Final = 256
+INDEX_CHARS_PER_CALL: Final = 64
 _NON_ASCII: Final = re.compile(r"[^\x00-\x7f]")
 
 

@@ -423,11 +423,16 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
             for match in matcher:
                 if _is_service_number(match.number):
                     continue  # 0800, 0300, 4004-...: a company's line, not a person's
-                try:
-                    parsed = phonenumbers.parse(text[match.start:match.end])
-                    found_region = phonenumbers.region_code_for_number(parsed)
-                except phonenumbers.NumberParseException:
-                    found_region = region
+                written = text[match.start:match.end]
+                found_region = region
+                # Without a region, python-phonenumbers parses only a number that starts
+                # with a plus sign (it raises for any other).
+                if "+" in written or "\uff0b" in written:
+                    try:
+                        parsed = phonenumbers.parse(written)
+                        found_region = phonenumbers.region_code_for_number(parsed)
+                    except phonenumbers.NumberParseException:
+                        pass
                 results.append(self._get_recognizer_result(  # type: ignore[no-untyped-call]
                     match, text, found_region, nlp_artifacts))
         unique: list[RecognizerResult] = EntityRecognizer.remove_duplicates(results)

@@ -118,4 +118,5 @@ def test_wide_characters_are_the_distinct_characters_beyond_ascii(text: str) -> 
 
 
 def test_wide_characters_of_a_lone_surrogate() -> None:
-    assert wide_characters("a\ud800b\udcff é") == {"\ud800", "\udcff", "é"}
+    high, low = chr(0xD800), chr(0xDCFF)
+    assert wide_characters(f"a{high}b{low} é") == {high, low, "é"}
