@@ -254,24 +254,27 @@ def keyword_triggers(keywords: Sequence[str], reach: int) -> tuple[Trigger, ...]
     """Triggers hitting every place where one of ``keywords`` could stand as a word.
 
     A match that a keyword lifts lies within the context window on either side of
-    it, ``reach`` being the longest such match.  A single word is matched without
-    boundaries, so its plural is covered too.  A phrase needs all its words: its
-    longest distinctive word stands for it, or, when all its words are short (``c.n.p.j.``),
-    the words in order with anything but letters and digits between them.
+    it, ``reach`` being the longest such match.  A single word is matched as a whole
+    word or its plural.  A phrase needs all its words: one of them that is a keyword
+    alone, or else its longest distinctive word, stands for it; when all its words are
+    shorter than three letters (``c.n.p.j.``), the words in order with anything but
+    letters and digits between them.
     """
     from recognizers._text import words
 
     singles: dict[str, int] = {}
     phrases: set[str] = set()
-    for keyword in keywords:
-        tokens = words(keyword)
-        if not tokens:
-            continue
+    tokenized = [tokens for tokens in map(words, keywords) if tokens]
+    alone = {tokens[0] for tokens in tokenized if len(tokens) == 1}
+    for tokens in tokenized:
+        if len(tokens) > 1 and alone.intersection(tokens):
+            continue  # a keyword of its own stands in it ("cpf" in "cpf/mf")
         distinctive = [t for t in tokens if t not in _GENERIC_WORDS] or tokens
         longest = max(distinctive, key=len)
-        if len(tokens) == 1 or len(longest) >= 4:
+        if len(tokens) == 1 or len(longest) >= 3:
             singles[literal_pattern(longest)] = _literal_length(longest)
         else:
+            # Words of one or two letters (``c.n.p.j.``): in order, and matched slowly.
             phrases.add("[^A-Za-z0-9]+".join(literal_pattern(t) for t in tokens))
     before, after = CONTEXT_AFTER + reach, CONTEXT_BEFORE + reach
     triggers = []

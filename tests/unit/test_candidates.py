@@ -42,6 +42,15 @@ def test_keyword_triggers_cover_phrases_by_a_word_or_in_order() -> None:
     assert re.search(phrases.pattern, "C. N. P. J.") and not re.search(phrases.pattern, "c n x j")
 
 
+def test_a_phrase_holding_a_keyword_or_a_word_of_three_letters_needs_no_phrase_trigger() -> None:
+    (words,) = keyword_triggers(["cpf", "cpf/mf", "pix key", "sus card"], reach=10)
+    for text in ("CPF/MF", "chave pix key", "sus card", "cpfs"):
+        assert re.search(words.pattern, text), text
+    # Whole words only: a keyword inside a longer word is no hit.
+    for text in ("cpfx", "suspenso", "apix"):
+        assert not re.search(words.pattern, text), text
+
+
 def test_texts_outside_the_trigger_alphabet_are_recognised() -> None:
     assert not outside_trigger_alphabet("ação, usuário, naïve, ÿ, — and 日本語")
     for exotic in ("𝟓", "٣", "Ⓐ", "ﬁ", "ー", "a\u0301\u0301\u0301", "＋55"):
