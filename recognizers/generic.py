@@ -71,13 +71,15 @@ def _bare_digits(written: str) -> bool:
     return written.isdigit()
 
 
-#: A phone's written shape: a plus sign, an opening bracket (around the area code), or a
-#: number that ends in a separated subscriber part: ``98765-4321``, ``3456.7890``, or
-#: with a space when the area code stands as a group of its own (``11 98765 4321``,
-#: ``011 9 8765 4321``).  Space-separated numbers in a log's columns (``680557051 18908
-#: 6101``) are ids and timings far more often than phones.
+#: A phone's written shape: a plus sign, brackets around the area code (``(11)``,
+#: ``(011)``, ``(0xx11)``), or a number that ends in a separated subscriber part:
+#: ``98765-4321``, ``3456.7890``, or with a space when the area code stands as a group
+#: of its own (``11 98765 4321``, ``011 9 8765 4321``).  Space-separated numbers in a
+#: log's columns (``680557051 18908 6101``) are ids and timings far more often than phones.
 _SUBSCRIBER: Final = (r"(?:\d{4,5}[-.]\d{4}"
                       r"|0?\d{2}[-. ]{1,3}(?:9[-. ])?\d{4,5} \d{4})")
+_AREA_IN_BRACKETS: Final = r"\( ?0?(?:[xX]{2})?\d{2} ?\)"
+_AREA_IN_BRACKETS_RE: Final = re.compile(_AREA_IN_BRACKETS)
 _SUBSCRIBER_SEPARATED: Final = re.compile(rf"(?<!\d){_SUBSCRIBER}(?!\d)")
 _SUBSCRIBER_AT_END: Final = re.compile(rf"(?<!\d){_SUBSCRIBER}\D*$")
 
@@ -89,7 +91,8 @@ def _phone_shaped(written: str) -> bool:
     number, a timestamp or an amount far more often than a phone: such runs score like a
     bare number (BARE_NUMBER_SCORE), so only a phone keyword nearby lifts them.
     """
-    return "+" in written or "(" in written or _SUBSCRIBER_AT_END.search(written) is not None
+    return ("+" in written or _AREA_IN_BRACKETS_RE.search(written) is not None
+            or _SUBSCRIBER_AT_END.search(written) is not None)
 
 
 def _unshaped(written: str) -> bool:
@@ -107,7 +110,7 @@ def _unshaped_part(text: str, start: int, end: int) -> bool:
 def _may_hold_shape(candidate: str) -> bool:
     """A part of ``candidate`` may be phone-shaped: the parts python-phonenumbers tries
     are whole groups of it, so a separated subscriber part ending one is in it too."""
-    return ("+" in candidate or "(" in candidate
+    return ("+" in candidate or _AREA_IN_BRACKETS_RE.search(candidate) is not None
             or _SUBSCRIBER_SEPARATED.search(candidate) is not None)
 
 
@@ -442,14 +445,14 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
         """Where python-phonenumbers can find a number that reaches ``threshold``.
 
         Above BARE_NUMBER_SCORE only a phone's written shape (see _phone_shaped) or a
-        keyword lifts a number: a plus sign, an opening bracket before a digit, a
-        separated subscriber part, and the keywords.  At or below it every number
+        keyword lifts a number: a plus sign, an area code in brackets, a separated
+        subscriber part, and the keywords.  At or below it every number
         counts: also eight digits written with punctuation, or bare.
         """
         reach = 48
         triggers = [
             Trigger("[+]", after=reach, name="plus"),
-            Trigger(f"[(]{_PHONE_PUNCT}{{0,4}}\\d", before=reach, after=reach,
+            Trigger(_AREA_IN_BRACKETS.replace("\\d", "[0-9]"), before=reach, after=reach,
                     name="bracket"),
             Trigger(f"(?:^|\\D){_SUBSCRIBER}(?:\\D|$)", before=reach, after=reach,
                     name="subscriber"),

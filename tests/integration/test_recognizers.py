@@ -247,6 +247,9 @@ def test_a_real_phone_next_to_a_cpf_mask_is_still_found(engine: Redactor) -> Non
     ("18908 6101", False),            # two columns of a log line
     ("680557051 18908 6101", False),  # an area code is a group of two digits
     ("1198765 4321", False),
+    ("(11) 3456", True),              # the area code in brackets
+    ("(0xx11) 3456", True),
+    ("(1234 ms", False),              # a bracket before other numbers is no shape
 ])
 def test_a_space_separates_a_subscriber_part_only_after_an_area_code(
         written: str, shaped: bool) -> None:
@@ -262,7 +265,8 @@ def _regions(engine: Redactor, text: str) -> dict[str, int]:
 
 
 def test_columns_of_numbers_are_no_card_or_phone_candidates(engine: Redactor) -> None:
-    line = "2024-11-02 17:54:08.296 28468 208061 3744112455 680557051 18908 6101 12 status=200\n"
+    line = ("2024-11-02 17:54:08.296 28468 208061 3744112455 680557051 18908 6101 12 "
+            "status=200 (1234 ms)\n")
     regions = _regions(engine, line * 50)
     assert "CREDIT_CARD" not in regions and "PHONE_NUMBER" not in regions
     # The same numbers written as a card and as a phone are candidates.
