@@ -228,7 +228,11 @@ class Redactor:
         """
         if not text:
             return []
-        if _INVISIBLE.search(text):
+        from recognizers._text import wide_characters
+
+        # All invisible characters are beyond ASCII: the text's few distinct ones are
+        # tested instead of searching the whole text.
+        if not text.isascii() and _INVISIBLE.search("".join(wide_characters(text))):
             return self._spans_seen_through(text, context, names, only, persons=persons, memo=memo)
         from recognizers._text import normalize_for_matching
         from recognizers.prefilter import outside_trigger_alphabet

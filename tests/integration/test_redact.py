@@ -321,3 +321,12 @@ def test_operators_give_what_presidios_anonymizer_engine_gives(
                                      for s in spans],
         operators=every_operator._operators, merge_entities_with_spaces=False).text
     assert ours == theirs
+
+
+@pytest.mark.parametrize("hidden", ["\u200b", "\u00ad", "\U000e0020", "\u2060"])
+def test_invisible_characters_inside_a_cpf_in_long_accented_text(hidden: str) -> None:
+    filler = "operação concluída às 10h, usuário avisado; " * 200  # past the prefilter size
+    cpf = f"529.98{hidden}2.247-25"
+    result = redact(f"{filler}cpf {cpf} {filler}")
+    assert cpf not in result.text and "[CPF]" in result.text
+    assert [f.entity_type for f in result.findings] == ["BR_CPF"]
