@@ -194,8 +194,16 @@ class ContextWords:
             left = index.last_words(lo, start, self.before)
             right = index.first_words(end, hi, self.after)
         else:
-            left = words(text[lo:start])[-self.before:]
-            right = words(text[end:hi])[:self.after]
+            # A word the window's outer edge cuts is no word of it ("tel" of "telex"):
+            # the prefilter's keyword triggers hit whole words only.
+            left = words(text[lo:start])
+            if _cut_at(text, lo):
+                left = left[1:]
+            left = left[-self.before:]
+            right = words(text[end:hi])
+            if _cut_at(text, hi):
+                right = right[:-1]
+            right = right[:self.after]
         # A keyword spanning left[i:j] is within the last len(left) - i words before the
         # match; one spanning right[i:j], within the first j words after it.
         nearest: int | None = None
@@ -222,6 +230,27 @@ class ContextWords:
     def in_labels(self, labels: Iterable[str]) -> bool:
         """True when an external label (a JSON key, a column name) holds a keyword."""
         return any(self._in_tokens(words(label)) for label in labels)
+
+
+#: A character that continues a word for the prefilter's keyword triggers (the
+#: complement of recognizers.prefilter.WORD_START).
+_WORD_CHAR: Final = re.compile("[A-Za-z0-9\u00aa\u00b2\u00b3\u00b5\u00b9\u00ba\u00bc-\u00be"
+                               "\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017f]")
+
+
+def _cut_at(text: str, at: int) -> bool:
+    """True when a word runs across position ``at`` of ``text``: word characters (or
+    combining marks after one) on both sides, so a window edge there cuts the word."""
+    if at <= 0 or at >= len(text):
+        return False
+    before = at - 1
+    while before > 0 and unicodedata.combining(text[before]):
+        before -= 1
+    after = at
+    while after < len(text) - 1 and unicodedata.combining(text[after]):
+        after += 1
+    return (_WORD_CHAR.match(text, before) is not None
+            and _WORD_CHAR.match(text, after) is not None)
 
 
 #: Calls of ContextWords.distance on one text after which its words are indexed...
@@ -255,15 +284,22 @@ class _WordIndex:
         return at == len(self.wide) or self.wide[at] >= hi
 
     def last_words(self, lo: int, hi: int, count: int) -> list[str]:
+        """The last ``count`` words of ``text[lo:hi]``, without one that ``lo`` cuts."""
         first = bisect_right(self.ends, lo)  # the first token ending after lo
+        if first < len(self.starts) and self.starts[first] < lo:
+            first += 1
         stop = bisect_left(self.starts, hi)  # tokens starting before hi
         text, starts, ends = self.text, self.starts, self.ends
         return [text[max(starts[k], lo):min(ends[k], hi)].lower()
                 for k in range(max(first, stop - count), stop)]
 
     def first_words(self, lo: int, hi: int, count: int) -> list[str]:
+        """The first ``count`` words of ``text[lo:hi]``, without one that ``hi`` cuts."""
         first = bisect_right(self.ends, lo)
-        stop = min(bisect_left(self.starts, hi), first + count)
+        stop = bisect_left(self.starts, hi)
+        if stop > first and self.ends[stop - 1] > hi:
+            stop -= 1
+        stop = min(stop, first + count)
         text, starts, ends = self.text, self.starts, self.ends
         return [text[max(starts[k], lo):min(ends[k], hi)].lower() for k in range(first, stop)]
 

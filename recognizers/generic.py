@@ -81,7 +81,7 @@ _SUBSCRIBER: Final = (r"(?:\d{4,5}[-.]\d{4}"
 _AREA_IN_BRACKETS: Final = r"\( ?0?(?:[xX]{2})?\d{2} ?\)"
 _AREA_IN_BRACKETS_RE: Final = re.compile(_AREA_IN_BRACKETS)
 _SUBSCRIBER_SEPARATED: Final = re.compile(rf"(?<!\d){_SUBSCRIBER}(?!\d)")
-_SUBSCRIBER_AT_END: Final = re.compile(rf"(?<!\d){_SUBSCRIBER}\D*$")
+_SUBSCRIBER_AT_END: Final = re.compile(rf"(?<!\d)({_SUBSCRIBER})\D*$")
 
 
 def _phone_shaped(written: str) -> bool:
@@ -91,27 +91,35 @@ def _phone_shaped(written: str) -> bool:
     number, a timestamp or an amount far more often than a phone: such runs score like a
     bare number (BARE_NUMBER_SCORE), so only a phone keyword nearby lifts them.
     """
-    return ("+" in written or _AREA_IN_BRACKETS_RE.search(written) is not None
-            or _SUBSCRIBER_AT_END.search(written) is not None)
+    return _shaped_at(written, 0, len(written))
 
 
-def _unshaped(written: str) -> bool:
-    return not _phone_shaped(written)
+def _shaped_at(text: str, start: int, end: int) -> bool:
+    """:func:`_phone_shaped` of ``text[start:end]``, whose subscriber part must also stand
+    apart from the digits around the number in ``text`` (as the prefilter's trigger sees
+    it: python-phonenumbers may start a match right after a digit)."""
+    written = text[start:end]
+    if "+" in written or _AREA_IN_BRACKETS_RE.search(written) is not None:
+        return True
+    found = _SUBSCRIBER_AT_END.search(text, start, end)  # the look-behind sees text
+    return found is not None and (found.end(1) < end or end == len(text)
+                                  or not text[end].isdigit())
 
 
 def _unshaped_candidate(text: str, start: int, end: int) -> bool:
-    return not _may_hold_shape(text[start:end])
+    return not _may_hold_shape(text, start, end)
 
 
 def _unshaped_part(text: str, start: int, end: int) -> bool:
-    return _unshaped(text[start:end])
+    return not _shaped_at(text, start, end)
 
 
-def _may_hold_shape(candidate: str) -> bool:
-    """A part of ``candidate`` may be phone-shaped: the parts python-phonenumbers tries
-    are whole groups of it, so a separated subscriber part ending one is in it too."""
+def _may_hold_shape(text: str, start: int, end: int) -> bool:
+    """A part of ``text[start:end]`` may be phone-shaped: the parts python-phonenumbers
+    tries are whole groups of it, so a separated subscriber part ending one is in it too."""
+    candidate = text[start:end]
     return ("+" in candidate or _AREA_IN_BRACKETS_RE.search(candidate) is not None
-            or _SUBSCRIBER_SEPARATED.search(candidate) is not None)
+            or _SUBSCRIBER_SEPARATED.search(text, start, end) is not None)
 
 
 def _keyword_triggers(recognizer: RawContextMixin, reach: int) -> tuple[Trigger, ...]:
@@ -383,12 +391,12 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
 
     def _unlifted_candidate(self, text: str, start: int, end: int) -> bool:
         """No part of this candidate can be a phone that reaches the threshold."""
-        return (not _may_hold_shape(text[start:end])
+        return (not _may_hold_shape(text, start, end)
                 and not self.context_words.maybe_near(text, start, end))
 
     def _unlifted_part(self, text: str, start: int, end: int) -> bool:
         """This part, if it parsed, would score below the threshold."""
-        return (_unshaped(text[start:end])
+        return (not _shaped_at(text, start, end)
                 and not self.context_words.maybe_near(text, start, end))
 
     def analyze(
@@ -439,7 +447,10 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
                 results.append(self._get_recognizer_result(  # type: ignore[no-untyped-call]
                     match, text, found_region, nlp_artifacts))
         unique: list[RecognizerResult] = EntityRecognizer.remove_duplicates(results)
-        return cap_scores(unique, text, _unshaped, BARE_NUMBER_SCORE)
+        for result in unique:
+            if not _shaped_at(text, result.start, result.end):
+                result.score = min(result.score, BARE_NUMBER_SCORE)
+        return unique
 
     def prefilter(self, threshold: float) -> Prefilter:
         """Where python-phonenumbers can find a number that reaches ``threshold``.

@@ -115,11 +115,14 @@ def _outside_characters() -> frozenset[str]:
         if not (decomposition(char) or char.casefold() != char or char.isdigit()
                 or char in _PHONE_EXTRAS or category(char)[0] == "M"):
             continue
-        # Combining marks beyond the block the triggers allow vanish in fold() and so
-        # join the letters around them into a keyword the triggers cannot spell.
+        # Combining marks beyond the block the triggers allow, and any other character
+        # that vanishes in fold() (U+FF9E decomposes to a combining mark), join the
+        # letters around them into a keyword the triggers cannot spell.
+        folded = fold(char)
         if char.isdigit() or char in _PHONE_EXTRAS or any(
-                c.isascii() and c.isalnum() for c in fold(char)) or (
-                category(char).startswith("M") and char not in _MARKS):
+                c.isascii() and c.isalnum() for c in folded) or (
+                category(char).startswith("M") and char not in _MARKS) or (
+                not folded and char not in _MARKS):
             chars.append(char)
     # Ŀ and ŀ fold to "l·": a word the triggers read as one is two words to fold().
     chars.extend("\u013f\u0140")

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from redactor.config import Settings, load_settings
+from redactor.errors import ConfigError, EngineBuildError, RedactorError
 from redactor.results import JsonRedaction, RedactionResult
 
 if TYPE_CHECKING:
@@ -85,7 +86,10 @@ class LazyRedactor:
     """
 
     def __init__(self, settings: Settings | None = None) -> None:
+        from redactor.engine import check_without_presidio
+
         self._settings, _ = _fingerprint(settings)
+        check_without_presidio(self._settings, os.environ)
         self._engine: Redactor | None = None
         self._baseline: Any = None
 
@@ -96,7 +100,16 @@ class LazyRedactor:
     def _get(self) -> Redactor:
         engine = self._engine
         if engine is None:
-            engine = self._engine = get_redactor(self._settings)
+            try:
+                engine = get_redactor(self._settings)
+            except (ConfigError, EngineBuildError):
+                raise
+            except RedactorError as exc:
+                raise EngineBuildError(str(exc)) from None
+            except Exception as exc:
+                raise EngineBuildError(
+                    f"cannot build the engine ({type(exc).__name__})") from None
+            self._engine = engine
             engine.baseline = self._baseline
         return engine
 

@@ -41,7 +41,7 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, cast
 
-from redactor.errors import ConfigError, InputError, UsageError
+from redactor.errors import ConfigError, EngineBuildError, InputError, UsageError
 
 if TYPE_CHECKING:
     from redactor.baseline import Baseline
@@ -280,8 +280,8 @@ def run_stream(engine: Any, source: IO[bytes], target: IO[bytes] | None, fmt: Fo
     """:func:`redact_stream`, with any failure put in ``report.error`` (stdin to stdout)."""
     try:
         redact_stream(engine, source, target, fmt, report, options=options)
-    except ConfigError:
-        raise  # the engine, built on first use, found the configuration broken
+    except (ConfigError, EngineBuildError):
+        raise  # the engine, built on first use, could not be built: nothing can run
     except Exception as exc:
         report.error = _describe(report.path, exc)
     return report
@@ -613,8 +613,8 @@ def process_file(engine: Any, source: Path, destination: Path | None, fmt: Forma
                                                   on_block=on_block, options=options),
                 mode_from=source, owner_from=owner_from,
                 compress=source.name.endswith(".gz"), rewrite_inode=rewrite_inode)
-    except ConfigError:
-        raise  # the engine, built on first use, found the configuration broken
+    except (ConfigError, EngineBuildError):
+        raise  # the engine, built on first use, could not be built: nothing can run
     except Exception as exc:
         report.error = _describe(source, exc)
         if not scan_only:
@@ -692,8 +692,8 @@ def _run_job(engine: Any, job: Job, *, scan: bool, stdout: IO[bytes] | None,
             with _opened(job.source) as (stream, _):
                 redact_stream(engine, stream, stdout, job.fmt, report, on_block=on_block,
                               options=options)
-        except ConfigError:
-            raise  # the engine, built on first use, found the configuration broken
+        except (ConfigError, EngineBuildError):
+            raise  # the engine, built on first use, could not be built: nothing can run
         except Exception as exc:
             # What was written to stdout stays written, and its findings counted.
             report.error = _describe(job.source, exc)

@@ -684,10 +684,7 @@ class Redactor:
     def _hasher(self, entity: str, spec: OperatorSpec) -> Callable[[str], str]:
         key = self._hash_key
         if key is None:
-            raise ConfigError(
-                f"operator 'hash' for {entity} needs a key: set the environment variable "
-                f"{self.settings.hash_key_env} or [hash] key_file in your user configuration"
-            )
+            raise _missing_hash_key(self.settings, entity)
 
         def token(value: str) -> str:
             digest = hmac.new(key, f"{entity}\0{_allow_key(value)}".encode(),
@@ -823,6 +820,22 @@ def _allow_key(value: str) -> str:
     from recognizers.checksums import canonical
 
     return canonical(value).casefold()
+
+
+def _missing_hash_key(settings: Settings, entity: str) -> ConfigError:
+    return ConfigError(
+        f"operator 'hash' for {entity} needs a key: set the environment variable "
+        f"{settings.hash_key_env} or [hash] key_file in your user configuration")
+
+
+def check_without_presidio(settings: Settings, environ: Mapping[str, str]) -> None:
+    """The engine's checks of ``settings`` that need no Presidio (a ConfigError each): the
+    hash key of a hash operator, the known-users files."""
+    if _hash_key(settings, environ) is None:
+        for entity in settings.entities:
+            if settings.operator_for(entity).kind == "hash":
+                raise _missing_hash_key(settings, entity)
+    _read_known_users(settings.known_users_files)
 
 
 def _hash_key(settings: Settings, environ: Mapping[str, str]) -> bytes | None:

@@ -10,6 +10,7 @@ from typing import ClassVar
 
 __all__ = [
     "ConfigError",
+    "EngineBuildError",
     "EngineError",
     "InputError",
     "RedactorError",
@@ -45,3 +46,7 @@ class EngineError(RedactorError):
     """The detection engine could not be built or failed while running."""
 
     exit_code: ClassVar[int] = 70
+
+
+class EngineBuildError(EngineError):
+    """The detection engine could not be built: no input can be processed."""

@@ -82,6 +82,33 @@ def test_empty_inputs_need_no_engine_but_a_broken_config_is_still_an_error(
         done = run("redact", *args, stdin=stdin, cwd=tmp_path,
                    env={**os.environ, "PYTHONPATH": str(REPO)})
         assert done.returncode == 2 and b"score_threshold" in done.stderr
+    # So are the engine's checks that need no Presidio: a hash operator needs its key.
+    (tmp_path / ".redactor.toml").write_text('[operators.BR_CPF]\ntype = "hash"\n',
+                                             encoding="utf-8")
+    environ = {k: v for k, v in os.environ.items() if k != "REDACTOR_HASH_KEY"}
+    done = run("redact", str(empty), cwd=tmp_path, env={**environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 2 and b"REDACTOR_HASH_KEY" in done.stderr
+
+
+def test_an_engine_that_cannot_be_built_stops_the_run(tmp_path: Path) -> None:
+    """A build failure on the first block is no failure of one input: the run stops."""
+    first, second = tmp_path / "a.log", tmp_path / "b.log"
+    first.write_text("cpf 529.982.247-25\n", encoding="utf-8")
+    second.write_text("cpf 529.982.247-25\n", encoding="utf-8")
+    probe = ("import sys\n"
+             "import redactor.engine\n"
+             "def broken(settings):\n"
+             "    raise RuntimeError('no analyzer')\n"
+             "redactor.engine._build_analyzer = broken\n"
+             "from redactor.cli import main\n"
+             f"sys.exit(main(['redact', '-q', '--output', {str(tmp_path / 'out')!r}, "
+             f"{str(first)!r}, {str(second)!r}]))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=120,
+                          check=False, cwd=REPO)
+    assert done.returncode == 70, done.stderr
+    assert b"cannot build the engine (RuntimeError)" in done.stderr
+    assert b"Traceback" not in done.stderr
+    assert not (tmp_path / "out" / "b.log").exists()
 
 
 def test_usage_error_is_exit_2() -> None:

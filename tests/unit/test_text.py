@@ -120,3 +120,20 @@ def test_wide_characters_are_the_distinct_characters_beyond_ascii(text: str) -> 
 def test_wide_characters_of_a_lone_surrogate() -> None:
     high, low = chr(0xD800), chr(0xDCFF)
     assert wide_characters(f"a{high}b{low} é") == {high, low, "é"}
+
+
+def test_a_word_cut_by_the_context_window_is_no_keyword() -> None:
+    words = ContextWords(["tel"])
+    number = "11987654321"
+    reach = 24 * words.after  # characters read after the match
+    for tail, near in (("telex", False), ("tel", True), ("tel.", True), ("tels", False),
+                       ("tel\u0301x", False), ("tel\u0301 x", True)):
+        text = number + " " + "x" * (reach - 5) + " " + tail
+        assert text[len(number) + reach - 3:len(number) + reach] == "tel"  # the edge
+        assert words.near(text, 0, len(number)) is near, tail
+    left = 24 * words.before
+    for head, near in (("hotel", False), (" tel", True)):
+        text = head + " " + "x" * (left - 5) + " " + number
+        start = len(text) - len(number)
+        assert text[start - left:start - left + 3] == "tel"
+        assert words.near(text, start, len(text)) is near, head
