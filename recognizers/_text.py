@@ -13,6 +13,7 @@ from typing import Final
 
 __all__ = [
     "MATCHING_TABLE",
+    "WORD_CHARACTERS",
     "ContextWords",
     "cache_dir",
     "fold",
@@ -232,10 +233,12 @@ class ContextWords:
         return any(self._in_tokens(words(label)) for label in labels)
 
 
-#: A character that continues a word for the prefilter's keyword triggers (the
-#: complement of recognizers.prefilter.WORD_START).
-_WORD_CHAR: Final = re.compile("[A-Za-z0-9\u00aa\u00b2\u00b3\u00b5\u00b9\u00ba\u00bc-\u00be"
-                               "\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017f]")
+#: The characters that continue a word for the prefilter's keyword triggers, as the
+#: body of a character class: ASCII and Latin-1/Extended-A letters and digits
+#: (recognizers.prefilter.WORD_START is its complement).
+WORD_CHARACTERS: Final = ("A-Za-z0-9\u00aa\u00b2\u00b3\u00b5\u00b9\u00ba\u00bc-\u00be"
+                          "\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017f")
+_WORD_CHAR: Final = re.compile(f"[{WORD_CHARACTERS}]")
 
 
 def _cut_at(text: str, at: int) -> bool:

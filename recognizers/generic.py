@@ -463,8 +463,7 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
         reach = 48
         triggers = [
             Trigger("[+]", after=reach, name="plus"),
-            Trigger(_AREA_IN_BRACKETS.replace("\\d", "[0-9]"), before=reach, after=reach,
-                    name="bracket"),
+            Trigger(_AREA_IN_BRACKETS, before=reach, after=reach, name="bracket"),
             Trigger(f"(?:^|\\D){_SUBSCRIBER}(?:\\D|$)", before=reach, after=reach,
                     name="subscriber"),
         ]

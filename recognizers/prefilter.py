@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from recognizers._text import fold
+from recognizers._text import WORD_CHARACTERS, fold
 
 __all__ = [
     "CONTEXT_AFTER",
@@ -45,8 +45,7 @@ __all__ = [
 CONTEXT_BEFORE: Final = 120
 CONTEXT_AFTER: Final = 72
 #: The character before a word: anything but an ASCII or Latin-1/Extended-A letter or digit.
-WORD_START: Final = ("[^A-Za-z0-9\u00aa\u00b2\u00b3\u00b5\u00b9\u00ba\u00bc-\u00be"
-                     "\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017f]")
+WORD_START: Final = f"[^{WORD_CHARACTERS}]"
 #: A pattern that matches nothing, in the syntax both backends accept.
 NEVER: Final = "[^\\s\\S]"
 
