@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import re
 from typing import TYPE_CHECKING, Final
 
 import regex
@@ -122,6 +124,23 @@ _ALNUM_WITH_LETTER: Final = "(?:" + "|".join(
     "[0-9]" * k + "[A-Z]" + "[0-9A-Z]" * (11 - k) for k in range(12)) + ")"
 
 
+# Digit runs a keyword may lift: those the numeric trigger leaves out (no edges: a
+# superset is enough to accept a keyword's hit).
+_TIMESTAMP_RE: Final = re.compile(
+    _digits_pattern((_YEAR_OK, _MONTH_OK, _DAY_OK, _HOUR_OK, _SIXTY_OK, _SIXTY_OK)))
+_NUMERIC_ANY_RE: Final = re.compile(_NUMERIC_ANY)
+
+
+def _near_timestamp(trigger: Trigger, runs: re.Pattern[str]) -> Trigger:
+    """``trigger`` accepting only hits with one of ``runs`` within its reach."""
+    before, after = trigger.before, trigger.after
+
+    def accept(text: str, start: int, end: int) -> bool:
+        return runs.search(text, max(0, start - before), end + after) is not None
+
+    return dataclasses.replace(trigger, accept=accept)
+
+
 def _reads_as_timestamp(written: str) -> bool:
     # Order 0001 (a head office) reads as 00:01:ss; a CNPJ whose root looks like a date
     # would otherwise always be taken for a timestamp, while a timestamp in that one
@@ -173,7 +192,9 @@ class BrCnpjRecognizer(PackPatternRecognizer):
 
         Masked and alphanumeric forms always; numeric runs unless they certainly read
         as a timestamp, which scores TIMESTAMP_SCORE and needs a keyword nearby: when
-        the threshold can be reached that way, the keywords become triggers too.
+        the threshold can be reached that way, the keywords become triggers too, each
+        hit accepted only when a run that may read as a timestamp lies within its
+        reach (a window at every "emitente" of a log cost more than the rest).
         """
         numeric = _NUMERIC_ANY if threshold <= TIMESTAMP_SCORE else _not_timestamp_pattern()
         reach = 20
@@ -183,7 +204,9 @@ class BrCnpjRecognizer(PackPatternRecognizer):
             Trigger(f"{_EDGE}{numeric}{_END_EDGE}", name="numeric"),
         ]
         if threshold <= max(TIMESTAMP_SCORE + CONTEXT_BOOST, CONTEXT_FLOOR):
-            triggers.extend(keyword_triggers(self.context_words.keywords, reach))
+            triggers.extend(_near_timestamp(t, _NUMERIC_ANY_RE if threshold <= TIMESTAMP_SCORE
+                                               else _TIMESTAMP_RE)
+                            for t in keyword_triggers(self.context_words.keywords, reach))
         return Prefilter(self.ENTITY, tuple(triggers))
 
     def validate_result(self, pattern_text: str) -> bool | None:

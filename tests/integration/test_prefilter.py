@@ -384,3 +384,28 @@ def _same_on_every_backend(known: tuple[str, ...], text: str, *, found: bool = T
         engine = Redactor(settings, prefilter=backend)
         engine.prefilter_min_chars = 0
         assert engine._spans(text, None) == expected
+
+
+def test_cnpj_keywords_open_windows_only_near_a_timestamp_shaped_run(
+        prefiltered: Redactor, unfiltered: Redactor) -> None:
+    """A CNPJ keyword's hit is accepted only when a run that may read as a timestamp
+    lies within its reach: at every distance around the edge of the context words,
+    on both sides, the keyword still lifts exactly what it lifts unfiltered."""
+    base = "202401151030"
+    stamp = base + syn.cnpj_check_digits(base)  # a valid CNPJ that reads as a timestamp
+    words = ["ab", "xyzzy", "lorem-ipsum", "q" * 23]
+    lifted = 0
+    for keyword in ("cnpj", "emitente", "c.n.p.j.", "razao social"):
+        for value in (stamp, f"{stamp[:8]} {stamp[8:]}"):
+            for count in range(7):
+                for word in words:
+                    gap = " ".join([word] * count)
+                    for text in (f"{keyword} {gap} {value} fim", f"x {value} {gap} {keyword}"):
+                        expected = unfiltered._spans(text, None)
+                        lifted += bool(expected)
+                        _same(prefiltered, unfiltered, text)
+    # Near ones are lifted, far ones are not: both sides of the edge were seen.
+    assert 0 < lifted < 4 * 2 * 7 * len(words) * 2
+    # A keyword with no such run near it opens no window at all.
+    assert "BR_CNPJ" not in prefiltered._scanner.regions(
+        "emitente " + "nota fiscal 12345 " * 10)  # type: ignore[union-attr]
