@@ -81,7 +81,10 @@ class _Entity:
 class Scanner:
     """Compiled triggers of a set of recognizers' prefilters."""
 
-    def __init__(self, prefilters: Sequence[Prefilter], backend: str | None = None) -> None:
+    def __init__(self, prefilters: Sequence[Prefilter], backend: str | None = None, *,
+                 narrow: bool = True) -> None:
+        """``narrow``: let hyperscan scan texts of Latin-1 characters as Latin-1 bytes
+        (False scans every text as UTF-8, as a cross-check in the tests)."""
         grouped: dict[str, list[Prefilter]] = {}
         for prefilter in prefilters:
             grouped.setdefault(prefilter.entity, []).append(prefilter)
@@ -94,6 +97,7 @@ class Scanner:
                 max((t.before for t in triggers), default=0),
                 max((t.after for t in triggers), default=0),
             ))
+        self._narrow = narrow
         self.backend = backend or available_backend()
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown prefilter backend {self.backend!r}")
@@ -169,31 +173,70 @@ class Scanner:
     def _compile_hyperscan(self) -> Callable[[str], list[tuple[int, Trigger, int, int]]]:
         import hyperscan
 
-        base = hyperscan.HS_FLAG_UTF8 | hyperscan.HS_FLAG_UCP
         owners: list[tuple[int, Trigger]] = []
-        groups: dict[bool, list[tuple[int, bytes, int]]] = {False: [], True: []}
+        # Per mode, per group: (id, expression, flags).  Keyword alternations compile
+        # slowly together with the rest: two databases per mode.
+        members: dict[str, dict[bool, list[tuple[int, bytes, int]]]] = {
+            "utf-8": {False: [], True: []}, "latin-1": {False: [], True: []}}
+        latin = self._narrow
         for index, entity in enumerate(self._entities):
             for trigger in entity.triggers:
                 portable = _ascii_digits(trigger.pattern)
                 # Tracking where a match starts costs; bounded triggers do without.
-                flags = base if trigger.max_length else base | hyperscan.HS_FLAG_SOM_LEFTMOST
-                groups[trigger.keyword].append((len(owners), portable.encode("utf-8"), flags))
+                som = 0 if trigger.max_length else hyperscan.HS_FLAG_SOM_LEFTMOST
+                ident = len(owners)
                 owners.append((index, trigger))
-        # Keyword alternations compile slowly together with the rest: two databases.
-        databases = [_hyperscan_database(members) for members in groups.values() if members]
+                members["utf-8"][trigger.keyword].append(
+                    (ident, portable.encode("utf-8"),
+                     hyperscan.HS_FLAG_UTF8 | hyperscan.HS_FLAG_UCP | som))
+                if not latin:
+                    continue
+                try:
+                    narrow = latin1_pattern(portable)
+                except ValueError:
+                    latin = False  # a construct the translation does not know
+                    continue
+                members["latin-1"][trigger.keyword].append(
+                    (ident, narrow.encode("latin-1"), som))
+        if not latin:
+            del members["latin-1"]
+        databases: dict[str, list[Any]] = {}
+        compiling = threading.Lock()
         local = threading.local()  # a hyperscan scratch serves one scan at a time
 
+        def scratches_for(mode: str) -> list[tuple[Any, Any]]:
+            # Each mode's databases are loaded (or compiled) when first needed: most
+            # inputs only ever need the Latin-1 ones.
+            pairs: dict[str, list[tuple[Any, Any]]] | None = getattr(local, "pairs", None)
+            if pairs is None:
+                pairs = local.pairs = {}
+            found = pairs.get(mode)
+            if found is None:
+                with compiling:
+                    if mode not in databases:
+                        databases[mode] = [_hyperscan_database(group, narrow=mode == "latin-1")
+                                           for group in members[mode].values() if group]
+                found = pairs[mode] = [(d, hyperscan.Scratch(d)) for d in databases[mode]]
+            return found
+
         def find(text: str) -> list[tuple[int, Trigger, int, int]]:
-            data = text.encode("utf-8", "redactor-fffd")
+            # A text of Latin-1 characters only (most logs, Portuguese included) is
+            # scanned as Latin-1 bytes, one byte per character: byte offsets are then
+            # character offsets.  Others are scanned as UTF-8 and their offsets mapped.
+            narrow = latin
+            if narrow:
+                try:
+                    data = text.encode("latin-1")
+                except UnicodeEncodeError:
+                    narrow = False
+            if not narrow:
+                data = text.encode("utf-8", "redactor-fffd")
             raw: list[tuple[int, int, int]] = []
 
             def on_match(ident: int, start: int, end: int, flags: int, context: Any) -> None:
                 raw.append((ident, start, end))
 
-            scratches = getattr(local, "scratches", None)
-            if scratches is None:
-                scratches = local.scratches = [hyperscan.Scratch(d) for d in databases]
-            for database, scratch in zip(databases, scratches, strict=True):
+            for database, scratch in scratches_for("latin-1" if narrow else "utf-8"):
                 database.scan(data, match_event_handler=on_match, scratch=scratch)
             if len(data) != len(text):
                 to_char = _byte_to_char(data, {o for _, s, e in raw for o in (s, e)})
@@ -243,13 +286,14 @@ class Scanner:
         return result
 
 
-def _hyperscan_database(members: list[tuple[int, bytes, int]]) -> Any:
+def _hyperscan_database(members: list[tuple[int, bytes, int]], *, narrow: bool = False) -> Any:
     """Compile, or load from the cache a database compiled from the same triggers.
 
     Compiling takes a second or two; the serialized database is kept under
     ``$XDG_CACHE_HOME/redactor`` (patterns only, no text), keyed by a hash of the
     patterns, flags and hyperscan's version.  A cache that cannot be read or written
-    is ignored.
+    is ignored.  ``narrow``: Latin-1 expressions, where one that can never match (it
+    needs a character beyond U+00FF) is left out.
     """
     import hashlib
 
@@ -262,15 +306,187 @@ def _hyperscan_database(members: list[tuple[int, bytes, int]]) -> Any:
     path = cache_dir() / f"prefilter-{key}.hsdb"
     with contextlib.suppress(OSError, hyperscan.error):
         return hyperscan.loadb(path.read_bytes(), mode=hyperscan.HS_MODE_BLOCK)
-    database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-    database.compile(expressions=[m[1] for m in members], ids=[m[0] for m in members],
-                     elements=len(members), flags=[m[2] for m in members])
+    try:
+        database = _compiled(members)
+    except hyperscan.error:
+        if not narrow:
+            raise
+        database = _compiled([m for m in members if _can_match(m)])
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_suffix(f".{os.getpid()}.tmp")
         temporary.write_bytes(hyperscan.dumpb(database))
         os.replace(temporary, path)
     return database
+
+
+def _compiled(members: list[tuple[int, bytes, int]]) -> Any:
+    import hyperscan
+
+    database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    database.compile(expressions=[m[1] for m in members], ids=[m[0] for m in members],
+                     elements=len(members), flags=[m[2] for m in members])
+    return database
+
+
+def _can_match(member: tuple[int, bytes, int]) -> bool:
+    import hyperscan
+
+    try:
+        _compiled([member])
+    except hyperscan.error as exc:
+        if "never match" in str(exc):
+            return False
+        raise
+    return True
+
+
+#: Escapes of one character that stand for themselves or a control character.
+_CONTROL_ESCAPES: Final = {"t": "\t", "n": "\n", "r": "\r", "f": "\f", "v": "\v"}
+#: A positive class left with no Latin-1 member: it matches nothing.
+_NOTHING: Final = r"[^\x00-\xff]"
+_QUANTIFIER: Final = re.compile(r"\{\d*(?:,\d*)?\}")
+_OPTIONAL: Final = re.compile(r"\{0(?:,\d*)?\}|\?|\*")
+
+
+def latin1_pattern(pattern: str) -> str:
+    """``pattern`` (a trigger, ``\\d`` already ASCII) for Latin-1 bytes, one per character.
+
+    On a text whose characters are all below U+0100, the result matches the Latin-1
+    encoding of exactly the substrings ``pattern`` matches in Unicode mode: class
+    members beyond U+00FF are dropped (a class left empty matches nothing; an
+    optional one, such as the combining accents after a letter, is left out), and
+    case-insensitive groups spell their non-ASCII letters' cases out (hyperscan folds
+    ASCII only outside UTF-8 mode).  Raises ValueError on syntax it does not know.
+    """
+    try:
+        return _latin1_pattern(pattern)
+    except IndexError:
+        raise ValueError("unterminated construct") from None
+
+
+def _latin1_pattern(pattern: str) -> str:
+    out: list[str] = []
+    caseless: list[bool] = []
+    position, size = 0, len(pattern)
+
+    def take_char() -> str:
+        nonlocal position
+        char = pattern[position]
+        if char != "\\":
+            position += 1
+            return char
+        if position + 1 >= size:
+            raise ValueError("pattern ends in a backslash")
+        escaped = pattern[position + 1]
+        position += 2
+        if escaped in _CONTROL_ESCAPES:
+            return _CONTROL_ESCAPES[escaped]
+        if escaped.isascii() and escaped.isalnum():
+            raise ValueError(f"escape \\{escaped}")
+        return escaped
+
+    while position < size:
+        char = pattern[position]
+        if char == "[":
+            position += 1
+            negated = pattern.startswith("^", position)
+            position += negated
+            members: set[int] = set()
+            first = True
+            while first or pattern[position] != "]":
+                first = False
+                if pattern.startswith("\\d", position):
+                    members.update(range(0x30, 0x3A))
+                    position += 2
+                    continue
+                low = take_char()
+                high = low
+                if pattern[position] == "-" and pattern[position + 1] != "]":
+                    position += 1
+                    high = take_char()
+                members.update(range(ord(low), min(ord(high), 0xFF) + 1))
+            position += 1
+            if any(caseless):
+                members.update(other for code in list(members) for other in _cases(chr(code)))
+            if members or negated:
+                out.append(_byte_class(members, negated))
+            else:
+                optional = _OPTIONAL.match(pattern, position)
+                if optional:
+                    position = optional.end()
+                else:
+                    out.append(_NOTHING)
+            continue
+        if char == "(":
+            if pattern.startswith("(?:", position) or pattern.startswith("(?i:", position):
+                opening = pattern[position:pattern.index(":", position) + 1]
+                caseless.append(opening == "(?i:")
+                out.append(opening)
+                position += len(opening)
+                continue
+            if pattern.startswith("(?", position):
+                raise ValueError("group syntax")
+            caseless.append(False)
+            out.append("(")
+            position += 1
+            continue
+        if char == ")":
+            if not caseless:
+                raise ValueError("unbalanced parenthesis")
+            caseless.pop()
+            out.append(")")
+            position += 1
+            continue
+        if char in "|*+?.^$":
+            out.append(char)
+            position += 1
+            continue
+        if char == "{":
+            quantifier = _QUANTIFIER.match(pattern, position)
+            if quantifier:
+                out.append(quantifier.group())
+                position = quantifier.end()
+                continue
+        literal = take_char()
+        code = ord(literal)
+        if code > 0xFF:
+            out.append(_NOTHING)
+        elif any(caseless) and not literal.isascii() and literal.isalpha():
+            out.append(_byte_class({code, *_cases(literal)}, False))
+        else:
+            out.append(_byte(code))
+    if caseless:
+        raise ValueError("unbalanced parenthesis")
+    return "".join(out)
+
+
+def _cases(char: str) -> set[int]:
+    """The Latin-1 code points of ``char``'s other case (``ß`` upper-cases to two letters)."""
+    return {ord(c) for c in (char.lower(), char.upper()) if len(c) == 1 and ord(c) <= 0xFF}
+
+
+def _byte(code: int) -> str:
+    char = chr(code)
+    return char if char.isascii() and char.isalnum() else f"\\x{code:02x}"
+
+
+def _byte_class(members: set[int], negated: bool) -> str:
+    if negated and not members:
+        return r"[\x00-\xff]"
+    codes = sorted(members)
+    parts: list[str] = []
+    index = 0
+    while index < len(codes):
+        last = index
+        while last + 1 < len(codes) and codes[last + 1] == codes[last] + 1:
+            last += 1
+        if last - index >= 2:
+            parts.append(f"{_byte(codes[index])}-{_byte(codes[last])}")
+        else:
+            parts.extend(_byte(code) for code in codes[index:last + 1])
+        index = last + 1
+    return "[" + ("^" if negated else "") + "".join(parts) + "]"
 
 
 def _ascii_digits(pattern: str) -> str:
