@@ -200,22 +200,20 @@ class Scanner:
                     (ident, narrow.encode("latin-1"), som))
         if not latin:
             del members["latin-1"]
-        databases: dict[str, list[Any]] = {}
-        compiling = threading.Lock()
+        # Both modes are compiled (or loaded from the cache) now, not on the first text
+        # that needs one: a hook's first text with a character beyond Latin-1 would
+        # otherwise wait seconds for a compilation.
+        databases = {mode: [_hyperscan_database(group, narrow=mode == "latin-1")
+                            for group in groups.values() if group]
+                     for mode, groups in members.items()}
         local = threading.local()  # a hyperscan scratch serves one scan at a time
 
         def scratches_for(mode: str) -> list[tuple[Any, Any]]:
-            # Each mode's databases are loaded (or compiled) when first needed: most
-            # inputs only ever need the Latin-1 ones.
             pairs: dict[str, list[tuple[Any, Any]]] | None = getattr(local, "pairs", None)
             if pairs is None:
                 pairs = local.pairs = {}
             found = pairs.get(mode)
             if found is None:
-                with compiling:
-                    if mode not in databases:
-                        databases[mode] = [_hyperscan_database(group, narrow=mode == "latin-1")
-                                           for group in members[mode].values() if group]
                 found = pairs[mode] = [(d, hyperscan.Scratch(d)) for d in databases[mode]]
             return found
 

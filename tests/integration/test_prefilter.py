@@ -409,3 +409,56 @@ def test_cnpj_keywords_open_windows_only_near_a_timestamp_shaped_run(
     # A keyword with no such run near it opens no window at all.
     assert "BR_CNPJ" not in prefiltered._scanner.regions(
         "emitente " + "nota fiscal 12345 " * 10)  # type: ignore[union-attr]
+
+
+# -------------------------------------------------- hyperscan: Latin-1 and UTF-8 scans
+
+def _both_scans() -> tuple[object, object]:
+    from redactor.candidates import Scanner
+
+    engine = Redactor(_settings(), prefilter="hyperscan")
+    found = engine._analyzer.registry.get_recognizers("pt", entities=engine._entities)
+    declared = [r.prefilter(engine.settings.score_threshold) for r in found]
+    return (Scanner(declared, backend="hyperscan"),
+            Scanner(declared, backend="hyperscan", narrow=False))
+
+
+def _hits(scanner: object, text: str) -> list[tuple[int, int, int, int]]:
+    return sorted((i, id(t), s, e) for i, t, s, e in scanner._find(text))  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def both_scans() -> tuple[object, object]:
+    if not _installed("hyperscan"):
+        pytest.skip("hyperscan (the fast extra) is not installed")
+    return _both_scans()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.data_too_large])
+@given(text=_texts())
+def test_latin1_scan_hits_what_the_utf8_scan_hits(
+        both_scans: tuple[object, object], text: str) -> None:
+    """Every trigger hit, trigger for trigger, is the same whether a text of Latin-1
+    characters is scanned as Latin-1 bytes (the fast way) or as UTF-8."""
+    narrow, wide = both_scans
+    try:
+        text.encode("latin-1")
+    except UnicodeEncodeError:
+        text = "".join(c for c in text if ord(c) < 0x100)
+    assert _hits(narrow, text) == _hits(wide, text)
+
+
+def test_latin1_scan_hits_what_the_utf8_scan_hits_on_the_corpora(
+        both_scans: tuple[object, object]) -> None:
+    from benchmarks.throughput import digit_corpus
+
+    narrow, wide = both_scans
+    docs = "\n".join(d.text for d in Generator(7).documents(400))
+    for text in (corpus(0.5, seed=3)[0], digit_corpus(0.5, seed=3)[0],
+                 docs.encode("latin-1", "replace").decode("latin-1"),
+                 "".join(f for f in FIXED if max(f) < "\u0100")):
+        text.encode("latin-1")  # the fast way is taken
+        hits = _hits(narrow, text)
+        assert len(hits) > 100
+        assert hits == _hits(wide, text)

@@ -90,17 +90,22 @@ def test_hyperscan_database_is_cached_and_a_bad_cache_is_ignored(
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     _scanner("hyperscan")
-    (cached,) = (tmp_path / "redactor").glob("prefilter-*.hsdb")
+    # One database per mode: Latin-1 bytes and UTF-8 (the keyword groups are empty).
+    cached = sorted((tmp_path / "redactor").glob("prefilter-*.hsdb"))
+    assert len(cached) == 2
 
     def no_compile(*args: object, **kwargs: object) -> None:
         raise AssertionError("compiled although cached")
 
     monkeypatch.setattr(hyperscan, "Database", no_compile)
     assert set(_scanner("hyperscan").regions("ab c")) == {"A", "B"}
+    assert set(_scanner("hyperscan").regions("ab c \u2014")) == {"A", "B"}  # UTF-8
     monkeypatch.undo()
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    cached.write_bytes(b"not a database")
+    for path in cached:
+        path.write_bytes(b"not a database")
     assert set(_scanner("hyperscan").regions("ab c")) == {"A", "B"}
+    assert set(_scanner("hyperscan").regions("ab c \u2014")) == {"A", "B"}
 
 
 def test_unknown_backend_is_an_error() -> None:
@@ -125,3 +130,65 @@ def _outside_by_search(text: str) -> bool:
     st.characters()), max_size=40))
 def test_the_alphabet_check_equals_a_search_of_the_whole_text(text: str) -> None:
     assert outside_trigger_alphabet(text) == _outside_by_search(text)
+
+
+# ----------------------------------------------------------- Latin-1 translation
+
+_LATIN_PATTERNS = [
+    "(?:^|[^A-Za-z0-9\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017f])"
+    "(?:[Uu\u00d9-\u00dc\u00f9-\u00fc\u0168-\u0173][\u0300-\u036f]{0,2}[Ss\u015a-\u0161])"
+    "(?:[Ss\u015a-\u0161])?(?:[^A-Za-z0-9]|$)",
+    "(?i:rua|av\u00e9|stra\u00dfe)[ \\t]+[0-9]{1,5}",
+    "[0-9]{3}[\u2022*]{3}[-.][0-9]{2}",                  # a member beyond U+00FF
+    "x\u2022y|z[0-9]+",                                  # a literal beyond U+00FF
+    "\\(\\+?[0-9]{2}\\)[ ]?[0-9]{4,5}-[0-9]{4}",
+    "\\{[a-z]+\\}|[\\]\\[-]|a{2,3}",
+    "[^0-9A-Za-z]\u00e7[\u0300-\u036f]\u00e3o",           # a mark that is not optional
+]
+_LATIN_TEXT = st.text(alphabet=st.sampled_from(
+    "aAuUsSzZxy\u00e7\u00c7\u00e3\u00e9\u00c9\u00fa\u00dc\u00dfrRvV0123456789 \t\n-.*()+{}[]:"
+    "\u00aa\u00b5\u00ba\u00ff\u00d7\u00f7"), max_size=60)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=_LATIN_TEXT)
+def test_a_translated_trigger_matches_the_latin1_bytes_where_the_original_matches_the_text(
+        text: str) -> None:
+    from redactor.candidates import latin1_pattern
+
+    data = text.encode("latin-1")
+    for pattern in _LATIN_PATTERNS:
+        unicode_spans = [m.span() for m in re.finditer(pattern, text)]
+        narrow = re.compile(latin1_pattern(pattern).encode("latin-1"))
+        assert [m.span() for m in narrow.finditer(data)] == unicode_spans, pattern
+
+
+def test_the_translation_drops_what_latin1_text_cannot_hold() -> None:
+    from redactor.candidates import latin1_pattern
+
+    assert latin1_pattern("[Aa\u0100\u0101][\u0300-\u036f]{0,2}b") == "[Aa]b"
+    assert latin1_pattern("(?i:\u00e9)") == "(?i:[\\xc9\\xe9])"
+    assert latin1_pattern("a\u2022") == "a[^\\x00-\\xff]"
+
+
+@pytest.mark.parametrize("pattern", ["\\w+", "a(?=b)", "(ab", "ab)", "[ab", "\\u2022", "a\\"])
+def test_syntax_the_translation_does_not_know_is_refused(pattern: str) -> None:
+    from redactor.candidates import latin1_pattern
+
+    with pytest.raises(ValueError):
+        latin1_pattern(pattern)
+
+
+@needs_hyperscan
+def test_a_trigger_that_cannot_match_latin1_text_is_left_out_of_its_database() -> None:
+    scanner = Scanner([Prefilter("A", (Trigger("x\u2022", name="bullet"),
+                                       Trigger("ab", name="ab")))], backend="hyperscan")
+    assert set(scanner.regions("ab x")) == {"A"}          # Latin-1: "ab" still hits
+    assert [r.start for r in scanner.regions("x\u2022 " + "-" * 200)["A"]] == [0]  # UTF-8
+
+
+@needs_hyperscan
+def test_unknown_syntax_makes_every_text_scan_as_utf8() -> None:
+    scanner = Scanner([Prefilter("A", (Trigger("a\\sb", name="s"),))], backend="hyperscan")
+    assert set(scanner.regions("xa\tb")) == {"A"}
+    assert not scanner.regions("xa_b")
