@@ -257,15 +257,16 @@ def keyword_triggers(keywords: Sequence[str], reach: int) -> tuple[Trigger, ...]
 
     A match that a keyword lifts lies within the context window on either side of
     it, ``reach`` being the longest such match.  A single word is matched as a whole
-    word or its plural.  A phrase needs all its words: one of them that is a keyword
-    alone, or else its longest distinctive word, stands for it; when all its words are
-    shorter than three letters (``c.n.p.j.``), the words in order with anything but
-    letters and digits between them.
+    word or its plural.  A phrase needs all its words, and all of them lie in the
+    context window that lifts a match, so any one of them stands for it: one that is
+    a keyword alone, else its longest distinctive word, or, when all its words are
+    shorter than three letters (``c.n.p.j.``), its last word.  (The words in order,
+    with anything but letters and digits between them, made the slowest pattern of
+    the scan: a one-letter class at every ``c`` of the text.)
     """
     from recognizers._text import words
 
     singles: dict[str, int] = {}
-    phrases: set[str] = set()
     tokenized = [tokens for tokens in map(words, keywords) if tokens]
     alone = {tokens[0] for tokens in tokenized if len(tokens) == 1}
     for tokens in tokenized:
@@ -273,11 +274,9 @@ def keyword_triggers(keywords: Sequence[str], reach: int) -> tuple[Trigger, ...]
             continue  # a keyword of its own stands in it ("cpf" in "cpf/mf")
         distinctive = [t for t in tokens if t not in _GENERIC_WORDS] or tokens
         longest = max(distinctive, key=len)
-        if len(tokens) == 1 or len(longest) >= 3:
-            singles[literal_pattern(longest)] = _literal_length(longest)
-        else:
-            # Words of one or two letters (``c.n.p.j.``): in order, and matched slowly.
-            phrases.add("[^A-Za-z0-9]+".join(literal_pattern(t) for t in tokens))
+        if len(tokens) > 1 and len(longest) < 3:
+            longest = tokens[-1]  # words of one or two letters ("c.n.p.j."): the last
+        singles[literal_pattern(longest)] = _literal_length(longest)
     before, after = CONTEXT_AFTER + reach, CONTEXT_BEFORE + reach
     triggers = []
     # A keyword is a whole word: it neither follows nor precedes a letter or digit,
@@ -290,10 +289,6 @@ def keyword_triggers(keywords: Sequence[str], reach: int) -> tuple[Trigger, ...]
         triggers.append(Trigger(start + "(?:" + "|".join(ordered) + ")" + end, before=before,
                                 after=after, name="keyword", keyword=True,
                                 max_length=max(singles.values()) + 2 + _literal_length("s")))
-    if phrases:
-        triggers.append(Trigger(start + "(?:" + "|".join(sorted(phrases)) + ")" + end,
-                                before=before, after=after, name="keyword phrase",
-                                keyword=True))
     return tuple(triggers)
 
 

@@ -462,3 +462,19 @@ def test_latin1_scan_hits_what_the_utf8_scan_hits_on_the_corpora(
         hits = _hits(narrow, text)
         assert len(hits) > 100
         assert hits == _hits(wide, text)
+
+
+def test_phrase_keywords_of_one_letter_words_lift_as_unfiltered(
+        prefiltered: Redactor, unfiltered: Redactor) -> None:
+    """``r.g.``, ``c.n.p.j.`` are found by their last word standing alone: spaced,
+    dotted, glued to punctuation, at both sides of the value and at every distance."""
+    rng = random.Random(5)
+    lifted = 0
+    for _ in range(6):
+        rg = syn.random_rg_sp(rng)
+        for keyword in ("R.G.", "r. g.", "RG", "r.g:", "R . G", "(r.g.)"):
+            for gap in ("", "xx ", "xx yy ", "xx yy zz ", "xx yy zz ww ", "q" * 30 + " "):
+                for text in (f"{keyword} {gap}{rg} fim", f"nota {rg} {gap}{keyword} fim"):
+                    lifted += bool(unfiltered._spans(text, None))
+                    _same(prefiltered, unfiltered, text)
+    assert lifted > 0
