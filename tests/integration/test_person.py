@@ -211,3 +211,32 @@ def test_a_spacy_model_adds_its_person_findings_to_the_pack(tmp_path: object) ->
         "A cliente [NOME] falou com [NOME] ontem; a [NOME] confirmou.")
     # The pack alone does not find the model's name.
     assert "Xyzk Wbcd" in Redactor(Settings()).redact(text).text
+
+
+def test_the_pair_trigger_test_remembers_answers_by_the_hit_text(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Remembered answers are the answers: for the same hit text anywhere, after the
+    memory fills up and starts over, and for texts that differ in one letter."""
+    import re
+
+    from recognizers import person
+
+    def fresh(hit: str) -> bool:
+        words = re.findall(person._WORD_AT, hit)
+        return bool(words) and (person._is_name_word(words[0])
+                                or person._is_name_word(words[-1]))
+
+    monkeypatch.setattr(person, "PAIRS_REMEMBERED", 3)
+    monkeypatch.setattr(person, "_PAIRS_SEEN", {})
+    hits = [" INFO  PedidoService ", " Maria Silva ", " Mario Service ", " DEBUG Fila ",
+            " INFO  PedidoService ", " Maria Silva ", "\nJoão d'Ávila,", " Xmaria Silvx "]
+    answers = set()
+    for round_ in range(3):
+        for index, hit in enumerate(hits):
+            text = "x" * (index + round_) + hit + "y"
+            start = index + round_
+            got = person._pair_may_name(text, start, start + len(hit))
+            assert got == fresh(hit), hit
+            answers.add(got)
+            assert len(person._PAIRS_SEEN) <= 3
+    assert answers == {True, False}
