@@ -19,7 +19,7 @@ from recognizers.base import (
     cap_scores,
 )
 from recognizers.checksums import canonical, cnpj_is_valid
-from recognizers.prefilter import Prefilter, Trigger, keyword_triggers
+from recognizers.prefilter import Prefilter, Trigger, checked, keyword_triggers
 
 if TYPE_CHECKING:
     from presidio_analyzer.nlp_engine import NlpArtifacts
@@ -198,10 +198,14 @@ class BrCnpjRecognizer(PackPatternRecognizer):
         """
         numeric = _NUMERIC_ANY if threshold <= TIMESTAMP_SCORE else _not_timestamp_pattern()
         reach = 20
+        # Each hit is one written form the patterns match, and every match whose check
+        # digits fail is dropped (invalidate_result): the hit must pass them too.
+        valid = checked(cnpj_is_valid)
         triggers = [
-            Trigger(_MASKED, name="masked"),
-            Trigger(f"{_EDGE}{_ALNUM_WITH_LETTER}[0-9]{{2}}{_END_EDGE}", name="alphanumeric"),
-            Trigger(f"{_EDGE}{numeric}{_END_EDGE}", name="numeric"),
+            Trigger(_MASKED, accept=valid, name="masked"),
+            Trigger(f"{_EDGE}{_ALNUM_WITH_LETTER}[0-9]{{2}}{_END_EDGE}", accept=valid,
+                    name="alphanumeric"),
+            Trigger(f"{_EDGE}{numeric}{_END_EDGE}", accept=valid, name="numeric"),
         ]
         if threshold <= max(TIMESTAMP_SCORE + CONTEXT_BOOST, CONTEXT_FLOOR):
             triggers.extend(_near_timestamp(t, _NUMERIC_ANY_RE if threshold <= TIMESTAMP_SCORE

@@ -9,7 +9,7 @@ from presidio_analyzer import Pattern
 
 from recognizers.base import CHECKSUM_PASS_SCORE, PackPatternRecognizer, bounded
 from recognizers.checksums import cpf_is_valid
-from recognizers.prefilter import Prefilter, Trigger
+from recognizers.prefilter import Prefilter, Trigger, checked
 
 __all__ = ["BrCpfRecognizer"]
 
@@ -27,9 +27,11 @@ _HIDDEN: Final = (
 # boundary characters are part of the hit), and the partially hidden forms.
 _EDGE: Final = "(?:^|[^0-9A-Za-z])"
 _END_EDGE: Final = "(?:[^0-9A-Za-z]|$)"
+# A numeric hit is one of the written forms the patterns match, and every such match
+# whose check digits fail is dropped (invalidate_result): the hit must pass them too.
 _TRIGGERS: Final = (
     Trigger(f"{_EDGE}[0-9]{{3}}[-. ]?[0-9]{{3}}[-. ]?[0-9]{{3}}[-. /]?[0-9]{{2}}{_END_EDGE}",
-            name="numeric"),
+            accept=checked(cpf_is_valid), name="numeric"),
     Trigger(_HIDDEN.replace("\\u2022", "\u2022"), name="hidden"),
 )
 

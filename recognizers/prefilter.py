@@ -35,6 +35,7 @@ __all__ = [
     "NEVER",
     "Prefilter",
     "Trigger",
+    "checked",
     "keyword_triggers",
     "literal_pattern",
     "outside_trigger_alphabet",
@@ -77,6 +78,25 @@ class Prefilter:
     #: Hits found by code instead of patterns, as ``(start, end)`` spans with the same
     #: contract as a trigger's hits (reach 0): for vocabularies too large to compile.
     finder: Callable[[str], list[tuple[int, int]]] | None = None
+
+
+_CORE: Final = re.compile(r"[0-9A-Za-z](?:.*[0-9A-Za-z])?", re.DOTALL)
+
+
+def checked(check: Callable[[str], bool]) -> Callable[[str, int, int], bool]:
+    """An ``accept`` for a trigger whose hit is one written identifier, maybe between two
+    boundary characters: the identifier (from its first ASCII letter or digit to its
+    last) must pass ``check``, the test the recognizer drops a failing match by.
+
+    Exact when the recognizer's patterns match that same span and drop every match
+    whose check fails: a hit that fails can hold no finding.
+    """
+
+    def accept(text: str, start: int, end: int) -> bool:
+        core = _CORE.search(text, start, end)
+        return core is not None and check(core.group())
+
+    return accept
 
 
 #: Triggers spell letters with ASCII, Latin-1 and Latin Extended-A characters.  A

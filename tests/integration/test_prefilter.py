@@ -478,3 +478,31 @@ def test_phrase_keywords_of_one_letter_words_lift_as_unfiltered(
                     lifted += bool(unfiltered._spans(text, None))
                     _same(prefiltered, unfiltered, text)
     assert lifted > 0
+
+
+def test_cpf_and_cnpj_hits_open_windows_only_when_their_check_digits_pass(
+        prefiltered: Redactor, unfiltered: Redactor) -> None:
+    """Each numeric form between every kind of boundary, valid and one digit off: the
+    prefiltered path finds what the unfiltered one finds, and a form whose check digits
+    fail opens no window (its recognizer would drop it)."""
+    rng = random.Random(13)
+    values = []
+    for _ in range(4):
+        values += syn.cpf_forms(syn.random_cpf(rng)).values()
+        values += syn.cpf_forms(syn.invalid_cpf(rng)).values()
+        values += syn.cnpj_forms(syn.random_cnpj(rng, alphanumeric=rng.random() < 0.5)).values()
+        values += syn.cnpj_forms(syn.invalid_cnpj(rng)).values()
+    found = 0
+    for value in values:
+        for left, right in (("", ""), ("cpf=", ";"), ("cnpj: ", "."), ("(", ")"), ("é ", " ã"),
+                            ("\"", "\""), ("x\n", "\ny"), ("/", "-")):
+            text = f"registro {left}{value}{right} fim"
+            expected = unfiltered._spans(text, None)
+            found += bool(expected)
+            _same(prefiltered, unfiltered, text)
+    assert 0 < found < len(values) * 8
+    scanner = prefiltered._scanner
+    assert scanner is not None
+    for bad in (syn.cpf_forms(syn.invalid_cpf(rng))["masked"],
+                syn.cnpj_forms(syn.invalid_cnpj(rng))["masked"]):
+        assert not scanner.regions(f"nota {bad} fim"), bad
