@@ -209,8 +209,8 @@ def literal_pattern(word: str) -> str:
     """A pattern for every spelling of ``word`` that :func:`fold` maps onto ``fold(word)``.
 
     Case and accents are free: ``usuario`` also matches ``USUÁRIO`` and ``usuário``
-    written with a combining accent (up to MAX_MARKS marks per letter; a text with
-    more skips the prefilter).
+    written with a combining accent (up to MAX_MARKS marks per letter or digit; a text
+    with more skips the prefilter), and a digit matches what folds to it (``¹``).
     """
     target = fold(word)
     classes, multis = _fold_index()
@@ -219,7 +219,8 @@ def literal_pattern(word: str) -> str:
     def piece_at(position: int) -> str:
         letter = target[position]
         members = {letter, letter.upper(), *classes.get(letter, "")}
-        return f"[{_class_body(sorted(members))}][{marks}]{{0,{MAX_MARKS}}}" if letter.isalpha() \
+        # Digits too: fold() reads "stcd¹" as "stcd1".
+        return f"[{_class_body(sorted(members))}][{marks}]{{0,{MAX_MARKS}}}" if letter.isalnum() \
             else _escape(letter)
 
     def build(position: int) -> str:
@@ -254,7 +255,7 @@ def spells(text: str, word: str) -> bool:
         if index == len(text):
             return False
         char, letter = text[index], target[position]
-        if letter.isalpha():
+        if letter.isalnum():
             if char == letter or char == letter.upper() or char in classes.get(letter, ""):
                 marks = 0
                 while (marks < MAX_MARKS and index + 1 + marks < len(text)

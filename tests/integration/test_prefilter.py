@@ -376,6 +376,14 @@ def test_issue_13_review_cases_prefiltered_equal_unfiltered(text: str) -> None:
     _same_on_every_backend((), text, found=False)
 
 
+# Found by the second review: fold() reads a superscript digit as the digit, so "stcd¹"
+# is the keyword "stcd1", which lifts a CNPJ that reads as a timestamp.
+@pytest.mark.parametrize("text", ["stcd\u00b9 20241028080725 fim",
+                                  "STCD\u00b9: 20241028080725"])
+def test_a_keyword_digit_written_as_a_superscript_still_triggers(text: str) -> None:
+    _same_on_every_backend((), text)
+
+
 def _same_on_every_backend(known: tuple[str, ...], text: str, *, found: bool = True) -> None:
     settings = dataclasses.replace(Settings(), known_users=known)
     expected = Redactor(settings, prefilter=False)._spans(text, None)
