@@ -287,9 +287,13 @@ class _WordIndex:
         return at == len(self.wide) or self.wide[at] >= hi
 
     def last_words(self, lo: int, hi: int, count: int) -> list[str]:
-        """The last ``count`` words of ``text[lo:hi]``, without one that ``lo`` cuts."""
+        """The last ``count`` words of ``text[lo:hi]``, without one that ``lo`` cuts.
+
+        A cut is decided by :func:`_cut_at`, as for a slice: a token running across
+        ``lo`` over a character the triggers do not count as a word character (``α``)
+        is kept, clipped, as the slice's first word."""
         first = bisect_right(self.ends, lo)  # the first token ending after lo
-        if first < len(self.starts) and self.starts[first] < lo:
+        if first < len(self.starts) and _cut_at(self.text, lo):
             first += 1
         stop = bisect_left(self.starts, hi)  # tokens starting before hi
         text, starts, ends = self.text, self.starts, self.ends
@@ -297,10 +301,11 @@ class _WordIndex:
                 for k in range(max(first, stop - count), stop)]
 
     def first_words(self, lo: int, hi: int, count: int) -> list[str]:
-        """The first ``count`` words of ``text[lo:hi]``, without one that ``hi`` cuts."""
+        """The first ``count`` words of ``text[lo:hi]``, without one that ``hi`` cuts
+        (decided by :func:`_cut_at`, as for a slice)."""
         first = bisect_right(self.ends, lo)
         stop = bisect_left(self.starts, hi)
-        if stop > first and self.ends[stop - 1] > hi:
+        if stop > first and _cut_at(self.text, hi):
             stop -= 1
         stop = min(stop, first + count)
         text, starts, ends = self.text, self.starts, self.ends

@@ -47,9 +47,12 @@ def test_context_labels() -> None:
 
 
 _PIECES = ["cpf", "CPF", " ", "  ", "conta", "corrente", "-", "_", "x1", "user", "users", ".",
-           "é", "agência", "Agencia", "\n", "12", "İ", "ß", "ａ"]
+           "é", "agência", "Agencia", "\n", "12", "İ", "ß", "ａ",
+           # Letters the triggers do not count as word characters, and marks (review).
+           "α", "日", "\u0301", "e\u0301"]
 
 
+@settings(max_examples=400)
 @given(st.lists(st.sampled_from(_PIECES), max_size=40), st.data())
 def test_indexed_context_distance_equals_the_slice_by_slice_one(
         pieces: list[str], data: st.DataObject) -> None:
@@ -137,3 +140,29 @@ def test_a_word_cut_by_the_context_window_is_no_keyword() -> None:
         start = len(text) - len(number)
         assert text[start - left:start - left + 3] == "tel"
         assert words.near(text, start, len(text)) is near, head
+
+
+def test_a_word_at_the_window_edge_is_cut_alike_with_and_without_the_index() -> None:
+    """The indexed path decides a cut at the window's edge as the slices do (review: a
+    token running on into ``α`` was dropped by the index and kept by the slices)."""
+    import recognizers._text as text_module
+
+    words = ContextWords(["tel"])
+    number = "11987654321"
+    reach = 24 * words.after
+    left = 24 * words.before
+    cases = []
+    for tail in ("telα", "tel日", "telex", "tel", "tel\u0301x", "tel\u0301 x", "tel_x"):
+        text = number + " " + "x" * (reach - 5) + " " + tail
+        cases.append((text, 0, len(number)))
+    for head in ("αtel", "日tel", "hotel", " tel", "e\u0301tel", "_tel"):
+        text = head + " " + "x" * (left - 5) + " " + number
+        cases.append((text, len(text) - len(number), len(text)))
+    answers = set()
+    for text, start, end in cases:
+        text_module._recent.state = None
+        by_slices = words.distance(text, start, end)
+        text_module._recent.state = [text, 0, text_module._WordIndex(text)]
+        assert words.distance(text, start, end) == by_slices, text[-12:]
+        answers.add(by_slices)
+    assert None in answers and len(answers) > 1
