@@ -144,7 +144,8 @@ def _outside_characters() -> frozenset[str]:
                 not folded and char not in _MARKS):
             chars.append(char)
     # Ŀ and ŀ fold to "l·": a word the triggers read as one is two words to fold().
-    chars.extend("\u013f\u0140")
+    # So do ¼ ½ ¾ ("1⁄4"): "stcd½" holds the keyword stcd1 (found by review).
+    chars.extend("\u013f\u0140\u00bc\u00bd\u00be")
     return frozenset(chars)
 
 

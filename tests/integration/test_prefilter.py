@@ -384,6 +384,17 @@ def test_a_keyword_digit_written_as_a_superscript_still_triggers(text: str) -> N
     _same_on_every_backend((), text)
 
 
+# ... and "stcd½" folds to "stcd1⁄2", the keyword and a "2": such text is analysed whole.
+@pytest.mark.parametrize("text", ["stcd\u00bd 20241028080725 fim",
+                                  "STCD\u00bc: 20241028080725"])
+def test_a_keyword_digit_inside_a_vulgar_fraction_skips_the_prefilter(text: str) -> None:
+    from recognizers._text import normalize_for_matching
+    from recognizers.prefilter import outside_trigger_alphabet
+
+    assert outside_trigger_alphabet(normalize_for_matching(text))
+    _same_on_every_backend((), text)
+
+
 def _same_on_every_backend(known: tuple[str, ...], text: str, *, found: bool = True) -> None:
     settings = dataclasses.replace(Settings(), known_users=known)
     expected = Redactor(settings, prefilter=False)._spans(text, None)
