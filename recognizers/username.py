@@ -25,7 +25,7 @@ from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 from recognizers._text import fold
 from recognizers.base import FLAGS, RawContextMixin, make_result
-from recognizers.prefilter import NEVER, Prefilter, Trigger, literal_pattern
+from recognizers.prefilter import Prefilter, Trigger, literal_pattern
 
 if TYPE_CHECKING:
     from presidio_analyzer.nlp_engine import NlpArtifacts
@@ -476,7 +476,8 @@ class KnownUsernameRecognizer(EntityRecognizer):
                 current, size = [], 0
             current.append(alternative)
             size += len(alternative) + 1
-        patterns.append("|".join(current) or NEVER)
+        if current:  # none when no entry has a word ("  "): nothing to find, no trigger
+            patterns.append("|".join(current))
         return Prefilter(ENTITY, tuple(Trigger(p, name="listed name") for p in patterns),
                          margin_before=margin, margin_after=margin)
 

@@ -203,8 +203,8 @@ class Scanner:
         # Both modes are compiled (or loaded from the cache) now, not on the first text
         # that needs one: a hook's first text with a character beyond Latin-1 would
         # otherwise wait seconds for a compilation.
-        databases = {mode: [_hyperscan_database(group, narrow=mode == "latin-1")
-                            for group in groups.values() if group]
+        databases = {mode: [d for d in (_hyperscan_database(group)
+                                        for group in groups.values() if group) if d is not None]
                      for mode, groups in members.items()}
         local = threading.local()  # a hyperscan scratch serves one scan at a time
 
@@ -284,14 +284,14 @@ class Scanner:
         return result
 
 
-def _hyperscan_database(members: list[tuple[int, bytes, int]], *, narrow: bool = False) -> Any:
+def _hyperscan_database(members: list[tuple[int, bytes, int]]) -> Any:
     """Compile, or load from the cache a database compiled from the same triggers.
 
     Compiling takes a second or two; the serialized database is kept under
     ``$XDG_CACHE_HOME/redactor`` (patterns only, no text), keyed by a hash of the
     patterns, flags and hyperscan's version.  A cache that cannot be read or written
-    is ignored.  ``narrow``: Latin-1 expressions, where one that can never match (it
-    needs a character beyond U+00FF) is left out.
+    is ignored.  Expressions that can never match are left out; None when no
+    expression is left.
     """
     import hashlib
 
@@ -307,9 +307,12 @@ def _hyperscan_database(members: list[tuple[int, bytes, int]], *, narrow: bool =
     try:
         database = _compiled(members)
     except hyperscan.error:
-        if not narrow:
-            raise
-        database = _compiled([m for m in members if _can_match(m)])
+        # A trigger that can never match (NEVER; in Latin-1, one that needs a wider
+        # character) finds nothing: left out.
+        possible = [m for m in members if _can_match(m)]
+        if not possible:
+            return None
+        database = _compiled(possible)
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_suffix(f".{os.getpid()}.tmp")
@@ -344,7 +347,9 @@ _CONTROL_ESCAPES: Final = {"t": "\t", "n": "\n", "r": "\r", "f": "\f", "v": "\v"
 #: A positive class left with no Latin-1 member: it matches nothing.
 _NOTHING: Final = r"[^\x00-\xff]"
 _QUANTIFIER: Final = re.compile(r"\{\d*(?:,\d*)?\}")
-_OPTIONAL: Final = re.compile(r"\{0(?:,\d*)?\}|\?|\*")
+_HEX_PAIR: Final = re.compile("[0-9A-Fa-f]{2}")
+#: A quantifier that lets its atom match nothing, lazy or possessive forms included.
+_OPTIONAL: Final = re.compile(r"(?:\{0(?:,\d*)?\}|\?|\*)[?+]?")
 
 
 def latin1_pattern(pattern: str) -> str:
@@ -357,6 +362,11 @@ def latin1_pattern(pattern: str) -> str:
     case-insensitive groups spell their non-ASCII letters' cases out (hyperscan folds
     ASCII only outside UTF-8 mode).  Raises ValueError on syntax it does not know.
     """
+    from recognizers.prefilter import NEVER
+
+    # The pattern that matches nothing (an empty list of names), whose \\s and \\S the
+    # translation does not otherwise take.
+    pattern = pattern.replace(NEVER, _NOTHING)
     try:
         return _latin1_pattern(pattern)
     except IndexError:
@@ -380,6 +390,9 @@ def _latin1_pattern(pattern: str) -> str:
         position += 2
         if escaped in _CONTROL_ESCAPES:
             return _CONTROL_ESCAPES[escaped]
+        if escaped == "x" and _HEX_PAIR.fullmatch(pattern, position, position + 2):
+            position += 2
+            return chr(int(pattern[position - 2:position], 16))
         if escaped.isascii() and escaped.isalnum():
             raise ValueError(f"escape \\{escaped}")
         return escaped

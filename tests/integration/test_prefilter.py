@@ -525,3 +525,9 @@ def test_cpf_and_cnpj_hits_open_windows_only_when_their_check_digits_pass(
     for bad in (syn.cpf_forms(syn.invalid_cpf(rng))["masked"],
                 syn.cnpj_forms(syn.invalid_cnpj(rng))["masked"]):
         assert not scanner.regions(f"nota {bad} fim"), bad
+
+
+def test_a_known_users_entry_without_a_word_builds_on_every_backend() -> None:
+    """``known_users = ["  "]`` gave the listed-name trigger a pattern that can never match,
+    which hyperscan refused to compile: the engine could not be built."""
+    _same_on_every_backend(("  ",), "cliente 529.982.247-25 login jsilva " * 3)

@@ -170,6 +170,23 @@ def test_the_translation_drops_what_latin1_text_cannot_hold() -> None:
     assert latin1_pattern("[Aa\u0100\u0101][\u0300-\u036f]{0,2}b") == "[Aa]b"
     assert latin1_pattern("(?i:\u00e9)") == "(?i:[\\xc9\\xe9])"
     assert latin1_pattern("a\u2022") == "a[^\\x00-\\xff]"
+    # Lazy and possessive quantifiers of a dropped class go with it; \\xHH is a character.
+    assert latin1_pattern("a[\u0300-\u036f]??b[\u0301]*+c") == "abc"
+    assert latin1_pattern("\\x41[\\xe0-\\xe2]") == "A[\\xe0-\\xe2]"
+
+
+@needs_hyperscan
+def test_the_pattern_that_matches_nothing_keeps_the_latin1_scan() -> None:
+    from recognizers.prefilter import NEVER
+    from redactor.candidates import latin1_pattern
+
+    assert latin1_pattern(NEVER) == "[^\\x00-\\xff]"
+    scanner = Scanner([Prefilter("A", (Trigger(NEVER, name="none"), Trigger("ab", name="ab")))],
+                      backend="hyperscan")
+    assert set(scanner.regions("ab")) == {"A"} and not scanner.regions("xx \u00e9")
+    cells = dict(zip(scanner._scan.__code__.co_freevars,
+                     (c.cell_contents for c in scanner._scan.__closure__ or ()), strict=True))
+    assert cells["latin"] is True
 
 
 @pytest.mark.parametrize("pattern", ["\\w+", "a(?=b)", "(ab", "ab)", "[ab", "\\u2022", "a\\"])
