@@ -128,15 +128,14 @@ _ALNUM_WITH_LETTER: Final = "(?:" + "|".join(
 # superset is enough to accept a keyword's hit).
 _TIMESTAMP_RE: Final = re.compile(
     _digits_pattern((_YEAR_OK, _MONTH_OK, _DAY_OK, _HOUR_OK, _SIXTY_OK, _SIXTY_OK)))
-_NUMERIC_ANY_RE: Final = re.compile(_NUMERIC_ANY)
 
 
-def _near_timestamp(trigger: Trigger, runs: re.Pattern[str]) -> Trigger:
-    """``trigger`` accepting only hits with one of ``runs`` within its reach."""
+def _near_timestamp(trigger: Trigger) -> Trigger:
+    """``trigger`` accepting only hits with a timestamp-shaped run within its reach."""
     before, after = trigger.before, trigger.after
 
     def accept(text: str, start: int, end: int) -> bool:
-        return runs.search(text, max(0, start - before), end + after) is not None
+        return _TIMESTAMP_RE.search(text, max(0, start - before), end + after) is not None
 
     return dataclasses.replace(trigger, accept=accept)
 
@@ -207,9 +206,9 @@ class BrCnpjRecognizer(PackPatternRecognizer):
                     name="alphanumeric"),
             Trigger(f"{_EDGE}{numeric}{_END_EDGE}", accept=valid, name="numeric"),
         ]
-        if threshold <= max(TIMESTAMP_SCORE + CONTEXT_BOOST, CONTEXT_FLOOR):
-            triggers.extend(_near_timestamp(t, _NUMERIC_ANY_RE if threshold <= TIMESTAMP_SCORE
-                                               else _TIMESTAMP_RE)
+        # At or below TIMESTAMP_SCORE the numeric trigger already hits every run.
+        if TIMESTAMP_SCORE < threshold <= max(TIMESTAMP_SCORE + CONTEXT_BOOST, CONTEXT_FLOOR):
+            triggers.extend(_near_timestamp(t)
                             for t in keyword_triggers(self.context_words.keywords, reach))
         return Prefilter(self.ENTITY, tuple(triggers))
 
