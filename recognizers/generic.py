@@ -301,6 +301,10 @@ def email_spans(text: str, flags: int) -> list[tuple[int, int]]:
     return spans
 
 
+#: What stands before the password of a URL with credentials: ``scheme://user:``.
+_URL_USERINFO: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,15}://[^\s/?#@:]{0,64}:\Z")
+
+
 class BrEmailRecognizer(_Tuned, EmailRecognizer):
     """E-mail addresses, validated against the bundled public suffix list."""
 
@@ -325,6 +329,8 @@ class BrEmailRecognizer(_Tuned, EmailRecognizer):
         name: str = self.name  # type: ignore[has-type]
         found: list[RecognizerResult] = []
         for start, end in email_spans(text, flags):
+            if _URL_USERINFO.search(text, max(0, start - 80), start):
+                continue  # https://user:token@github.com: a URL's password and host
             written = text[start:end]
             validation = self.validate_result(written)
             description = self.build_regex_explanation(
@@ -362,9 +368,20 @@ _NOT_A_PHONE: Final = re.compile(
     r"|\d{3}\.\d{5}\.\d{2}-\d|\d{1,2}(?:\.\d{1,2}){3,})(?![\d])")
 
 
+#: Blanks python-phonenumbers reads between a number and its extension label, past
+#: the first MAX_EXTENSION_GAP of a run: cut, so that "ext. 4" two hundred spaces
+#: after a number is not part of it.  (python-phonenumbers takes any run of them, so a
+#: number's parse depended on text beyond what the prefilter's windows hold.)
+MAX_EXTENSION_GAP: Final = 16
+_LONG_GAP: Final = re.compile(f"[ \u00a0\t,]{{{MAX_EXTENSION_GAP + 1},}}")
+
+
 def _hide_non_phones(text: str) -> str:
-    """``text`` with the forms of _NOT_A_PHONE blanked out (same length, same offsets)."""
-    return _NOT_A_PHONE.sub(lambda m: "_" * (m.end() - m.start()), text)
+    """``text`` with the forms of _NOT_A_PHONE blanked out, and long runs of blanks cut
+    after MAX_EXTENSION_GAP (same length, same offsets)."""
+    hidden = _NOT_A_PHONE.sub(lambda m: "_" * (m.end() - m.start()), text)
+    return _LONG_GAP.sub(lambda m: m.group()[:MAX_EXTENSION_GAP]
+                         + "_" * (m.end() - m.start() - MAX_EXTENSION_GAP), hidden)
 
 
 class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
