@@ -115,6 +115,30 @@ SHAPES: Final[dict[str, Callable[[int], str]]] = {
     "apostrophes-hyphens": _repeat("D'Ávila Ana-Maria "),
     "titles-dense": _repeat("Dr. Sr. cliente "),
     "given-name-repeats": lambda size: "Cliente: Maria Souza. " + "a Maria e " * (size // 10),
+    # Secrets (issue 14): keys, armour lines, token starts and manifests, dense or unclosed.
+    "password-eq": _repeat("password="),
+    "senha-colon": lambda size: "senha: " * (size // 7),
+    "key-runs": _repeat("a_token_b_key_c_pw_"),
+    "quote-after-key": lambda size: 'password="' + "a" * max(size - 10, 0),
+    "pem-begins": _repeat("-----BEGIN RSA PRIVATE KEY-----\n"),
+    "pem-ends": _repeat("AAAA\n-----END RSA PRIVATE KEY-----\n"),
+    "pem-open-body": lambda size: ("-----BEGIN PRIVATE KEY-----\n"
+                                   + ("A" * 64 + "\n") * (size // 65)),
+    "pem-body-footer": lambda size: ("A" * 64 + "\n") * (size // 65) + "-----END PRIVATE KEY-----",
+    "jwt-starts": _repeat("eyJ"),
+    "jwt-dots": _repeat("eyJa."),
+    "url-credentials": _repeat("://a:"),
+    "url-at": _repeat("x://a:b@"),
+    "manifest-dense": _repeat("kind: Secret\ndata:\n  a: b\n"),
+    "manifest-headers": lambda size: "kind: Secret\n" + "data:\n" * (size // 6),
+    "manifest-far": lambda size: ("data:\n  a: b\n" * 150 + "kind: Secret\n") * (size // 1800),
+    "json-manifests": _repeat('{"data":{"a":"b"},"kind":"Secret"}'),
+    "json-braces": lambda size: '"kind":"Secret"' + '{"data":{' * (size // 10),
+    "auth-schemes": _repeat("Bearer "),
+    "base64-pem-starts": _repeat("LS0tLS1CRUdJTi"),
+    "slack-dashes": lambda size: "xoxb-" + "1-" * (size // 2),
+    "putty-headers": _repeat("PuTTY-User-Key-File-2: "),
+    "yaml-spaces": lambda size: "kind: Secret\ndata:\n  a:" + " " * size,
 }
 
 

@@ -45,6 +45,7 @@ from recognizers.generic import (
     BrPhoneRecognizer,
 )
 from recognizers.person import PersonRecognizer
+from recognizers.secret import SecretRecognizer
 from recognizers.username import (
     DEFAULT_SERVICE_ACCOUNTS,
     KnownUsernameRecognizer,
@@ -80,6 +81,7 @@ __all__ = [
     "BrTituloEleitorRecognizer",
     "KnownUsernameRecognizer",
     "PersonRecognizer",
+    "SecretRecognizer",
     "ServiceAccounts",
     "UsernameRecognizer",
     "build",
@@ -112,6 +114,7 @@ ALL_RECOGNIZERS: Final[dict[str, tuple[type[EntityRecognizer], ...]]] = {
     "BR_ENDERECO": (BrEnderecoRecognizer,),
     "DATA_NASCIMENTO": (BrDataNascimentoRecognizer,),
     "PERSON": (PersonRecognizer,),
+    "SECRET": (SecretRecognizer,),
 }
 
 #: The entity names the pack can report, in a stable order.

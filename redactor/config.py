@@ -32,7 +32,9 @@ from redactor.errors import ConfigError
 __all__ = [
     "DEFAULT_ENTITIES",
     "DEFAULT_PROMPT_BLOCK",
+    "DEFAULT_PROMPT_BLOCK_SECRETS",
     "ENTITY_LABELS",
+    "SECRET_KINDS",
     "OperatorSpec",
     "Rule",
     "Settings",
@@ -46,7 +48,7 @@ DEFAULT_ENTITIES: Final = (
     "BR_CPF", "BR_CNPJ", "USERNAME", "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD",
     "IP_ADDRESS", "IBAN_CODE", "BR_CNH", "BR_PIS", "BR_TITULO_ELEITOR", "BR_CNS",
     "BR_RENAVAM", "BR_RG", "BR_CEP", "BR_PHONE", "BR_PIX_EVP", "BR_PIX_BRCODE", "BR_PLACA",
-    "BR_BANK_ACCOUNT", "BR_CNJ", "BR_ENDERECO", "DATA_NASCIMENTO", "PERSON",
+    "BR_BANK_ACCOUNT", "BR_CNJ", "BR_ENDERECO", "DATA_NASCIMENTO", "PERSON", "SECRET",
 )
 
 #: The short label each entity gets in placeholders: ``[CPF]``, ``[USERNAME]``.
@@ -75,12 +77,30 @@ ENTITY_LABELS: Final[Mapping[str, str]] = {
     "BR_ENDERECO": "ENDERECO",
     "DATA_NASCIMENTO": "DATA_NASCIMENTO",
     "PERSON": "NOME",
+    "SECRET": "SECRET",
 }
+
+#: The kinds a SECRET finding carries (in its recognizer name, ``SecretRecognizer:jwt``).
+#: Kept in step with recognizers.secret.KINDS by a test, like DEFAULT_ENTITIES.
+SECRET_KINDS: Final = (
+    "anthropic_key", "artifactory_token", "authorization", "aws_access_key", "aws_secret_key",
+    "azure_storage_key", "basic_auth", "bearer_token", "connection_string_password",
+    "discord_token", "github_token", "gitlab_token", "google_api_key", "high_entropy", "jwt",
+    "kubernetes_secret", "mailchimp_key", "npm_token", "openai_key", "password_assignment",
+    "private_key", "pypi_token", "secret_assignment", "sendgrid_key", "slack_token",
+    "slack_webhook", "square_secret", "stripe_key", "telegram_token", "twilio_key",
+)
+#: Secret kinds that make a prompt bounce (the others are redacted where the host can
+#: rewrite a prompt): a private key pasted into a chat is never a description of work.
+DEFAULT_PROMPT_BLOCK_SECRETS: Final = ("private_key",)
 
 #: Entities left alone in tool input (a Bash command, a file an agent writes, a commit):
 #: rewriting a person's name or address there corrupts the user's work.
 FREE_TEXT_ENTITIES: Final = ("PERSON", "BR_ENDERECO", "DATA_NASCIMENTO")
-DEFAULT_INPUT_ENTITIES: Final = tuple(e for e in DEFAULT_ENTITIES if e not in FREE_TEXT_ENTITIES)
+#: Secrets are left alone in tool input too: the agent can only hold a credential that
+#: reached it already, and a command whose password became [SECRET] fails.
+DEFAULT_INPUT_ENTITIES: Final = tuple(e for e in DEFAULT_ENTITIES
+                                      if e not in FREE_TEXT_ENTITIES and e != "SECRET")
 
 #: Entities that make a prompt bounce in the prompt hooks (the others are redacted in
 #: tool traffic but may appear in what a person types about their own work).
@@ -175,6 +195,8 @@ class Settings:
     spacy_model: str | None = None
     rules: tuple[Rule, ...] = ()
     prompt_block_entities: tuple[str, ...] = DEFAULT_PROMPT_BLOCK
+    #: SECRET kinds that block a prompt (``private_key``...), besides the entities above.
+    prompt_block_secrets: tuple[str, ...] = DEFAULT_PROMPT_BLOCK_SECRETS
     #: Entities the hooks redact in tool input (tool output gets every entity).
     input_entities: tuple[str, ...] = DEFAULT_INPUT_ENTITIES
     permission_decision: Literal["none", "allow", "ask"] = "none"
@@ -329,6 +351,7 @@ _SCHEMA: Final[dict[str, dict[str, str]]] = {
     },
     "hooks": {
         "prompt_block_entities": "list of entity names that block a prompt",
+        "prompt_block_secrets": "list of secret kinds that block a prompt (e.g. private_key)",
         "input_entities": "list of entity names redacted in tool input",
         "permission_decision": "none, allow or ask (sent with a rewritten tool call)",
         "wrap_bash": "true or false: pipe Bash output through redactor, failures included",
@@ -588,6 +611,17 @@ def _apply_key(settings: Settings, path: Path, key: str, value: Any, *, project:
         current_block = changes.get("prompt_block_entities", settings.prompt_block_entities)
         changes["prompt_block_entities"] = (
             (*current_block, *(n for n in names if n not in current_block)) if project else names)
+    elif key == "hooks.prompt_block_secrets":
+        kinds = _string_list(path, key, value)
+        for kind in kinds:
+            if kind not in SECRET_KINDS:
+                raise _fail(path, key, f"names an unknown secret kind '{kind}'",
+                            f"{_suggest(kind, SECRET_KINDS)}known kinds: "
+                            f"{', '.join(SECRET_KINDS)}")
+        current_kinds = changes.get("prompt_block_secrets", settings.prompt_block_secrets)
+        changes["prompt_block_secrets"] = (
+            (*current_kinds, *(k for k in kinds if k not in current_kinds)) if project
+            else kinds)
     elif key == "hooks.input_entities":
         names = _entity_list(path, key, value)
         current_input = changes.get("input_entities", settings.input_entities)

@@ -7,7 +7,7 @@ from typing import Final
 
 from redactor.config import ENTITY_LABELS, Settings
 
-__all__ = ["entity_names", "text"]
+__all__ = ["entity_names", "finding_type", "prompt_blocked", "prompt_blockers", "text"]
 
 _TEXTS: Final[dict[str, dict[str, str]]] = {
     "pt-BR": {
@@ -15,6 +15,11 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "Mensagem bloqueada pelo redactor: ela contém dados pessoais ({entities}). "
             "Reenvie uma descrição sem esses dados (por exemplo, troque o número por [CPF]) "
             "ou use o canal apropriado para tratar dados de clientes."
+        ),
+        "prompt_secret": (
+            "Mensagem bloqueada pelo redactor: ela contém uma credencial ({entities}). "
+            "Não cole chaves privadas, senhas ou tokens na conversa: eles seriam enviados ao "
+            "provedor do modelo. Descreva o problema sem o valor (por exemplo, [SECRET])."
         ),
         "rewritten": (
             "O redactor substituiu dados pessoais ({entities}) nesta chamada por marcadores "
@@ -55,6 +60,12 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "description without that data (for example, replace the number with [CPF]) or "
             "use the proper channel for customer data."
         ),
+        "prompt_secret": (
+            "Message blocked by redactor: it contains a credential ({entities}). Do not paste "
+            "private keys, passwords or tokens into the conversation: they would be sent to "
+            "the model provider. Describe the problem without the value (for example, "
+            "[SECRET])."
+        ),
         "rewritten": (
             "redactor replaced personal data ({entities}) in this call with bracketed "
             "placeholders such as [CPF]; the placeholders are not the real values."
@@ -90,10 +101,39 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
 }
 
 
+def _label(entity: str) -> str:
+    name, _, kind = entity.partition(":")
+    label = ENTITY_LABELS.get(name, name)
+    return f"{label} ({kind})" if kind else label
+
+
 def entity_names(entities: Iterable[str]) -> str:
-    """``BR_CPF, BR_CPF, USERNAME`` -> ``CPF, USERNAME`` (sorted, unique labels)."""
-    labels = sorted({ENTITY_LABELS.get(e, e) for e in entities})
-    return ", ".join(labels)
+    """``BR_CPF, BR_CPF, USERNAME`` -> ``CPF, USERNAME`` (sorted, unique labels);
+    ``SECRET:private_key`` -> ``SECRET (private_key)``."""
+    return ", ".join(sorted({_label(e) for e in entities}))
+
+
+def finding_type(entity: str, recognizer: str) -> str:
+    """What a prompt check sees of a finding: its entity, and for a secret its kind
+    (``SECRET:private_key``, from the recognizer name ``SecretRecognizer:private_key``)."""
+    if entity == "SECRET":
+        kind = recognizer.partition(":")[2]
+        if kind:
+            return f"SECRET:{kind}"
+    return entity
+
+
+def prompt_blockers(types: Iterable[str], settings: Settings) -> list[str]:
+    """The finding types (see :func:`finding_type`) that make a prompt bounce: entities of
+    ``prompt_block_entities`` (``SECRET`` there blocks every kind) and secrets of a kind in
+    ``prompt_block_secrets``."""
+    blocking = []
+    for found in types:
+        entity, _, kind = found.partition(":")
+        if entity in settings.prompt_block_entities or (
+                entity == "SECRET" and kind in settings.prompt_block_secrets):
+            blocking.append(found)
+    return blocking
 
 
 def text(key: str, language: str = "pt-BR", **fields: str) -> str:
@@ -104,7 +144,10 @@ def text(key: str, language: str = "pt-BR", **fields: str) -> str:
 
 def prompt_blocked(settings: Settings, entities: Iterable[str]) -> str:
     """The prompt-block message, the configured one if there is one."""
-    names = entity_names(entities)
+    listed = list(entities)
+    names = entity_names(listed)
     if settings.prompt_blocked_message:
         return settings.prompt_blocked_message.replace("{entities}", names)
-    return text("prompt_blocked", settings.language, entities=names)
+    only_secrets = bool(listed) and all(e.startswith("SECRET") for e in listed)
+    return text("prompt_secret" if only_secrets else "prompt_blocked", settings.language,
+                entities=names)

@@ -257,8 +257,9 @@ def _user_prompt_submit(payload: dict[str, Any], settings: Settings, engine: Any
     rule = match_prompt(settings.rules, prompt)
     if rule is not None:
         return Outcome.emit({"decision": "block", "reason": rule.reason})
-    blocking = set(settings.prompt_block_entities)
-    found = [f.entity_type for f in engine.analyze(prompt) if f.entity_type in blocking]
+    found = messages.prompt_blockers(
+        (messages.finding_type(f.entity_type, f.recognizer) for f in engine.analyze(prompt)),
+        settings)
     if not found:
         return Outcome()
     return Outcome.emit({"decision": "block", "reason": messages.prompt_blocked(settings, found)})

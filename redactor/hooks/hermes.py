@@ -86,7 +86,8 @@ class Guard:
         rule = match_prompt(settings.rules, text)
         if rule is not None:
             return rule.reason, [], settings
-        return None, [f.entity_type for f in self.engine(settings).analyze(text)], settings
+        found = self.engine(settings).analyze(text)
+        return None, [messages.finding_type(f.entity_type, f.recognizer) for f in found], settings
 
 
     def redact_text(self, text: str) -> tuple[str, list[str]]:
@@ -142,7 +143,7 @@ def renames_top_level(args: dict[str, Any], patch: dict[str | int, Any]) -> bool
 
 def blocking(found: list[str], settings: Settings) -> list[str]:
     """The entity types among ``found`` that make a prompt bounce."""
-    return [entity for entity in found if entity in settings.prompt_block_entities]
+    return messages.prompt_blockers(found, settings)
 
 
 # ------------------------------------------------------------------ shell hook

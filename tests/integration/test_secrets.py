@@ -1,0 +1,500 @@
+"""SECRET: keys, tokens and passwords, on the real engine (issue 14).
+
+Every value here is generated or an obvious fake; none is a real credential.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import io
+import json
+import os
+import random
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.credentials import Generator, evaluate
+from recognizers import secret
+from recognizers.secret import KEY_REACH, MANIFEST_REACH, SecretRecognizer
+from redactor import Settings, redact
+from redactor.config import DEFAULT_ENTITIES, DEFAULT_INPUT_ENTITIES, SECRET_KINDS
+from redactor.engine import Redactor
+
+REPO = Path(__file__).resolve().parents[2]
+RNG = random.Random(14)
+ALNUM = string.ascii_letters + string.digits
+
+
+def chars(alphabet: str, count: int) -> str:
+    return "".join(RNG.choice(alphabet) for _ in range(count))
+
+
+GITHUB = "ghp_" + chars(ALNUM, 36)
+JWT = (base64.urlsafe_b64encode(b'{"alg":"HS256","typ":"JWT"}').decode().rstrip("=") + "."
+       + base64.urlsafe_b64encode(b'{"sub":"42"}').decode().rstrip("=") + "." + chars(ALNUM, 43))
+AWS_SECRET = chars(ALNUM + "/+", 40)
+
+
+def pem(lines: int = 12, label: str = "RSA PRIVATE KEY", newline: str = "\n") -> str:
+    body = [chars(ALNUM + "+/", 64) for _ in range(lines)]
+    return newline.join([f"-----BEGIN {label}-----", *body, chars(ALNUM, 20) + "==",
+                         f"-----END {label}-----"])
+
+
+@pytest.fixture(scope="module")
+def engine() -> Redactor:
+    return Redactor(Settings())
+
+
+def secrets_in(engine: Redactor, text: str) -> list[tuple[str, str]]:
+    """(value, kind) of each SECRET finding."""
+    return [(text[f.start:f.end], f.recognizer.partition(":")[2])
+            for f in engine.analyze(text) if f.entity_type == "SECRET"]
+
+
+# ------------------------------------------------------------------ the issue's examples
+
+ISSUE_EXAMPLES = [
+    ("senha=Hunter2!", "Hunter2!", "password_assignment"),
+    (f"token={GITHUB}", GITHUB, "github_token"),
+    (f"AWS_SECRET_ACCESS_KEY={AWS_SECRET}", AWS_SECRET, "aws_secret_key"),
+    (f"Authorization: Bearer {JWT}", JWT, "jwt"),
+    ("postgres://app:s3cr3t@db:5432/prod", "s3cr3t", "connection_string_password"),
+]
+
+
+@pytest.mark.parametrize(("text", "value", "kind"), ISSUE_EXAMPLES)
+def test_the_issue_examples_are_redacted_with_their_kind(
+        engine: Redactor, text: str, value: str, kind: str) -> None:
+    result = redact(text)
+    assert value not in result.text and "[SECRET]" in result.text
+    assert (value, kind) in secrets_in(engine, text)
+
+
+def test_a_pem_block_is_replaced_whole(engine: Redactor) -> None:
+    key = pem()
+    text = f"$ cat id_rsa\n{key}\n$ ls\n"
+    assert engine.redact(text).text == "$ cat id_rsa\n[SECRET]\n$ ls\n"
+    assert secrets_in(engine, text) == [(key, "private_key")]
+
+
+def test_a_token_in_a_url_is_a_secret_not_an_e_mail(engine: Redactor) -> None:
+    text = f"https://deploy:{GITHUB}@github.com/org/repo.git"
+    assert engine.redact(text).text == "https://deploy:[SECRET]@github.com/org/repo.git"
+    assert engine.redact("mailto:ana@example.com").text == "mailto:[EMAIL]"
+
+
+def test_only_the_password_of_a_url_is_replaced(engine: Redactor) -> None:
+    text = "psql postgres://app:s3cr3t@db.internal:5432/prod -c 'select 1'"
+    assert engine.redact(text).text == (
+        "psql postgres://app:[SECRET]@db.internal:5432/prod -c 'select 1'")
+    # Characters a URL should have escaped: the password runs to the last @.
+    text = "mongodb://root:Pa$$w0rd!@mongo:27017/admin"
+    assert engine.redact(text).text == "mongodb://root:[SECRET]@mongo:27017/admin"
+
+
+HEX = "0123456789abcdef"
+FORMATS = [
+    ("AKIA" + chars(string.ascii_uppercase + "234567", 16), "aws_access_key"),
+    ("aws_key = '" + AWS_SECRET + "'", "aws_secret_key"),
+    ("AKC" + chars(ALNUM, 12), "artifactory_token"),
+    ("AccountKey=" + chars(ALNUM + "+/", 86) + "==", "azure_storage_key"),
+    ("M" + chars(ALNUM, 23) + "." + chars(ALNUM, 6) + "." + chars(ALNUM, 27), "discord_token"),
+    (GITHUB, "github_token"),
+    ("github_pat_" + chars(ALNUM + "_", 82), "github_token"),
+    ("glpat-" + chars(ALNUM, 20), "gitlab_token"),
+    (chars(HEX, 32) + "-us12", "mailchimp_key"),
+    ("sk-" + chars(ALNUM, 20) + "T3BlbkFJ" + chars(ALNUM, 20), "openai_key"),
+    ("sk-proj-" + chars(ALNUM, 80), "openai_key"),
+    ("sk-ant-api03-" + chars(ALNUM, 93) + "AA", "anthropic_key"),
+    ("pypi-AgEIcHlwaS5vcmc" + chars(ALNUM, 80), "pypi_token"),
+    ("SG." + chars(ALNUM, 22) + "." + chars(ALNUM, 43), "sendgrid_key"),
+    ("xoxb-1234567890-123456789012-" + chars(HEX, 24), "slack_token"),
+    ("https://hooks.slack.com/services/T0001/B0001/" + chars(ALNUM, 24), "slack_webhook"),
+    ("sq0csp-" + chars(ALNUM, 43), "square_secret"),
+    ("sk_live_" + chars(ALNUM, 24), "stripe_key"),
+    ("123456789:" + chars(ALNUM, 35), "telegram_token"),
+    ("SK" + chars(HEX, 32), "twilio_key"),
+    ("AIza" + chars(ALNUM, 35), "google_api_key"),
+    ("npm_" + chars(ALNUM, 36), "npm_token"),
+    (JWT, "jwt"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), FORMATS)
+@pytest.mark.parametrize("around", ["{} ", "x = '{}'\n", "lorem ipsum\n{}\nfim"])
+def test_provider_formats_alone_and_in_text(engine: Redactor, text: str, kind: str,
+                                            around: str) -> None:
+    if kind == "artifactory_token" and "'" in around:
+        around = 'x = "{}"\n'  # detect-secrets' pattern takes blanks, =, : and " around it
+    written = around.format(text)
+    kinds = {found for _, found in secrets_in(engine, written)}
+    assert kind in kinds or (kind == "aws_secret_key" and "aws_secret_key" in kinds), kinds
+    assert "[SECRET]" in engine.redact(written).text
+
+
+def test_a_format_inside_a_longer_token_is_not_one(engine: Redactor) -> None:
+    assert secrets_in(engine, f"x{GITHUB}") == [] and secrets_in(engine, f"{GITHUB}x") == []
+
+
+# ------------------------------------------------------------------ syntaxes
+
+ASSIGNMENTS = [
+    ("DB_PASSWORD=x9!kk7", "x9!kk7", "password_assignment"),
+    ('export SENHA_BANCO="Verao2024#"', "Verao2024#", "password_assignment"),
+    ("password: correct horse", "correct horse", "password_assignment"),
+    ('{"senha": "Cafe123!"}', "Cafe123!", "password_assignment"),
+    ("<password>s3cr3t99</password>", "s3cr3t99", "password_assignment"),
+    ('<add key="DbPassword" password="Abc#12345"/>', "Abc#12345", "password_assignment"),
+    ("db.password=Mesa4455", "Mesa4455", "password_assignment"),
+    ("PASSWD=Rfc#2024pw", "Rfc#2024pw", "password_assignment"),
+    ("ssl/pse_password = Pse!2024", "Pse!2024", "password_assignment"),
+    ("mysql -u root --password=Janela77 prod", "Janela77", "password_assignment"),
+    ("mysql -u root --password Janela77 prod", "Janela77", "password_assignment"),
+    ("Server=sql01;User Id=sa;Pwd=Sa#2024;", "Sa#2024", "password_assignment"),
+    ("jdbc:mysql://db/app?user=app&password=Brasil99&useSSL=true", "Brasil99",
+     "password_assignment"),
+    ('password = "hunter22"', "hunter22", "password_assignment"),
+    ("client_secret: 8f7e6d5c4b3a2f1e0d9c", "8f7e6d5c4b3a2f1e0d9c", "secret_assignment"),
+    ("API_TOKEN=abc123XYZ789def456", "abc123XYZ789def456", "secret_assignment"),
+    ("chave_api=Zq8Wm2Lp4Rt6", "Zq8Wm2Lp4Rt6", "secret_assignment"),
+    ("X-Api-Key: 9a8b7c6d5e4f3a2b1c0d", "9a8b7c6d5e4f3a2b1c0d", "secret_assignment"),
+    ("session=Zk9vYmFyMTIzNDU2Nzg5MGFi", "Zk9vYmFyMTIzNDU2Nzg5MGFi", "high_entropy"),
+    ("mysql -u root -p%IAxdMPe erp", "%IAxdMPe", "password_assignment"),
+    ("mysqldump -h db -u app -p'x y!' app > dump.sql", "x y!", "password_assignment"),
+    ("sshpass -p 'Verao2024' ssh deploy@app01", "Verao2024", "password_assignment"),
+    ("CREATE USER 'r'@'%' IDENTIFIED BY 'Cafe#123';", "Cafe#123", "password_assignment"),
+    ("ALTER USER x IDENTIFIED WITH mysql_native_password BY 'abc123'", "abc123",
+     "password_assignment"),
+    ("machine api.internal login deploy password tryvN-oI8@aSz", "tryvN-oI8@aSz",
+     "password_assignment"),
+    ("postgresql://report:my665O3Q8D69MK@10.0.0.9:5432/dw", "my665O3Q8D69MK",
+     "connection_string_password"),
+]
+
+
+@pytest.mark.parametrize(("text", "value", "kind"), ASSIGNMENTS)
+def test_values_of_secret_keys_in_each_syntax(
+        engine: Redactor, text: str, value: str, kind: str) -> None:
+    assert (value, kind) in secrets_in(engine, text)
+    assert value not in engine.redact(text).text
+
+
+NOT_SECRETS = [
+    "Nov 27 08:34:02 s4hana-app01 sudo: admin : TTY=pts/0 ; PWD=/home/admin ; USER=root",
+    "OLDPWD=/srv/app",
+    "nfe-emitter: rejeicao 539 duplicidade chave=9f8e7d6c5b4a39281706",
+    "chave de acesso 35241112345678000190550010000012341000012345",
+    "pix chave=123e4567-e89b-12d3-a456-426614174000",
+    "password=<password> token=${TOKEN} senha=******** secret=[SECRET] pwd=%(pw)s",
+    "API_KEY=your-api-key-here PASSWORD={{ .Values.password }} TOKEN=$(cat token)",
+    "Access denied for user 'root'@'localhost' (using password: YES)",
+    "self.password = password; conn = connect(password=self.password, token=args.token)",
+    'password = os.environ["DB_PASSWORD"]',
+    "password_min_length: 12\ntoken_type: Bearer\npassword_hint: Digite sua senha",
+    '{"labels": {"password": "Senha", "token": "Token de acesso"}}',
+    "commit 3f786850e387550fdab836ed7e6dc881de23001b",
+    "request_id=123e4567-e89b-12d3-a456-426614174000",
+    '"integrity": "sha512-' + base64.b64encode(bytes(range(64))).decode() + '"',
+    "cache_key=user:42 routing_key=orders.created key=value",
+    "-----BEGIN PUBLIC KEY-----\n" + "\n".join(chars(ALNUM, 64) for _ in range(4))
+    + "\n-----END PUBLIC KEY-----",
+    "-----BEGIN CERTIFICATE-----\n" + "\n".join(chars(ALNUM, 64) for _ in range(4))
+    + "\n-----END CERTIFICATE-----",
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + chars(ALNUM, 43) + " deploy@host",
+    "the password policy requires 12 characters; reset your password in the portal",
+    "secret: https://vault.internal/v1/secret/data/app",
+    "set PASSWORD=%DB_PASSWORD% && token=%(token)s",
+    "API_KEY=my-api-key SENHA=sua_senha_aqui TOKEN=put-token-here",
+    "mysql -u root -p prod",
+    "the password for user bob was reset",
+    "password: user: bob",
+]
+
+
+@pytest.mark.parametrize("text", NOT_SECRETS)
+def test_look_alikes_stay(engine: Redactor, text: str) -> None:
+    assert secrets_in(engine, text) == []
+
+
+def test_the_bundled_example_log_comes_out_as_without_secrets() -> None:
+    text = (REPO / "examples" / "sap-system.log").read_text(encoding="utf-8")
+    assert "PWD=" in text and "chave=" in text
+    with_secrets = Redactor(Settings()).redact(text).text
+    without = Redactor(dataclasses.replace(Settings(), entities=tuple(
+        e for e in DEFAULT_ENTITIES if e != "SECRET"))).redact(text).text
+    assert with_secrets == without
+
+
+# ------------------------------------------------------------------ private keys
+
+def test_escaped_pem_in_a_json_string(engine: Redactor) -> None:
+    key = pem(newline="\\n", label="PRIVATE KEY")
+    text = '{"type": "service_account", "private_key": "' + key + '\\n", "client_email": "x"}'
+    assert (key, "private_key") in secrets_in(engine, text)
+
+
+def test_a_key_longer_than_the_reach_is_covered_from_both_ends(engine: Redactor) -> None:
+    key = pem(lines=KEY_REACH // 65 + 60)
+    assert len(key) > KEY_REACH
+    text = f"x\n{key}\ny\n"
+    assert engine.redact(text).text.replace("[SECRET]", "") in ("x\n\ny\n", "x\n\n\ny\n")
+    spans = [(f.start, f.end) for f in engine.analyze(text) if f.entity_type == "SECRET"]
+    assert spans[0][0] == 2 and spans[-1][1] == 2 + len(key)
+
+
+def test_a_cut_key_is_covered_from_what_is_left(engine: Redactor) -> None:
+    lines = pem().split("\n")
+    head = "\n".join(lines[:6])  # `head -6 id_rsa`
+    tail = "\n".join(lines[-5:])  # `tail -5 id_rsa`
+    assert secrets_in(engine, f"$ head -6 id_rsa\n{head}\n$ ") == [(head, "private_key")]
+    assert secrets_in(engine, f"$ tail -5 id_rsa\n{tail}\n$ ") == [(tail, "private_key")]
+
+
+def test_a_base64_pem_key_and_a_putty_file(engine: Redactor) -> None:
+    encoded = base64.b64encode(pem(label="EC PRIVATE KEY").encode()).decode()
+    certificate = base64.b64encode(b"-----BEGIN CERTIFICATE-----\nMIIB\n").decode()
+    text = f"tls.key: {encoded}\ntls.crt: {certificate}\n"
+    assert secrets_in(engine, text) == [(encoded, "private_key")]
+    putty = ("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: deploy\n"
+             f"Public-Lines: 2\n{chars(ALNUM, 64)}\nPrivate-Lines: 1\n{chars(ALNUM, 44)}\n"
+             f"Private-MAC: {chars('0123456789abcdef', 64)}")
+    assert secrets_in(engine, putty) == [(putty, "private_key")]
+
+
+# ------------------------------------------------------------------ Kubernetes
+
+def test_every_value_of_a_kubectl_secret_in_yaml(engine: Redactor) -> None:
+    password = base64.b64encode(b"Hunter2!").decode()
+    user = base64.b64encode(b"app").decode()
+    text = ("apiVersion: v1\nitems:\n- apiVersion: v1\n  data:\n"
+            f"    db-password: {password}\n    username: {user}\n"
+            f"    config.json: |\n      eyJhIjogMX0=\n      Zm9v\n  kind: Secret\n"
+            "  metadata:\n    name: db\n  type: Opaque\n- apiVersion: v1\n  data:\n"
+            "    log_level: debug\n  kind: ConfigMap\n  metadata:\n    name: app\nkind: List\n")
+    found = {value for value, kind in secrets_in(engine, text) if kind == "kubernetes_secret"}
+    assert {password, user, "eyJhIjogMX0=\n      Zm9v"} <= found
+    assert "log_level: debug" in engine.redact(text).text
+
+
+def test_string_data_and_a_kind_written_before_the_data(engine: Redactor) -> None:
+    text = ("apiVersion: v1\nkind: Secret\nmetadata:\n  name: api\ntype: Opaque\n"
+            "stringData:\n  API_URL: https://api.internal\n  WEBHOOK: hook-abc-123\n")
+    found = [value for value, kind in secrets_in(engine, text) if kind == "kubernetes_secret"]
+    assert found == ["https://api.internal", "hook-abc-123"]
+
+
+def test_a_secret_in_json_and_in_the_last_applied_annotation(engine: Redactor) -> None:
+    manifest = {"apiVersion": "v1", "data": {"token": "dG9rZW4tdmFsdWU=", "ca.crt": "Y2E="},
+                "kind": "Secret", "metadata": {"name": "t"}, "type": "Opaque"}
+    text = json.dumps(manifest, indent=4)
+    found = {value for value, _ in secrets_in(engine, text)}
+    assert {"dG9rZW4tdmFsdWU=", "Y2E="} <= found
+    annotation = json.dumps(json.dumps(manifest, separators=(",", ":")))
+    found = {value for value, _ in secrets_in(engine, f'"last-applied": {annotation}')}
+    assert {"dG9rZW4tdmFsdWU=", "Y2E="} <= found
+
+
+def test_a_config_map_and_a_far_kind_line_leave_data_alone(engine: Redactor) -> None:
+    config_map = "apiVersion: v1\ndata:\n  mode: fast\nkind: ConfigMap\n"
+    assert secrets_in(engine, config_map) == []
+    separated = "data:\n  mode: fast\n---\nkind: Secret\n"
+    assert secrets_in(engine, separated) == []
+    far = "data:\n  mode: fast\n" + "  # padding\n" * (MANIFEST_REACH // 12 + 10) + "kind: Secret\n"
+    assert secrets_in(engine, far) == []
+
+
+# ------------------------------------------------------------------ the recognizer
+
+def test_findings_are_presidio_results_with_the_kind_in_the_recognizer_name() -> None:
+    recognizer = SecretRecognizer()
+    results = recognizer.analyze(f"GITHUB_TOKEN={GITHUB}", ["SECRET"])
+    assert results and all(r.entity_type == "SECRET" for r in results)
+    names = {r.recognition_metadata["recognizer_name"] for r in results}
+    assert "SecretRecognizer:github_token" in names
+    assert secret.secret_kind("SecretRecognizer:github_token") == "github_token"
+    assert secret.secret_kind("UsernameRecognizer") is None
+
+
+def test_provider_patterns_come_from_detect_secrets_linear_plugins_only() -> None:
+    import detect_secrets.plugins.github_token as github
+
+    used = {module for module, _, _ in secret._PLUGINS}
+    assert not used & {"ibm_cloud_iam", "ibm_cos_hmac", "softlayer", "cloudant", "keyword",
+                       "npm", "jwt"}
+    sources = {f.pattern.pattern for f in secret._formats()}
+    assert any(github.GitHubTokenDetector.denylist[0].pattern in s for s in sources)
+
+
+def test_the_kinds_setting_lists_every_kind_the_recognizer_reports() -> None:
+    assert secret.KINDS == SECRET_KINDS
+
+
+def test_secret_is_on_by_default_and_left_alone_in_tool_input() -> None:
+    assert "SECRET" in DEFAULT_ENTITIES
+    assert "SECRET" not in DEFAULT_INPUT_ENTITIES
+    rewritten = Redactor(Settings()).redact_json(
+        {"command": "psql postgres://app:s3cr3t@db/prod"}, keys_and_numbers=True,
+        entities=DEFAULT_INPUT_ENTITIES)
+    assert rewritten.value == {"command": "psql postgres://app:s3cr3t@db/prod"}
+
+
+def test_json_leaves_under_secret_keys(engine: Redactor) -> None:
+    commit = "3f786850e387550fdab836ed7e6dc881de23001b"
+    result = engine.redact_json({"db": {"password": "correct horse battery staple", "user": "x"},
+                                 "token": GITHUB, "commit": commit})
+    assert result.value == {"db": {"password": "[SECRET]", "user": "x"}, "token": "[SECRET]",
+                            "commit": commit}
+
+
+def test_reprs_hold_no_value(engine: Redactor) -> None:
+    text = f"senha=Hunter2! token={GITHUB}\n{pem()}"
+    result = engine.redact(text)
+    shown = repr(result.findings) + repr(engine.analyze(text))
+    for value in ("Hunter2!", GITHUB, "BEGIN"):
+        assert value not in shown
+
+
+# ------------------------------------------------------------------ the benchmark
+
+def test_benchmark_targets_on_a_fixed_seed(engine: Redactor) -> None:
+    result = evaluate(Generator(7).files(200), engine.analyze)
+    assert result["fixed_format_recall"] >= 0.98, result["kinds"]
+    assert result["keyword_recall"] >= 0.95, result["kinds"]
+    assert result["lookalikes_intact"] >= 0.98, result["lookalikes"]
+    assert sum(k["planted"] for k in result["kinds"].values()) > 700
+
+
+def test_the_benchmark_scorer_counts_misses_and_damage() -> None:
+    files = Generator(3).files(20)
+    nothing = evaluate(files, lambda text: [])
+    assert nothing["fixed_format_recall"] == 0 and nothing["lookalikes_intact"] == 1.0
+
+    class Everything:
+        def __init__(self, end: int) -> None:
+            self.start, self.end, self.entity_type = 0, end, "SECRET"
+
+    everything = evaluate(files, lambda text: [Everything(len(text))])
+    assert everything["keyword_recall"] == 1.0 and everything["lookalikes_intact"] == 0.0
+
+
+@pytest.mark.parametrize("backend", ["re", "hyperscan"])
+def test_prefiltered_equals_unfiltered_on_the_benchmark_files(backend: str) -> None:
+    pytest.importorskip(backend)
+    unfiltered = Redactor(Settings(), prefilter=False)
+    prefiltered = Redactor(Settings(), prefilter=backend)
+    prefiltered.prefilter_min_chars = 0
+    for item in Generator(11).files(40):
+        assert prefiltered._spans(item.text, None) == unfiltered._spans(item.text, None), item.kind
+
+
+# ------------------------------------------------------------------ prompts
+
+def _prompt(text: str, settings: Settings | None = None) -> dict[str, object] | None:
+    from redactor.hooks import claude
+
+    payload = {"session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
+               "hook_event_name": "UserPromptSubmit", "prompt": text}
+    outcome = claude.run(json.dumps(payload).encode(), settings or Settings(), env={})
+    return json.loads(outcome.stdout) if outcome.stdout else None
+
+
+def test_a_prompt_pasting_a_private_key_is_blocked_naming_the_kind() -> None:
+    key = pem()
+    body = _prompt(f"por que este servidor recusa a chave?\n{key}")
+    assert body is not None and body["decision"] == "block"
+    reason = str(body["reason"])
+    assert "SECRET (private_key)" in reason and "credencial" in reason
+    assert key.splitlines()[1] not in reason
+    english = _prompt(key, Settings(language="en"))
+    assert english is not None and "credential (SECRET (private_key))" in str(english["reason"])
+
+
+def test_other_secret_kinds_in_a_prompt_follow_the_setting() -> None:
+    text = "a senha do banco é password=Verao2024# e não funciona"
+    assert _prompt(text) is None  # not a blocking kind by default
+    strict = dataclasses.replace(Settings(), prompt_block_secrets=("password_assignment",))
+    body = _prompt(text, strict)
+    assert body is not None and "SECRET (password_assignment)" in str(body["reason"])
+    every = dataclasses.replace(Settings(), prompt_block_entities=("SECRET",))
+    assert _prompt(text, every) is not None
+    # Personal data and a key together: the personal-data message, naming both.
+    mixed = _prompt(f"CPF 529.982.247-25\n{pem()}")
+    assert mixed is not None
+    assert "CPF, SECRET (private_key)" in str(mixed["reason"])
+
+
+def test_hermes_blocks_a_turn_pasting_a_private_key() -> None:
+    from redactor.hooks import hermes
+
+    raw = json.dumps({"hook_event_name": "pre_llm_call",
+                      "extra": {"user_message": f"veja a chave\n{pem()}"}}).encode()
+    answer = json.loads(hermes.shell(raw, env={}))
+    assert answer["action"] == "block" and "private_key" in answer["message"]
+
+
+def test_the_kinds_that_block_prompts_are_a_checked_setting(tmp_path: Path) -> None:
+    from redactor.config import load_settings
+    from redactor.errors import ConfigError
+
+    config = tmp_path / "config.toml"
+    config.write_text('[hooks]\nprompt_block_secrets = ["private_key", "jwt"]\n',
+                      encoding="utf-8")
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "none"), "HOME": str(tmp_path)}
+    loaded = load_settings(tmp_path, env, files=[(config, "user")])
+    assert loaded.prompt_block_secrets == ("private_key", "jwt")
+    config.write_text('[hooks]\nprompt_block_secrets = ["private_keys"]\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="unknown secret kind 'private_keys'"):
+        load_settings(tmp_path, env, files=[(config, "user")])
+
+
+# ------------------------------------------------------------------ files
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "XDG_CONFIG_HOME": str(cwd / "config"), "HOME": str(cwd)}
+    return subprocess.run([sys.executable, "-m", "redactor", *args], cwd=cwd, env=env,
+                          capture_output=True, timeout=300, check=False)
+
+
+def test_scan_baseline_accepts_secret_fixtures_by_hash_only(tmp_path: Path) -> None:
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    key = pem()
+    (fixtures / "test_login.py").write_text(
+        f'PASSWORD = "Fixture#2024"\nTOKEN = "{GITHUB}"\nKEY = """{key}"""\n', encoding="utf-8")
+    baseline = tmp_path / ".redactor-baseline.json"
+    found = _cli("scan", str(fixtures), cwd=tmp_path)
+    assert found.returncode == 1 and b"SECRET=3" in found.stdout, found.stdout + found.stderr
+    assert _cli("scan", "--write-baseline", str(baseline), str(fixtures),
+                cwd=tmp_path).returncode == 0
+    content = baseline.read_text(encoding="utf-8")
+    for value in ("Fixture#2024", GITHUB, key.splitlines()[1]):
+        assert value not in content and value.encode() not in found.stdout + found.stderr
+    clean = _cli("scan", "--baseline", str(baseline), str(fixtures), cwd=tmp_path)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    (fixtures / "new.env").write_text("DB_PASSWORD=Outra#Senha1\n", encoding="utf-8")
+    again = _cli("scan", "--baseline", str(baseline), str(fixtures), cwd=tmp_path)
+    assert again.returncode == 1 and b"new.env: SECRET=1" in again.stdout
+
+
+def test_batch_covers_a_key_cut_by_a_block_boundary(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from redactor import batch
+    from redactor.batch import FileReport, redact_stream
+
+    key = pem(lines=40)
+    text = "x" * 700 + "\n" + key + "\nfim\n"
+    # The first block ends inside the key (real blocks are 1 MB: a key spans two at most).
+    monkeypatch.setattr(batch, "BLOCK", 2048)
+    source, target = io.BytesIO(text.encode()), io.BytesIO()
+    redact_stream(Redactor(Settings()), source, target, "text", FileReport("k.log"))
+    out = target.getvalue().decode()
+    assert out.startswith("x" * 700 + "\n[SECRET]") and out.endswith("[SECRET]\nfim\n")
+    assert out.count("[SECRET]") == 2  # one per block: the cut fell inside the key
+    for line in key.splitlines():
+        assert line not in out
