@@ -425,7 +425,8 @@ _NOT_SECRET_SEGMENTS: Final = frozenset({"public", "pub", "page", "continuation"
                                          "next", "csrf_param", "publishable"})
 #: Words whose nearness makes ``chave`` an NF-e or Pix key (their own entities).
 _CHAVE_NEIGHBOURS: Final = re.compile(
-    r"nf-?e|nfc-?e|ct-?e|mdf-?e|nota\s+fiscal|danfe|sefaz|pix|acesso", re.IGNORECASE | re.ASCII)
+    r"nf-?e|nfc-?e|ct-?e|mdf-?e|nota\s+fiscal|danfe|sefaz|pix|acesso|cpf|cnpj|e-?mail"
+    r"|telefone|celular|aleat[oó]ria|evp", re.IGNORECASE)
 
 
 def _segments(key: str) -> list[str]:
