@@ -5,10 +5,11 @@ credential).  Each secret is planted in the kinds of files a team's agent reads 
 server: ``.env`` files, YAML and JSON configuration, Kubernetes ``Secret`` manifests,
 shell history, HTTP headers, SAP profiles and RFC configuration, Java and Python stack
 traces holding connection strings, and what ``cat`` shows of ``.netrc``, AWS, docker, npm
-and git credentials, ``docker inspect``, ``git log -p``, SQL migrations and tomcat users.  Look-alikes that must stay intact sit in
-the same files: git SHAs, UUIDs, lockfile hashes, base64 images, public keys and
-certificates, placeholders (``<password>``, ``${TOKEN}``, ``********``), the shell's
-``PWD=``, NF-e access keys and Pix keys next to ``chave``.
+and git credentials, ``docker inspect``, ``git log -p``, SQL migrations and tomcat users.
+Look-alikes that must stay intact sit in the same files: git SHAs, UUIDs, lockfile
+hashes, base64 images, public keys and certificates, placeholders (``<password>``,
+``${TOKEN}``, ``********``), the shell's ``PWD=``, NF-e access keys and Pix keys next to
+``chave``, container ids and image digests.
 
 A secret counts as found when SECRET findings cover it whole; a look-alike is intact
 when no SECRET finding touches it (a Pix key next to ``chave`` is BR_PIX_EVP by design).

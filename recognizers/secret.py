@@ -188,13 +188,19 @@ class _Format:
             yield from self.pattern.finditer(text)
             return
         core, before, after = self.core
-        done = -1
+        # Windows around the core's hits, merged where they overlap: each character is
+        # searched once.  A match must end before its window does (or at the text's end),
+        # so that the window held everything it read.
+        windows: list[list[int]] = []
         for hit in core.finditer(text):
-            low = max(0, hit.start() - before, done)
-            high = min(len(text), hit.end() + after)
+            low, high = max(0, hit.start() - before), min(len(text), hit.end() + after)
+            if windows and low <= windows[-1][1]:
+                windows[-1][1] = max(windows[-1][1], high)
+            else:
+                windows.append([low, high])
+        for low, high in windows:
             for match in self.pattern.finditer(text, low, high):
                 if match.end() < high or high == len(text):
-                    done = max(done, match.end())
                     yield match
 
 
@@ -426,7 +432,7 @@ _NOT_SECRET_SEGMENTS: Final = frozenset({"public", "pub", "page", "continuation"
 #: Words whose nearness makes ``chave`` an NF-e or Pix key (their own entities).
 _CHAVE_NEIGHBOURS: Final = re.compile(
     r"nf-?e|nfc-?e|ct-?e|mdf-?e|nota\s+fiscal|danfe|sefaz|pix|acesso|cpf|cnpj|e-?mail"
-    r"|telefone|celular|aleat[oó]ria|evp", re.IGNORECASE)
+    r"|telefone|celular|aleat[oó]ria|evp")  # searched in lower case
 
 
 def _segments(key: str) -> list[str]:
@@ -663,14 +669,23 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[_Value, str] 
         value = _quoted(text, start)
         return (value, "quoted") if value else None
     colon = ":" in separator.group()
-    line_start = text.rfind("\n", 0, key_start) + 1
-    if colon and _LINE_PREFIX.fullmatch(text, line_start, key_start):
+    if colon and _starts_line(text, key_start):
         if text[start] in "|>":
             return None  # a YAML block scalar: rare for a password, left to the K8s rule
         value = _rest_of_line(text, start)
         return (value, "line") if value else None
     value = _unquoted(text, start)
     return (value, "inline") if value else None
+
+
+def _starts_line(text: str, key_start: int) -> bool:
+    """Only blanks, a list dash, ``export``/``set`` or a quote stand before the key on
+    its line (read back at most MAX_KEY characters)."""
+    near = max(0, key_start - MAX_KEY)
+    line_start = text.rfind("\n", near, key_start) + 1
+    if line_start == 0 and near > 0:
+        return False
+    return _LINE_PREFIX.fullmatch(text, line_start, key_start) is not None
 
 
 _NETRC_LOGIN: Final = re.compile(r"(?:^|\s)(?:login|user)\s+\S+\s+$", re.ASCII)
@@ -688,24 +703,31 @@ def _chave_is_other(text: str, key_start: int, value: str) -> bool:
     if _DIGITS_ONLY.fullmatch(value) or _UUID.fullmatch(value) or _EMAIL.fullmatch(value) \
             or _PHONE.fullmatch(value):
         return True
-    line_start = text.rfind("\n", 0, key_start) + 1
-    line_end = text.find("\n", key_start)
-    line = text[max(line_start, key_start - 160):line_end if line_end >= 0 else len(text)]
-    return _CHAVE_NEIGHBOURS.search(line) is not None
+    # Its line, up to CHAVE_REACH characters on either side of the key.
+    low, high = max(0, key_start - CHAVE_REACH), min(len(text), key_start + CHAVE_REACH)
+    line_start = text.rfind("\n", low, key_start) + 1
+    line_end = text.find("\n", key_start, high)
+    line = text[max(line_start, low):line_end if line_end >= 0 else high]
+    return _CHAVE_NEIGHBOURS.search(line.lower()) is not None
+
+
+#: How far from ``chave`` an NF-e or Pix word is looked for on its line.
+CHAVE_REACH: Final = 160
+
+
+_KEY_CHARS_TEXT: Final = "".join(sorted(_KEY_CHARS))
 
 
 def _key_bounds(text: str, start: int, end: int) -> tuple[int, int] | None:
-    left = start
-    floor = max(0, start - MAX_KEY)
-    while left > floor and text[left - 1] in _KEY_CHARS:
-        left -= 1
-    if left == floor and floor > 0 and text[floor - 1] in _KEY_CHARS:
+    """The key holding the word at ``start:end``; None when it runs on for more than
+    MAX_KEY characters on either side."""
+    before = text[max(0, start - MAX_KEY - 1):start]
+    left = start - (len(before) - len(before.rstrip(_KEY_CHARS_TEXT)))
+    if start - left > MAX_KEY:
         return None
-    right = end
-    ceiling = min(len(text), end + MAX_KEY)
-    while right < ceiling and text[right] in _KEY_CHARS:
-        right += 1
-    if right == ceiling and ceiling < len(text) and text[ceiling] in _KEY_CHARS:
+    after = text[end:end + MAX_KEY + 1]
+    right = end + (len(after) - len(after.lstrip(_KEY_CHARS_TEXT)))
+    if right - end > MAX_KEY:
         return None
     # Dots and slashes end a key (a sentence's full stop, a path's separator).
     while right > end and text[right - 1] in "./-":
@@ -770,6 +792,9 @@ def _key_words(text: str) -> Iterator[re.Match[str]]:
         lower if len(lower) == len(text) else text)
 
 
+_KEY_RUN: Final = re.compile(r"[A-Za-z0-9_./\-]+")
+
+
 def _assignments(text: str) -> Iterator[_Hit]:
     done_to = -1
     for word in _key_words(text):
@@ -777,6 +802,10 @@ def _assignments(text: str) -> Iterator[_Hit]:
             continue
         _, key_end, found = _assignment(text, word.start(), word.end())
         done_to = key_end
+        if key_end == word.end() and found is None:
+            # A run of key characters too long for a key: none of its words is one.
+            run = _KEY_RUN.match(text, word.start())
+            done_to = run.end() if run else key_end
         if found is not None:
             yield found
 
@@ -931,9 +960,11 @@ def _yaml_block(text: str, position: int, base: int, owner: int) -> Iterator[_Hi
     scalar: tuple[int, int, int] | None = None  # a block scalar's (start, end, indent)
     limit = min(len(text), owner + MANIFEST_REACH)
     while position < limit:
-        line_end = text.find("\n", position)
+        line_end = text.find("\n", position, limit)
         if line_end < 0:
-            line_end = len(text)
+            if limit < len(text):
+                break  # the line runs past the reach of the kind line
+            line_end = limit
         line = text[position:line_end]
         if line.strip():
             indent = len(line) - len(line.lstrip(" \t"))
@@ -1024,7 +1055,7 @@ def _json_values(text: str) -> Iterator[_Hit]:
 #: ``scheme://user:password@host`` with characters a URL should have escaped (``!``,
 #: ``*``, ``$``, even ``@``): the password runs to the last ``@`` before the host.
 _URL_PASSWORD: Final = re.compile(
-    r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/?#@\[\]]++:([^\s/?#\[\]]+)@[A-Za-z0-9_\-]", re.ASCII)
+    r"://[^\s:/?#@\[\]]++:([^\s/?#\[\]]+)@[A-Za-z0-9_\-]", re.ASCII)
 
 
 def _url_passwords(text: str) -> Iterator[_Hit]:
