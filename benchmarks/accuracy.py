@@ -516,6 +516,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{entity:<10} {m['planted']:>7} {m['tp']:>6} {m['fp']:>5} {m['fn']:>5} "
               f"{m['precision']:>9.4f} {m['recall']:>7.4f} {m['f1']:>7.4f} {m['leaked']:>6}")
     result["names"] = people_names(args.seed)
+    from benchmarks import credentials
+
+    print("SECRET on the generated credentials set (python benchmarks/credentials.py):")
+    result["secrets"] = credentials.run(args.seed)
+    credentials.report(result["secrets"])
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(f"written to {args.json}")

@@ -139,6 +139,13 @@ SHAPES: Final[dict[str, Callable[[int], str]]] = {
     "slack-dashes": lambda size: "xoxb-" + "1-" * (size // 2),
     "putty-headers": _repeat("PuTTY-User-Key-File-2: "),
     "yaml-spaces": lambda size: "kind: Secret\ndata:\n  a:" + " " * size,
+    # Found by review: detect-secrets' OpenAI pattern backtracked on a run of "sk-".
+    "sk-runs": _repeat("sk-"),
+    "disk-runs": _repeat("disk-"),
+    "chave-line": _repeat("chave=abc123x "),
+    "key-run": _repeat("key"),
+    "aws-quotes": _repeat("awskey'"),
+    "scheme-run": lambda size: "a" * max(size - 3, 0) + "://",
 }
 
 

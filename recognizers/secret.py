@@ -69,14 +69,24 @@ ENTITY: Final = "SECRET"
 #: line), so blocks up to twice this size are covered whole.
 KEY_REACH: Final = 12_000
 #: How far the ``kind: Secret`` line of a Kubernetes manifest may stand from a value
-#: of its ``data:`` block (and from the block's header line).
-MANIFEST_REACH: Final = 2_000
+#: of its ``data:`` block (and from the block's header line): ``kubectl`` prints the
+#: data before the kind, so a block of up to about this size is covered.
+MANIFEST_REACH: Final = 8_000
 #: The longest value of an assignment.
-MAX_VALUE: Final = 512
+MAX_VALUE: Final = 4_096
+#: The longest password of a command line (``mysql -p…``, ``IDENTIFIED BY '…'``).
+MAX_COMMAND_VALUE: Final = 512
+#: The longest PEM key encoded in base64 (a Kubernetes tls.key of an 8192-bit RSA key
+#: is about 8,700 characters).
+MAX_B64_KEY: Final = 16_000
 #: The longest key of an assignment, on either side of the word that names a secret.
 MAX_KEY: Final = 64
 #: The longest JSON Web Token.
 MAX_JWT: Final = 8_192
+#: How far from a finding the recognizer reads (the prefilter's margins).  The engine
+#: analyses long texts in chunks whose half-overlap (redactor.engine.CHUNK_OVERLAP / 2)
+#: must hold this reading plus the longest finding.
+MARGIN: Final = MANIFEST_REACH + 256
 
 # Scores: a format or a key that names a secret is certain (1.0); a high-entropy value
 # of a weaker key less so.  Every finding is reported at context distance 0 (its key
@@ -151,13 +161,25 @@ _NEEDLES: Final[dict[str, tuple[str, ...]]] = {
 #: match holds, and how far the match may reach before and after that part.  The
 #: format's pattern then runs only on that window (matches equal: a window holds every
 #: character a match and its look-arounds read).
-_CORES: Final[dict[str, tuple[str, int, int]]] = {
-    "artifactory_token": ("AKC", 1, 1_100),
-    "mailchimp_key": (r"-us\d", 33, 4),
-    "telegram_token": (r":[0-9A-Za-z_-]{35}", 11, 37),
-    "discord_token": (r"\.[a-zA-Z\d_-]{6}\.", 27, 36),
-    "aws_secret_key": ("(?i:aws)", 1, 90),
+#: Patterns whose length has no bound run in windows too, so that the prefilter's
+#: reach (FORMAT_REACH after a format's start) holds every match; OpenAI's backtracks
+#: on a run of "sk-" and only runs near its fixed middle part.  Keyed by plugin and
+#: pattern index.
+_CORES: Final[dict[tuple[str, int], tuple[str, int, int]]] = {
+    ("ArtifactoryDetector", 0): ("AKC", 1, 1_000),
+    ("MailchimpDetector", 0): (r"-us\d", 33, 4),
+    ("TelegramBotTokenDetector", 0): (r":[0-9A-Za-z_-]{35}", 11, 37),
+    ("DiscordBotTokenDetector", 0): (r"\.[a-zA-Z\d_-]{6}\.", 27, 36),
+    ("AWSKeyDetector", 1): ("(?i:aws)", 1, 90),
+    ("OpenAIDetector", 0): ("T3BlbkFJ", 240, 24),
+    ("BasicAuthDetector", 0): ("://", 0, 1_000),
+    ("PypiTokenDetector", 0): ("pypi-", 0, 1_000),
+    ("PypiTokenDetector", 1): ("pypi-", 0, 1_000),
+    ("SlackDetector", 0): ("xox", 0, 1_000),
+    ("SlackDetector", 1): ("hooks[.]slack[.]com", 8, 1_000),
 }
+#: How far after a format's literal start its match may run (windows above included).
+FORMAT_REACH: Final = 1_100
 
 #: The separators detect-secrets' Artifactory pattern includes around a token.
 _BOUNDARY_CHARS: Final = frozenset(' \t\r\n\f\v=:"')
@@ -216,7 +238,7 @@ def _formats() -> tuple[_Format, ...]:
         if len(patterns) != len(uses):
             raise RuntimeError(f"detect-secrets {name}: {len(patterns)} patterns, "
                                f"expected {len(uses)}")
-        for pattern, use in zip(patterns, uses, strict=True):
+        for index, (pattern, use) in enumerate(zip(patterns, uses, strict=True)):
             if use is None:
                 continue
             kind, group = use
@@ -227,7 +249,7 @@ def _formats() -> tuple[_Format, ...]:
                 source = f"(?:{source}){_NO_RUN_AFTER}"
             # ASCII classes only: \d and \w of detect-secrets' patterns are meant so.
             flags = (pattern.flags & ~re.UNICODE) | re.ASCII
-            core = _CORES.get(kind)
+            core = _CORES.get((name, index))
             formats.append(_Format(kind, re.compile(source, flags), group, _NEEDLES[kind],
                                    None if core is None else (re.compile(core[0], re.ASCII),
                                                               core[1], core[2])))
@@ -280,7 +302,7 @@ def _jwts(text: str) -> Iterator[_Hit]:
             continue
         try:
             decoded = json.loads(header)
-        except ValueError:
+        except (ValueError, RecursionError):  # a crafted header nested a thousand deep
             continue
         if isinstance(decoded, dict) and ("alg" in decoded or "typ" in decoded):
             yield _Hit(match.start(), match.end(), "jwt", FORMAT_SCORE)
@@ -300,7 +322,7 @@ _PUTTY: Final = re.compile(r"PuTTY-User-Key-File-\d+: ")
 _PUTTY_MAC: Final = re.compile(r"Private-MAC: [0-9a-fA-F]+")
 #: A PEM private key in base64 ("-----BEGIN" encodes to "LS0tLS1CRUdJTi").
 _B64_PEM: Final = re.compile(
-    rf"(?<![A-Za-z0-9+/])LS0tLS1CRUdJTi[A-Za-z0-9+/]{{0,{2 * KEY_REACH}}}+={{0,2}}")
+    rf"(?<![A-Za-z0-9+/])LS0tLS1CRUdJTi[A-Za-z0-9+/]{{0,{MAX_B64_KEY}}}+={{0,2}}")
 
 
 def _body_end(text: str, start: int, limit: int) -> int:
@@ -312,6 +334,47 @@ def _body_end(text: str, start: int, limit: int) -> int:
     return end
 
 
+#: One line of a PEM body once its prefix is cut: base64, an RFC 1421 header or blank.
+_PEM_BODY_LINE: Final = re.compile(r"[A-Za-z0-9+/=]*+|(?:Proc-Type|DEK-Info|Comment):.*")
+
+
+def _line_prefix(text: str, at: int) -> str | None:
+    """What stands before ``at`` on its line (at most MAX_KEY characters), else None."""
+    near = max(0, at - MAX_KEY)
+    line_start = text.rfind("\n", near, at) + 1
+    if line_start == 0 and near > 0:
+        return None
+    return text[line_start:at]
+
+
+def _prefixed_body_end(text: str, line_end: int, prefix: str, limit: int,
+                       label: str) -> int | None:
+    """The end of the body (or of its footer) of a key whose lines all start with
+    ``prefix`` (a diff's ``-``, a log prefix, ``# ``), from the BEGIN line's end."""
+    last = None
+    position = line_end
+    limit = min(len(text), limit)
+    while position < limit and text[position] == "\n":
+        start = position + 1
+        newline = text.find("\n", start, limit)
+        stop = newline if newline >= 0 else limit
+        line = text[start:stop].rstrip("\r")
+        if not line.startswith(prefix):
+            break
+        rest = line[len(prefix):]
+        footer = _PEM_END.match(rest)
+        if footer is not None:
+            return start + len(prefix) + footer.end() if footer.group(1) == label else last
+        if _PEM_BODY_LINE.fullmatch(rest.strip()) is None:
+            break
+        if rest.strip():
+            last = start + len(line.rstrip())
+        if newline < 0:
+            break
+        position = newline
+    return last
+
+
 def _body_start(text: str, end: int, limit: int) -> int:
     """The start of the body lines before a footer at ``end``, reading back to ``limit``.
 
@@ -320,10 +383,10 @@ def _body_start(text: str, end: int, limit: int) -> int:
     not body, so it costs the body's length.  Returns ``end`` when there is no body.
     """
     floor = max(0, limit)
-    near = max(floor, end - MAX_KEY)
-    position = text.rfind("\n", near, end) + 1
-    if text[position:end].strip() or (position == 0 and near > 0):
-        return end  # the footer does not start its line
+    prefix = _line_prefix(text, end)
+    if prefix is None:
+        return end
+    position = end - len(prefix)
     start = end
     while position > floor:
         line_end = position - 1
@@ -331,10 +394,13 @@ def _body_start(text: str, end: int, limit: int) -> int:
         if line_start == 0 and floor > 0:
             break  # a line longer than the reach
         line = text[line_start:line_end].rstrip("\r")
-        if line.strip():
-            if _PEM_BODY.fullmatch(line) is None:
+        if not line.startswith(prefix):
+            break
+        rest = line[len(prefix):]
+        if rest.strip():
+            if _PEM_BODY.fullmatch(rest) is None:
                 break
-            start = line_start
+            start = line_start + len(prefix) if prefix.strip() else line_start
         position = line_start
     return start
 
@@ -354,6 +420,15 @@ def _private_keys(text: str) -> Iterator[_Hit]:
         if footer is not None and footer.group(1) == begin.group(1):
             end = footer.end()
             ends.add(end)
+        else:
+            # Lines that all start with what precedes BEGIN on its line (a diff's "-")?
+            prefix = _line_prefix(text, begin.start())
+            line_end = text.find("\n", begin.end(), begin.end() + MAX_KEY)
+            if prefix and prefix.strip() and line_end >= 0:
+                walked = _prefixed_body_end(text, line_end, prefix, begin.end() + KEY_REACH,
+                                            begin.group(1))
+                if walked is not None and walked > end:
+                    end = walked
         covered_to = end
         yield _Hit(begin.start(), end, "private_key", FORMAT_SCORE)
     for footer in _PEM_END.finditer(text):
@@ -393,7 +468,8 @@ _KEY_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvw
 _CAMEL: Final = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 PASSWORD_WORDS: Final = frozenset({"password", "passwd", "pass", "pwd", "pw", "senha",
-                                   "passphrase", "passwort", "pword", "pswd"})
+                                   "passphrase", "passwort", "pword", "pswd", "requirepass",
+                                   "masterauth"})
 #: Segments that may end with a password word (``dbpassword``, ``rootpwd``).
 _PASSWORD_ENDINGS: Final = ("password", "passwd", "senha", "passphrase", "pwd")
 SECRET_WORDS: Final = frozenset({"secret", "secrets", "token", "apikey", "chave", "credential",
@@ -428,7 +504,8 @@ _NOT_SECRET_TAILS: Final = frozenset({
 })
 #: Segments that make a key about something public or paginated.
 _NOT_SECRET_SEGMENTS: Final = frozenset({"public", "pub", "page", "continuation", "cursor",
-                                         "next", "csrf_param", "publishable"})
+                                         "next", "csrf_param", "publishable", "checksum",
+                                         "digest", "fingerprint", "hash", "sha256"})
 #: Words whose nearness makes ``chave`` an NF-e or Pix key (their own entities).
 _CHAVE_NEIGHBOURS: Final = re.compile(
     r"nf-?e|nfc-?e|ct-?e|mdf-?e|nota\s+fiscal|danfe|sefaz|pix|acesso|cpf|cnpj|e-?mail"
@@ -477,7 +554,8 @@ def _key_class(key: str) -> str | None:
 _PLACEHOLDER: Final = re.compile(
     r"""(?ix)
     [*xX#.?•·_\-]*                           # ********, xxxx, ..., ___
-    | \$.*                                   # $VAR, ${VAR}, $(cmd)
+    | \$\{.* | \$\(.* | (?-i:\$[A-Z_][A-Z0-9_]*)  # ${VAR}, $(cmd), $VAR in capitals
+    | \d+[ \t]+bytes                          # kubectl describe secret: "16 bytes"
     | %\(\w*\)[sdr]? | %[sd] | %\w+% | \{\w*\} | \{\{.*\}\} | \{%.*%\}
     | <[^<>]*> | \[[^\[\]]*\] | \([^()]*\)   # <password>, [SECRET], (hidden)
     | (?:none|null|nil|true|false|yes|no|sim|n[aã]o|on|off|undefined|empty|required
@@ -486,13 +564,14 @@ _PLACEHOLDER: Final = re.compile(
        |example|exemplo|placeholder|dummy|changeit
        |test|teste|foo|bar|baz|qux|na|n/a|tbd|todo|fixme|unset|not[_\- ]set
        |(?:your|sua|seu|my|minha|meu)[_\-][\w\-]* | [\w\-]*[_\-](?:here|aqui)
-       |[A-Za-z_][A-Za-z0-9_.]*[\[(])          # code cut at a quote: os.environ["X"]
+       |await|new|this|self|function|lambda|yield|return|typeof|nullptr|undef)
+    | [A-Za-z_][A-Za-z0-9_.]*[\[(].*          # code: os.environ["X"], jwt.encode(p, …
     """)
-#: A reference in code: ``self.password``, ``os.environ["X"]``, ``getpass()``,
-#: ``process.env.TOKEN``, ``cfg.get('pw')``, ``args.token``.
+#: A reference in code: ``self.password``, ``process.env.TOKEN``, ``args.token``,
+#: ``settings.SECRET_KEY`` (an attribute chain whose last name names a secret; a dotted
+#: token such as ``hvs.CAES…`` or a password such as ``Winter.Is.Coming24`` is none).
 _REFERENCE: Final = re.compile(
-    r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(.*\)|\[.*\])?"
-    r"|[A-Za-z_][A-Za-z0-9_]*(?:\(.*\)|\[.*\])", re.ASCII)
+    r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+", re.ASCII)
 _IDENTIFIER: Final = re.compile(r"[a-z_][a-z0-9_]*", re.ASCII)
 _UUID: Final = re.compile(
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
@@ -507,7 +586,9 @@ def _placeholder(value: str) -> bool:
     stripped = value.strip()
     if stripped.endswith(":"):
         return True  # the next key of the line: "password: user: bob"
-    if len(stripped) < 3 or _PLACEHOLDER.fullmatch(stripped) or _REFERENCE.fullmatch(stripped):
+    if len(stripped) < 3 or _PLACEHOLDER.fullmatch(stripped):
+        return True
+    if _REFERENCE.fullmatch(stripped) and _key_class(stripped.rsplit(".", 1)[-1]) is not None:
         return True
     if _URL.match(stripped):
         return True  # a URL (a URL's own password is found by the URL rule)
@@ -540,6 +621,9 @@ def _entropy_plugin(kind: str) -> Any:
 
 
 _HEX: Final = re.compile(r"[0-9a-fA-F]+")
+#: A word of four or more lower-case letters between separators: a path or a name
+#: (``uploads/2024/report-final.pdf``, ``node-modules-<hash>``), not a random token.
+_WORDY: Final = re.compile(r"(?:^|[-_/.])[a-z]{4,}(?=$|[-_/.])")
 _B64_CHARS: Final = re.compile(r"[A-Za-z0-9+/\-_=.~]+")
 #: Entropy limits per character (detect-secrets' defaults: hex 3.0, base64 4.5) and the
 #: shortest value judged.  Shannon entropy over a short string cannot reach 4.5 bits
@@ -551,7 +635,12 @@ MIN_ENTROPY_LENGTH: Final = 16
 
 
 def high_entropy(value: str) -> bool:
-    """A random-looking token: hex over 3.0 bits or base64 over 3.5 bits per character."""
+    """A random-looking token: hex over 3.0 bits or base64 over 3.5 bits per character
+    (percent-escapes decoded first: an Azure SAS signature ends in ``%3D``)."""
+    if "%" in value:
+        from urllib.parse import unquote
+
+        value = unquote(value)
     if len(value) < MIN_ENTROPY_LENGTH or _UUID.fullmatch(value):
         return False
     if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
@@ -654,13 +743,15 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[_Value, str] 
         position += 2
     separator = _ASSIGN.match(text, position)
     if separator is None or separator.end() == position:
-        # A command-line flag (--password value) or a .netrc entry (login x password y).
-        if position < size and text[position] == " " and (
-                text.startswith("--", key_start) or _netrc_password(text, key_start, key_end)):
-            start = position + 1
-            value = _quoted(text, start) if start < size and text[start] in "\"'" \
-                else _unquoted(text, start)
-            return (value, "flag") if value else None
+        # A value after blanks: a command-line flag (--password value), a .netrc entry
+        # (login x password y), redis.conf (requirepass x), SQL (WITH PASSWORD 'x'), a
+        # table of keys and values (vault kv get: "password    x").
+        gap = _BLANKS.match(text, position)
+        if gap is not None and gap.end() < size and _space_separated(
+                text, key_start, key_end, gap.end() - position):
+            start = gap.end()
+            value = _quoted(text, start) if text[start] in "\"'" else _unquoted(text, start)
+            return (value, "spaced") if value else None
         return None
     start = separator.end()
     if start >= size:
@@ -673,9 +764,37 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[_Value, str] 
         if text[start] in "|>":
             return None  # a YAML block scalar: rare for a password, left to the K8s rule
         value = _rest_of_line(text, start)
+        if value is not None and _PROSE.fullmatch(text, value.start, value.end):
+            return None  # "Senha: alterada com sucesso"
         return (value, "line") if value else None
     value = _unquoted(text, start)
+    if value is not None and colon and text[value.start:value.end].isalpha():
+        return None  # a word after a colon in a sentence: "senha: incorreta", "token: expirado"
     return (value, "inline") if value else None
+
+
+_BLANKS: Final = re.compile(r"[ \t]{1,32}")
+#: Two or more words of letters only: a sentence, not a password.
+_PROSE: Final = re.compile(r"[^\W\d_]+(?:[ \t]+[^\W\d_]+)+[.!]?")
+#: Keys of configuration files that take their value after a blank.
+_SPACED_KEYS: Final = frozenset({"requirepass", "masterauth", "password", "passwd"})
+_SQL_PASSWORD: Final = re.compile(r"(?i)(?:with|encrypted)[ \t]+\Z")
+
+
+def _space_separated(text: str, key_start: int, key_end: int, blanks: int) -> bool:
+    key = text[key_start:key_end]
+    if key.startswith("--"):
+        return True
+    lower = key.lower()
+    if lower in ("password", "passwd"):
+        if _NETRC_LOGIN.search(text, max(0, key_start - MAX_KEY * 2), key_start):
+            return True
+        if _SQL_PASSWORD.search(text, max(0, key_start - 24), key_start) and \
+                text[key_end + blanks] in "'\"":
+            return True
+    # A key opening its line: redis.conf, a table of keys and values.
+    return _starts_line(text, key_start) and ((lower in _SPACED_KEYS and blanks >= 2)
+                                              or lower in ("requirepass", "masterauth"))
 
 
 def _starts_line(text: str, key_start: int) -> bool:
@@ -688,14 +807,33 @@ def _starts_line(text: str, key_start: int) -> bool:
     return _LINE_PREFIX.fullmatch(text, line_start, key_start) is not None
 
 
+#: A key that is the value of a name field, and the value field that follows it:
+#: ``- name: DB_PASSWORD`` / ``value: x`` (a pod's env), ``{"name": "X", "value": "x"}``,
+#: ``{"Name": "/prod/db/password", "Value": "x"}`` (SSM), ``<add key="ApiKey" value="x"/>``.
+_NAME_FIELD: Final = re.compile(
+    r"(?:name|Name|NAME|key|Key|KEY)[\"']?[ \t]*[:=][ \t]*[\"']?[./]{0,2}\Z")
+_VALUE_FIELD: Final = re.compile(
+    r"[\"']?[ \t]*[,;]?[ \t]*(?:\r?\n[ \t]{0,64}(?:-[ \t]+)?)?[\"']?(?:value|Value|VALUE)[\"']?"
+    r"[ \t]*[:=][ \t]*")
+
+
+def _named_value(text: str, key_start: int, key_end: int) -> tuple[_Value, str] | None:
+    if not _NAME_FIELD.search(text, max(0, key_start - 16), key_start):
+        return None
+    field = _VALUE_FIELD.match(text, key_end, min(len(text), key_end + 128))
+    if field is None or field.end() >= len(text):
+        return None
+    start = field.end()
+    if text[start] in "\"'" or text.startswith('\\"', start):
+        value = _quoted(text, start)
+    elif "\n" in field.group() or ":" in field.group():
+        value = _rest_of_line(text, start)
+    else:
+        value = _unquoted(text, start)
+    return (value, "named") if value else None
+
+
 _NETRC_LOGIN: Final = re.compile(r"(?:^|\s)(?:login|user)\s+\S+\s+$", re.ASCII)
-
-
-def _netrc_password(text: str, key_start: int, key_end: int) -> bool:
-    """``password`` after ``login <name>`` on its line, as in ~/.netrc and ~/.authinfo."""
-    if text[key_start:key_end].lower() not in ("password", "passwd"):
-        return False
-    return _NETRC_LOGIN.search(text, max(0, key_start - MAX_KEY * 2), key_start) is not None
 
 
 def _chave_is_other(text: str, key_start: int, value: str) -> bool:
@@ -752,11 +890,9 @@ def _assignment_of(text: str, key_start: int, key_end: int, key: str) -> _Hit | 
     kind = _key_class(key)
     if kind is None:
         return None
-    if key in {"PWD", "OLDPWD"}:
-        return None  # the shell's working directory
     if key_start > 0 and text[key_start - 1] == "[" and text.startswith(":", key_end):
         return None  # a placeholder of the hash operator: [SECRET:9f86d081884c7d65]
-    after = _value_after(text, key_start, key_end)
+    after = _named_value(text, key_start, key_end) or _value_after(text, key_start, key_end)
     if after is None:
         return None
     span, _syntax = after
@@ -768,7 +904,7 @@ def _assignment_of(text: str, key_start: int, key_end: int, key: str) -> _Hit | 
     if value.lower() == key.lower().lstrip("-"):
         return None
     if kind == "weak":
-        if not high_entropy(value):
+        if not high_entropy(value) or _WORDY.search(value):
             return None
         return _Hit(span.start, span.end, "high_entropy", ENTROPY_SCORE)
     if "chave" in key.lower() and _chave_is_other(text, key_start, value):
@@ -818,13 +954,30 @@ _MYSQL_P: Final = re.compile(
     r"(?<![\w-])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)(?![\w-])"
     r"[^\n|;&]{0,200}?[ \t]-p(?=[^\s-])('[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|\S{1,512})",
     re.ASCII)
+#: Other clients with a password flag: (command, flag).
+_CLIENT_FLAGS: Final = (
+    ("redis-cli", "-a"), ("hdbsql", "-p"), ("sqlcmd", "-P"), ("mongo|mongosh", "-p"),
+    ("ldapsearch|ldapmodify|ldapadd|ldapdelete|ldapwhoami", "-w"),
+    ("keytool", "-(?:src|dest|new)?(?:store|key)?pass"), ("docker", "-p"),
+)
+_CLIENT_PASSWORD: Final = re.compile(
+    r"(?<![\w-])(?:" + "|".join(f"(?:{c})(?![\\w-])[^\n|;&]{{0,200}}?[ \t]{f}"
+                                 for c, f in _CLIENT_FLAGS)
+    + r")[ \t]{1,8}('[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|[^\s'\"]{1,512})", re.ASCII)
+_CURL_USER: Final = re.compile(
+    r"(?<![\w-])curl(?![\w-])[^\n|;&]{0,200}?[ \t](?:-u|--user)[ \t]{0,8}['\"]?"
+    r"[^\s:'\"]{1,64}:([^\s'\"]{1,512})", re.ASCII)
+_SQLPLUS: Final = re.compile(r"(?<![\w-])sqlplus(?:64)?[ \t]{1,8}[^\s/@]{1,64}/([^\s@]{1,512})",
+                             re.ASCII)
 _SSHPASS: Final = re.compile(
     r"(?<![\w-])sshpass[ \t]+-p[ \t]*('[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|\S{1,512})",
     re.ASCII)
 _IDENTIFIED_BY: Final = re.compile(
-    r"(?i)(?<![\w])identified[ \t]+(?:with[ \t]+\w+[ \t]+)?by[ \t]+(?:password[ \t]+)?"
-    r"(['\"])([^'\"\n]{1,512})\1", re.ASCII)
-_COMMAND_WORDS: Final = ("mysql", "mariadb", "sshpass", "identified", "IDENTIFIED", "Identified")
+    r"(?i)(?<![\w])identified[ \t]{1,16}(?:with[ \t]{1,16}\w{1,64}[ \t]{1,16})?by[ \t]{1,16}"
+    r"(?:password[ \t]{1,16})?(?:(['\"])([^'\"\n]{1,512})\1|([^\s'\";]{1,512}))", re.ASCII)
+_COMMAND_WORDS: Final = ("mysql", "mariadb", "sshpass", "identified", "IDENTIFIED", "Identified",
+                         "redis-cli", "hdbsql", "sqlcmd", "mongo", "ldap", "keytool", "docker",
+                         "curl", "sqlplus")
 
 
 def _unquote(text: str, start: int, end: int) -> tuple[int, int]:
@@ -836,21 +989,22 @@ def _unquote(text: str, start: int, end: int) -> tuple[int, int]:
 def _command_passwords(text: str) -> Iterator[_Hit]:
     if not any(word in text for word in _COMMAND_WORDS):
         return
-    for pattern in (_MYSQL_P, _SSHPASS):
+    for pattern in (_MYSQL_P, _SSHPASS, _CLIENT_PASSWORD, _CURL_USER, _SQLPLUS):
         for match in pattern.finditer(text):
             start, end = _unquote(text, *match.span(1))
             if end > start and not _placeholder(text[start:end]):
                 yield _Hit(start, end, "password_assignment", KEYED_SCORE)
     for match in _IDENTIFIED_BY.finditer(text):
-        if not _placeholder(match.group(2)):
-            yield _Hit(match.start(2), match.end(2), "password_assignment", KEYED_SCORE)
+        group = 2 if match.group(2) is not None else 3
+        if not _placeholder(match.group(group)):
+            yield _Hit(match.start(group), match.end(group), "password_assignment", KEYED_SCORE)
 
 
 # ------------------------------------------------------------------ HTTP credentials
 
 _AUTH_SCHEME: Final = re.compile(
-    r"(?<![A-Za-z0-9_])(Bearer|Basic|Token|Digest|Negotiate|NTLM)[ \t]+([A-Za-z0-9._~+/\-]+=*)",
-    re.ASCII)
+    r"(?<![A-Za-z0-9_])(Bearer|Basic|Token|Digest|Negotiate|NTLM)[ \t]{1,8}"
+    r"([A-Za-z0-9._~+/\-]{1,4096}+=*)(?![A-Za-z0-9._~+/\-])", re.ASCII)
 _AUTH_KEY: Final = re.compile(r"(?:proxy-)?authori[sz]ation[\"']?[ \t]*[:=][ \t]*[\"']?$",
                               re.IGNORECASE | re.ASCII)
 
@@ -1055,7 +1209,7 @@ def _json_values(text: str) -> Iterator[_Hit]:
 #: ``scheme://user:password@host`` with characters a URL should have escaped (``!``,
 #: ``*``, ``$``, even ``@``): the password runs to the last ``@`` before the host.
 _URL_PASSWORD: Final = re.compile(
-    r"://[^\s:/?#@\[\]]++:([^\s/?#\[\]]+)@[A-Za-z0-9_\-]", re.ASCII)
+    r"://[^\s:/?#@\[\]]{1,256}+:([^\s/?#\[\]]{1,512})@[A-Za-z0-9_\-]", re.ASCII)
 
 
 def _url_passwords(text: str) -> Iterator[_Hit]:
@@ -1099,10 +1253,30 @@ _DETECTORS: Final = (_provider_tokens, _url_passwords, _jwts, _private_keys, _as
                      _command_passwords, _auth_credentials, _yaml_values, _json_values)
 
 
+#: Kinds known from their surroundings only: on the same span, a kind known from the
+#: value's own format (github_token, jwt…) is reported instead.
+#: (Listed from the most to the least specific.)
+GENERIC_KINDS: Final = ("kubernetes_secret", "bearer_token", "authorization",
+                        "connection_string_password", "aws_secret_key", "password_assignment",
+                        "secret_assignment", "high_entropy")
+
+
+def _rank(hit: _Hit) -> tuple[float, int]:
+    generic = GENERIC_KINDS.index(hit.kind) if hit.kind in GENERIC_KINDS else -1
+    return hit.score, -generic
+
+
 def find_secrets(text: str) -> list[tuple[int, int, str, float]]:
-    """Every secret in ``text`` as ``(start, end, kind, score)``, sorted; may overlap."""
-    hits = {(h.start, h.end, h.kind): h for detect in _DETECTORS for h in detect(text)}
-    return sorted((h.start, h.end, h.kind, h.score) for h in hits.values())
+    """Every secret in ``text`` as ``(start, end, kind, score)``, sorted; one kind per
+    span (the most specific); spans may overlap."""
+    best: dict[tuple[int, int], _Hit] = {}
+    for detect in _DETECTORS:
+        for hit in detect(text):
+            key = (hit.start, hit.end)
+            current = best.get(key)
+            if current is None or _rank(hit) > _rank(current):
+                best[key] = hit
+    return sorted((h.start, h.end, h.kind, h.score) for h in best.values())
 
 
 class SecretRecognizer(EntityRecognizer):
@@ -1112,27 +1286,66 @@ class SecretRecognizer(EntityRecognizer):
     ENTITY: Final = ENTITY
 
     def __init__(self, supported_language: str = "pt", name: str | None = None) -> None:
+        from recognizers._text import ContextWords
+
         super().__init__(supported_entities=[ENTITY], supported_language=supported_language,
                          name=name or self.NAME)
+        #: Labels holding one of these words make the engine pass them (see _lifted_by).
+        self.context_words = ContextWords(LABEL_WORDS)
+
+    #: The engine hands this recognizer the labels of a JSON value (its keys) even when
+    #: its text held nothing (see enhance_using_context).
+    reads_labels: Final = True
 
     def load(self) -> None:
         """Compile the provider patterns now (they import detect-secrets)."""
         _formats()
 
+    def enhance_using_context(
+        self,
+        text: str,
+        raw_recognizer_results: list[RecognizerResult],
+        other_raw_recognizer_results: list[RecognizerResult],
+        nlp_artifacts: NlpArtifacts | None,
+        context: list[str] | None = None,
+    ) -> list[RecognizerResult]:
+        """A JSON value under a key that names a secret is one whole, spaces and all.
+
+        redactor's engine analyses a value as ``"<key>: <value>"`` with its keys as
+        labels; the text alone reads a phrase after ``password:`` as prose.
+        """
+        if not context:
+            return raw_recognizer_results
+        label = context[-1]
+        kind = _key_class(label)
+        prefix = f"{label[:LABEL_PREFIX_CHARS]}: "
+        if kind not in ("password", "secret", "aws") or not text.startswith(prefix):
+            return raw_recognizer_results
+        start, end = len(prefix), len(text.rstrip())
+        while start < end and text[start] in " \t\r\n":
+            start += 1
+        if end <= start or _placeholder(text[start:end]) or any(
+                r.start <= start and end <= r.end for r in raw_recognizer_results):
+            return raw_recognizer_results
+        name = {"aws": "aws_secret_key", "password": "password_assignment"}.get(
+            kind, "secret_assignment")
+        return [*raw_recognizer_results, self._result(start, end, name, KEYED_SCORE)]
+
+    def _result(self, start: int, end: int, kind: str, score: float) -> RecognizerResult:
+        name = f"{self.NAME}:{kind}"
+        return RecognizerResult(
+            entity_type=ENTITY, start=start, end=end, score=score,
+            analysis_explanation=AnalysisExplanation(
+                recognizer=name, original_score=score, pattern_name=kind),
+            recognition_metadata={RecognizerResult.RECOGNIZER_NAME_KEY: name,
+                                  RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
+                                  CONTEXT_DISTANCE_KEY: 0})
+
     def analyze(self, text: str, entities: list[str],
                 nlp_artifacts: NlpArtifacts | None = None) -> list[RecognizerResult]:
         """One result per secret; the kind is in the recognizer name."""
-        results = []
-        for start, end, kind, score in find_secrets(text):
-            name = f"{self.NAME}:{kind}"
-            results.append(RecognizerResult(
-                entity_type=ENTITY, start=start, end=end, score=score,
-                analysis_explanation=AnalysisExplanation(
-                    recognizer=name, original_score=score, pattern_name=kind),
-                recognition_metadata={RecognizerResult.RECOGNIZER_NAME_KEY: name,
-                                      RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
-                                      CONTEXT_DISTANCE_KEY: 0}))
-        return results
+        return [self._result(start, end, kind, score)
+                for start, end, kind, score in find_secrets(text)]
 
     def prefilter(self, threshold: float) -> Prefilter:
         """Format starts, armour lines, key words, auth schemes and manifest kinds."""
@@ -1146,7 +1359,7 @@ class SecretRecognizer(EntityRecognizer):
         triggers = [
             # A format's start: the token runs on after it (the longest: a GitLab agent
             # token, 1,032 characters); a URL's password stands before and after "://".
-            Trigger(f"(?:{starts})", before=MAX_VALUE + 16, after=1_100, name="format"),
+            Trigger(f"(?:{starts})", before=64, after=FORMAT_REACH, name="format"),
             # Formats without a literal start: Twilio, Telegram and Discord tokens, and
             # detect-secrets' AWS secret-key pattern (which starts at "aws", any case).
             Trigger("(?:AC|SK)[a-z0-9]{32}|[0-9]{8,10}:[0-9A-Za-z_-]{35}"
@@ -1158,20 +1371,20 @@ class SecretRecognizer(EntityRecognizer):
                     name="pem-begin"),
             Trigger(f"END {_PEM_LABEL}", before=KEY_REACH + 256, after=32, name="pem-end"),
             Trigger("PuTTY-User-Key-File-", after=KEY_REACH + 64, name="putty"),
-            Trigger("LS0tLS1CRUdJTi", after=2 * KEY_REACH + 32, name="pem-base64"),
+            Trigger("LS0tLS1CRUdJTi", after=MAX_B64_KEY + 32, name="pem-base64"),
             # A key holding a word that names a secret, and its value.
             Trigger(f"(?i:{key_words})", before=MAX_KEY + 8,
                     after=MAX_KEY + 8 + MAX_VALUE + 8, name="key",
                     accept=_accept_key_word),
             Trigger("(?:Bearer|Basic|Token|Digest|Negotiate|NTLM)[ \t]", after=MAX_VALUE + 16,
                     name="auth-scheme"),
-            Trigger("(?:mysql|mariadb|sshpass|(?i:identified))", after=2 * MAX_VALUE + 64,
+            Trigger("(?:mysql|mariadb|sshpass|redis-cli|hdbsql|sqlcmd|mongo|ldap|keytool|docker"
+                    "|curl|sqlplus|(?i:identified))", after=2 * MAX_COMMAND_VALUE + 64,
                     name="command"),
             Trigger('kind\\\\?"?[ \t]*:[ \t]*\\\\?"?[\'"]?Secret', before=MANIFEST_REACH + 64,
                     after=MANIFEST_REACH + 64, name="manifest"),
         ]
-        return Prefilter(ENTITY, tuple(triggers), margin_before=MANIFEST_REACH + 256,
-                         margin_after=MANIFEST_REACH + 256)
+        return Prefilter(ENTITY, tuple(triggers), margin_before=MARGIN, margin_after=MARGIN)
 
 
 def _accept_key_word(text: str, start: int, end: int) -> bool:
@@ -1181,6 +1394,12 @@ def _accept_key_word(text: str, start: int, end: int) -> bool:
         return True  # a spelling the finder reads otherwise: keep (a superset)
     return _assignment(text, match.start(), match.end())[2] is not None
 
+
+#: The words of keys whose JSON values are taken whole (see enhance_using_context).
+LABEL_WORDS: Final = ("password", "passwd", "pwd", "senha", "secret", "token", "chave",
+                      "apikey", "api_key", "credential", "credentials", "passphrase")
+#: How much of a key the engine writes before a JSON value (redactor.engine.KEY_PREFIX_CHARS).
+LABEL_PREFIX_CHARS: Final = 40
 
 #: Every kind a SECRET finding may carry (for settings that list kinds).
 KINDS: Final = tuple(sorted({

@@ -36,7 +36,10 @@ __all__ = ["Redactor"]
 #: Analysis chunk size and overlap, in characters.  The overlap must exceed twice
 #: the longest span plus its context window; identifiers are far shorter.
 CHUNK_SIZE: Final = 200_000
-CHUNK_OVERLAP: Final = 8_192
+#: Each chunk sees half of this beyond what it keeps: the longest reading of a
+#: recognizer around a finding plus the finding (a Kubernetes Secret's value read
+#: against its kind line 8,000 characters away, a private key of 12,000 characters).
+CHUNK_OVERLAP: Final = 32_768
 #: Texts from this size on go through the prefilter (when every recognizer has one):
 #: all of them; one scan costs microseconds, a Presidio pass over a short text about
 #: half a millisecond.
@@ -410,7 +413,7 @@ class Redactor:
         for recognizer in recognizers:
             current = recognizer.analyze(text=text, entities=entities,
                                          nlp_artifacts=self._artifacts)
-            if not current:
+            if not current and not (ctx and getattr(recognizer, "reads_labels", False)):
                 continue
             for result in current:
                 metadata = result.recognition_metadata
@@ -761,7 +764,8 @@ def _direct_analysis_applies(analyzer: AnalyzerEngine, entities: list[str]) -> b
             return False
         own = type(recognizer).enhance_using_context
         if not (isinstance(recognizer, RawContextMixin)
-                or own is EntityRecognizer.enhance_using_context):
+                or own is EntityRecognizer.enhance_using_context
+                or getattr(recognizer, "reads_labels", False)):
             return False
     return True
 

@@ -147,7 +147,8 @@ def test_a_format_inside_a_longer_token_is_not_one(engine: Redactor) -> None:
 ASSIGNMENTS = [
     ("DB_PASSWORD=x9!kk7", "x9!kk7", "password_assignment"),
     ('export SENHA_BANCO="Verao2024#"', "Verao2024#", "password_assignment"),
-    ("password: correct horse", "correct horse", "password_assignment"),
+    ('password: "correct horse"', "correct horse", "password_assignment"),
+    ("password: Correct-Horse 42", "Correct-Horse 42", "password_assignment"),
     ('{"senha": "Cafe123!"}', "Cafe123!", "password_assignment"),
     ("<password>s3cr3t99</password>", "s3cr3t99", "password_assignment"),
     ('<add key="DbPassword" password="Abc#12345"/>', "Abc#12345", "password_assignment"),
@@ -185,6 +186,85 @@ def test_values_of_secret_keys_in_each_syntax(
     assert value not in engine.redact(text).text
 
 
+P = "Zq8Kx7Lm2024"
+STS = chars(ALNUM + "+/", 900)
+COOKIE = chars(ALNUM, 700)
+VAULT = "hvs.CAESI" + chars(ALNUM, 60)
+SIG = chars(ALNUM, 43) + "%3D"
+#: Found by the hostile review of this issue: credentials in what agents read.
+REVIEW_LEAKS = [
+    ("    env:\n    - name: DB_PASSWORD\n      value: " + P, P),
+    (json.dumps({"env": [{"name": "DB_PASSWORD", "value": P}]}), P),
+    (json.dumps({"Parameter": {"Name": "/prod/db/password", "Value": P}}), P),
+    (f'<add key="ApiKey" value="{P}" />', P),
+    ("Driver={ODBC Driver 18 for SQL Server};Server=tcp:db,1433;Uid=sa;PWD=" + P + ";", P),
+    ("aws_session_token = " + STS, STS),
+    ("Cookie: session=" + COOKIE, COOKIE),
+    ("VAULT_TOKEN=" + VAULT, VAULT),
+    ("DB_PASSWORD=Winter.Is.Coming2024", "Winter.Is.Coming2024"),
+    ("MYSQL_PASSWORD=$" + P, "$" + P),
+    ("password    " + P, P),
+    ("requirepass " + P, P),
+    ("curl -u admin:" + P + " https://ci.internal", P),
+    ("sqlplus system/" + P + "@ORCL", P),
+    ("redis-cli -h r -a " + P + " ping", P),
+    ("sqlcmd -S db -U sa -P " + P, P),
+    ("ldapsearch -x -D cn=admin -w " + P, P),
+    ("keytool -list -keystore k.jks -storepass " + P, P),
+    ("ALTER USER app WITH PASSWORD '" + P + "';", P),
+    ("CREATE USER x IDENTIFIED BY " + P + ";", P),
+    ("https://a.blob.core.windows.net/c?sv=2021&sr=b&sig=" + SIG, SIG),
+]
+
+
+@pytest.mark.parametrize(("text", "value"), REVIEW_LEAKS)
+def test_review_leaks_are_closed(engine: Redactor, text: str, value: str) -> None:
+    out = engine.redact(text).text
+    assert "[SECRET]" in out and value not in out
+
+
+@pytest.mark.parametrize("prefix", ["-", "< ", "# ", "keys/id_rsa:", "2024-01-01T00:00:00Z app | ",
+                                    "+", "    "])
+def test_a_key_whose_lines_carry_a_prefix(engine: Redactor, prefix: str) -> None:
+    lines = pem().split("\n")
+    text = "antes\n" + "\n".join(prefix + line for line in lines) + "\ndepois\n"
+    out = engine.redact(text).text
+    assert all(line not in out for line in lines[1:-1]), out
+    tail = "\n".join(prefix + line for line in lines[5:]) + "\n"  # tail -n of the diff
+    assert all(line not in engine.redact(tail).text for line in lines[5:-1])
+
+
+def test_a_kubectl_secret_bigger_than_the_old_reach(engine: Redactor) -> None:
+    def b64(text: str) -> str:
+        return base64.b64encode(text.encode()).decode()
+
+    entries = [f"  DATABASE_URL: {b64('postgres://app:' + P + '@db/app')}\n"] + [
+        f"  FEATURE_{i:02d}_ENDPOINT: {b64(f'https://svc{i}.internal.example.com/v1/api')}\n"
+        for i in range(60)]
+    text = "apiVersion: v1\ndata:\n" + "".join(entries) + "kind: Secret\nmetadata:\n  name: x\n"
+    assert len(text) > 4_000
+    out = engine.redact(text).text
+    assert out.count("[SECRET]") == 61 and "ENDPOINT: [SECRET]" in out
+
+
+def test_a_crafted_jwt_header_is_not_an_error(engine: Redactor) -> None:
+    header = base64.urlsafe_b64encode(('{"a":' + "[" * 1000).encode()).decode().rstrip("=")
+    text = f"token {header}.e30.c2ln and CPF 529.982.247-25"
+    assert "[CPF]" in engine.redact(text).text
+
+
+@pytest.mark.parametrize("text", [
+    "ALTER USER x IDENTIFIED" + " " * 5000 + "BY 'Zq8Kx7Lm2024';",
+    "IDENTIFIED WITH " + "a" * 5000 + " BY 'Zq8Kx7Lm2024'",
+    "x https://" + "u" * 4000 + ":Zq8Kx7Lm@db ok",
+])
+def test_review_prefilter_cases(text: str) -> None:
+    unfiltered = Redactor(Settings(), prefilter=False)
+    prefiltered = Redactor(Settings(), prefilter="re")
+    prefiltered.prefilter_min_chars = 0
+    assert prefiltered._spans(text, None) == unfiltered._spans(text, None)
+
+
 NOT_SECRETS = [
     "Nov 27 08:34:02 s4hana-app01 sudo: admin : TTY=pts/0 ; PWD=/home/admin ; USER=root",
     "OLDPWD=/srv/app",
@@ -214,6 +294,14 @@ NOT_SECRETS = [
     "mysql -u root -p prod",
     "the password for user bob was reset",
     "password: user: bob",
+    "O usuário esqueceu a senha: precisa resetar no portal.",
+    "Senha: alterada com sucesso",
+    "Erro ao validar token: assinatura inválida",
+    "E: Logon failed: password: wrong",
+    "password:  16 bytes\nchecksum/secret: 9f86d081884c7d659a2feaa0c55ad015",
+    "token = jwt.encode(payload, settings.SECRET_KEY, algorithm='HS256')",
+    "const token = await getToken();\ntoken: Optional[str] = None",
+    "token = response.json()['access_token']",
 ]
 
 
