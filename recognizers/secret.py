@@ -958,7 +958,8 @@ _MYSQL_P: Final = re.compile(
 _CLIENT_FLAGS: Final = (
     ("redis-cli", "-a"), ("hdbsql", "-p"), ("sqlcmd", "-P"), ("mongo|mongosh", "-p"),
     ("ldapsearch|ldapmodify|ldapadd|ldapdelete|ldapwhoami", "-w"),
-    ("keytool", "-(?:src|dest|new)?(?:store|key)?pass"), ("docker", "-p"),
+    ("keytool", "-(?:src|dest|new)?(?:store|key)?pass"),
+    ("docker[ \\t]+login|podman[ \\t]+login", "-p"),  # docker run -p is a port
 )
 _CLIENT_PASSWORD: Final = re.compile(
     r"(?<![\w-])(?:" + "|".join(f"(?:{c})(?![\\w-])[^\n|;&]{{0,200}}?[ \t]{f}"
@@ -977,7 +978,7 @@ _IDENTIFIED_BY: Final = re.compile(
     r"(?:password[ \t]{1,16})?(?:(['\"])([^'\"\n]{1,512})\1|([^\s'\";]{1,512}))", re.ASCII)
 _COMMAND_WORDS: Final = ("mysql", "mariadb", "sshpass", "identified", "IDENTIFIED", "Identified",
                          "redis-cli", "hdbsql", "sqlcmd", "mongo", "ldap", "keytool", "docker",
-                         "curl", "sqlplus")
+                         "curl", "sqlplus", "podman")
 
 
 def _unquote(text: str, start: int, end: int) -> tuple[int, int]:
@@ -1379,7 +1380,7 @@ class SecretRecognizer(EntityRecognizer):
             Trigger("(?:Bearer|Basic|Token|Digest|Negotiate|NTLM)[ \t]", after=MAX_VALUE + 16,
                     name="auth-scheme"),
             Trigger("(?:mysql|mariadb|sshpass|redis-cli|hdbsql|sqlcmd|mongo|ldap|keytool|docker"
-                    "|curl|sqlplus|(?i:identified))", after=2 * MAX_COMMAND_VALUE + 64,
+                    "|podman|curl|sqlplus|(?i:identified))", after=2 * MAX_COMMAND_VALUE + 64,
                     name="command"),
             Trigger('kind\\\\?"?[ \t]*:[ \t]*\\\\?"?[\'"]?Secret', before=MANIFEST_REACH + 64,
                     after=MANIFEST_REACH + 64, name="manifest"),

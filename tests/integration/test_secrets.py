@@ -293,6 +293,7 @@ NOT_SECRETS = [
     "API_KEY=my-api-key SENHA=sua_senha_aqui TOKEN=put-token-here",
     "mysql -u root -p prod",
     "the password for user bob was reset",
+    "docker run -p 8080:80 -p 443:443 nginx",
     "password: user: bob",
     "O usuário esqueceu a senha: precisa resetar no portal.",
     "Senha: alterada com sucesso",
