@@ -41,6 +41,7 @@ import functools
 import json
 import re
 import string
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -462,17 +463,18 @@ def _private_keys(text: str) -> Iterator[_Hit]:
 #: segments then decide).  ASCII only: case-insensitive on ASCII letters.
 _KEY_WORD: Final = re.compile(
     r"pass|pwd|pw\b|senha|secret|token|chave|api-?key|credencia|credential|auth|key|cookie"
-    r"|session|sid\b|signature|sig\b|hmac", re.IGNORECASE | re.ASCII)
+    r"|session|sid\b|signature|sig\b|hmac|psk\b", re.IGNORECASE | re.ASCII)
 #: Characters of a key.
 _KEY_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-/")
 _CAMEL: Final = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 PASSWORD_WORDS: Final = frozenset({"password", "passwd", "pass", "pwd", "pw", "senha",
                                    "passphrase", "passwort", "pword", "pswd", "requirepass",
-                                   "masterauth"})
+                                   "masterauth", "rootpw", "bindpw"})
 #: Segments that may end with a password word (``dbpassword``, ``rootpwd``).
 _PASSWORD_ENDINGS: Final = ("password", "passwd", "senha", "passphrase", "pwd")
 SECRET_WORDS: Final = frozenset({"secret", "secrets", "token", "apikey", "chave", "credential",
+                                 "authtok", "psk",
                                  "credentials", "credencial", "credenciais", "secreta",
                                  "secreto", "privatekey", "accesskey", "secretkey"})
 _SECRET_ENDINGS: Final = ("secret", "token", "apikey", "accesskey", "secretkey")
@@ -505,7 +507,8 @@ _NOT_SECRET_TAILS: Final = frozenset({
 #: Segments that make a key about something public or paginated.
 _NOT_SECRET_SEGMENTS: Final = frozenset({"public", "pub", "page", "continuation", "cursor",
                                          "next", "csrf_param", "publishable", "checksum",
-                                         "digest", "fingerprint", "hash", "sha256"})
+                                         "digest", "fingerprint", "hash", "sha256", "csrf",
+                                         "xsrf", "authenticity"})
 #: Words whose nearness makes ``chave`` an NF-e or Pix key (their own entities).
 _CHAVE_NEIGHBOURS: Final = re.compile(
     r"nf-?e|nfc-?e|ct-?e|mdf-?e|nota\s+fiscal|danfe|sefaz|pix|acesso|cpf|cnpj|e-?mail"
@@ -554,7 +557,7 @@ def _key_class(key: str) -> str | None:
 _PLACEHOLDER: Final = re.compile(
     r"""(?ix)
     [*xX#.?•·_\-]*                           # ********, xxxx, ..., ___
-    | \$\{.* | \$\(.* | (?-i:\$[A-Z_][A-Z0-9_]*)  # ${VAR}, $(cmd), $VAR in capitals
+    | \$\{.* | \$\(.* | \$[A-Za-z_][A-Za-z0-9_]*(?:-.*|\[.*|::.*)?  # ${V}, $(c), $v, $_POST[
     | \d+[ \t]+bytes                          # kubectl describe secret: "16 bytes"
     | %\(\w*\)[sdr]? | %[sd] | %\w+% | \{\w*\} | \{\{.*\}\} | \{%.*%\}
     | <[^<>]*> | \[[^\[\]]*\] | \([^()]*\)   # <password>, [SECRET], (hidden)
@@ -564,7 +567,11 @@ _PLACEHOLDER: Final = re.compile(
        |example|exemplo|placeholder|dummy|changeit
        |test|teste|foo|bar|baz|qux|na|n/a|tbd|todo|fixme|unset|not[_\- ]set
        |(?:your|sua|seu|my|minha|meu)[_\-][\w\-]* | [\w\-]*[_\-](?:here|aqui)
-       |await|new|this|self|function|lambda|yield|return|typeof|nullptr|undef)
+       |await|new|this|self|function|lambda|yield|return|typeof|nullptr|undef|values
+       |expired|expirad[oa]|invalid|inv[aá]lid[oa]|incorret[oa]|wrong|errad[oa]|required
+       |obrigat[oó]ri[oa]|missing|ausente|valid|v[aá]lid[oa]|ok|valor|changed|alterad[oa]
+       |reset|redefinid[oa]|enviad[oa]|sent|accepted|aceit[oa]|rejected|rejeitad[oa]|yes|set)
+    | \([^()]*                                # cut at a blank: (sensitive value)
     | [A-Za-z_][A-Za-z0-9_.]*[\[(].*          # code: os.environ["X"], jwt.encode(p, …
     """)
 #: A reference in code: ``self.password``, ``process.env.TOKEN``, ``args.token``,
@@ -632,6 +639,8 @@ _B64_CHARS: Final = re.compile(r"[A-Za-z0-9+/\-_=.~]+")
 HEX_LIMIT: Final = 3.0
 BASE64_LIMIT: Final = 3.5
 MIN_ENTROPY_LENGTH: Final = 16
+#: Characters of a value whose entropy is measured.
+ENTROPY_SAMPLE: Final = 256
 
 
 def high_entropy(value: str) -> bool:
@@ -643,6 +652,7 @@ def high_entropy(value: str) -> bool:
         value = unquote(value)
     if len(value) < MIN_ENTROPY_LENGTH or _UUID.fullmatch(value):
         return False
+    value = value[:ENTROPY_SAMPLE]  # the entropy of a prefix: a 4 KB value costs no more
     if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
         return False
     if _HEX.fullmatch(value):
@@ -652,7 +662,7 @@ def high_entropy(value: str) -> bool:
     return False
 
 
-_ASSIGN: Final = re.compile(r"[ \t]*(?::=|=>|=(?!=)|:(?![:/]))[ \t]*")
+_ASSIGN: Final = re.compile(r"[ \t]*(?::=|=>|=(?!=)|::(?=[ \t])|:(?![:/]))[ \t]*")
 _LINE_PREFIX: Final = re.compile(r"[ \t]*(?:-[ \t]+)?(?:export[ \t]+|set[ \t]+)?[\"']?$")
 _YAML_COMMENT: Final = re.compile(r"[ \t]+#.*$")
 
@@ -688,11 +698,25 @@ _CLOSERS: Final = {")": "(", "]": "[", "}": "{"}
 _UNQUOTED_RUN: Final = re.compile(r"[^ \t\r\n\"'`;&,<>]*")
 
 
+_RUNS: Final = threading.local()
+
+
+def _run_end(text: str, start: int) -> int:
+    """Where the run of value characters from ``start`` ends.  The last run found is
+    remembered (per thread), so keys packed into one long run ("key=key=key=…") cost
+    one scan of it, not one per key."""
+    last = getattr(_RUNS, "last", None)
+    if last is not None and last[0] is text and last[1] <= start < last[2]:
+        return int(last[2])
+    run = _UNQUOTED_RUN.match(text, start)
+    end = run.end() if run else start
+    _RUNS.last = (text, start, end)
+    return end
+
+
 def _unquoted(text: str, start: int) -> _Value | None:
-    limit = min(len(text), start + MAX_VALUE + 1)
-    run = _UNQUOTED_RUN.match(text, start, limit)
-    position = run.end() if run else start
-    if position == limit and limit < len(text) and text[limit] not in _UNQUOTED_STOP:
+    position = _run_end(text, start)
+    if position - start > MAX_VALUE:
         return None  # longer than any value
     # A closing bracket of the structure around the value (not one it opened itself).
     while position > start and text[position - 1] in _CLOSERS \
@@ -702,16 +726,20 @@ def _unquoted(text: str, start: int) -> _Value | None:
 
 
 def _rest_of_line(text: str, start: int) -> _Value | None:
-    end = text.find("\n", start, start + MAX_VALUE + 1)
+    # The end of the text counts as a line break (the prefiltered path adds one).
+    window = start + MAX_VALUE + _LINE_SLACK
+    end = text.find("\n", start, window)
     if end < 0:
-        end = min(len(text), start + MAX_VALUE + 1)
-        if end < len(text):
-            return None
+        if window < len(text):
+            return None  # a line longer than any value
+        end = len(text)
     line = text[start:end]
     comment = _YAML_COMMENT.search(line)
     if comment:
         line = line[:comment.start()]
-    line = line.rstrip(" \t\r,")
+    line = line.rstrip(" \t\r,;")
+    if len(line) > MAX_VALUE:
+        return None
     if _NEXT_KEY.search(line):
         # More fields follow on the line ("password: x9 user: bob"): the first word only.
         line = line.split(None, 1)[0] if line.strip() else ""
@@ -719,6 +747,8 @@ def _rest_of_line(text: str, start: int) -> _Value | None:
     return _Value(start, start + len(line)) if line else None
 
 
+#: Blanks and punctuation a line may hold after its longest value.
+_LINE_SLACK: Final = 64
 _NEXT_KEY: Final = re.compile(r"(?:^|\s)[A-Za-z_][\w.\-]*(?::\s|=)")
 
 
@@ -743,6 +773,14 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[_Value, str] 
         position += 2
     separator = _ASSIGN.match(text, position)
     if separator is None or separator.end() == position:
+        # A key of a few words (Portuguese puts them after): "senha do cofre: X".
+        phrase = _PHRASE_KEY.match(text, position, min(size, position + 64))
+        if phrase is not None and phrase.end() < size:
+            value = _unquoted(text, phrase.end())
+            written = text[value.start:value.end] if value is not None else ""
+            if value is not None and not written.isalpha() \
+                    and not _DIGITS_ONLY.fullmatch(written):
+                return value, "phrase"  # (not "Password Last Changed: 2024-01-01")
         # A value after blanks: a command-line flag (--password value), a .netrc entry
         # (login x password y), redis.conf (requirepass x), SQL (WITH PASSWORD 'x'), a
         # table of keys and values (vault kv get: "password    x").
@@ -764,21 +802,46 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[_Value, str] 
         if text[start] in "|>":
             return None  # a YAML block scalar: rare for a password, left to the K8s rule
         value = _rest_of_line(text, start)
-        if value is not None and _PROSE.fullmatch(text, value.start, value.end):
-            return None  # "Senha: alterada com sucesso"
+        if value is not None and _prose(text[value.start:value.end]):
+            return None  # "Senha: alterada com sucesso", "Token: expirado, gere outro"
         return (value, "line") if value else None
     value = _unquoted(text, start)
+    if value is not None and not colon and separator.group().startswith((" ", "\t")) \
+            and separator.group().endswith((" ", "\t")) \
+            and _CODE_VALUE.fullmatch(text, value.start, value.end):
+        return None  # code: token = self.stream.current, api_key = config.value
     if value is not None and colon and text[value.start:value.end].isalpha():
         return None  # a word after a colon in a sentence: "senha: incorreta", "token: expirado"
     return (value, "inline") if value else None
 
 
 _BLANKS: Final = re.compile(r"[ \t]{1,32}")
-#: Two or more words of letters only: a sentence, not a password.
-_PROSE: Final = re.compile(r"[^\W\d_]+(?:[ \t]+[^\W\d_]+)+[.!]?")
+_PHRASE_KEY: Final = re.compile(
+    r"[ \t]{1,4}(?:[^\W\d_]{1,20}[ \t]{1,4}){0,2}[^\W\d_]{2,20}[ \t]*:[ \t]{1,8}")
+#: An attribute chain: in code (key = value, blanks around "="), a reference.
+_CODE_VALUE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+_PUNCTUATION: Final = ",.;:!?()\"'"
+
+
+def _prose(value: str) -> bool:
+    """Words, at least two and half of them of letters only: a sentence, not a password."""
+    words = value.split()
+    if len(words) < 2:
+        return False
+    letters = sum(1 for w in words
+                  if len(w.strip(_PUNCTUATION)) >= 2 and w.strip(_PUNCTUATION).isalpha())
+    return letters >= 2 and 2 * letters >= len(words)
+
+
+def _message(value: str) -> bool:
+    """A sentence written to a person (capitalised or ending in a stop), as a JSON value
+    under a secret key holds in a form's labels or errors; a passphrase is neither."""
+    stripped = value.strip()
+    return _prose(stripped) and (stripped[0].isupper() or stripped[-1] in ".!?:")
 #: Keys of configuration files that take their value after a blank.
-_SPACED_KEYS: Final = frozenset({"requirepass", "masterauth", "password", "passwd"})
-_SQL_PASSWORD: Final = re.compile(r"(?i)(?:with|encrypted)[ \t]+\Z")
+_SPACED_KEYS: Final = frozenset({"requirepass", "masterauth", "rootpw", "bindpw", "bind_pw"})
+#: A SQL statement that sets a role's password (PostgreSQL, Oracle, MySQL).
+_SQL_ROLE: Final = re.compile(r"(?i)\b(?:create|alter)[ \t]+(?:user|role|login)\b[^;\n]*\Z")
 
 
 def _space_separated(text: str, key_start: int, key_end: int, blanks: int) -> bool:
@@ -786,15 +849,25 @@ def _space_separated(text: str, key_start: int, key_end: int, blanks: int) -> bo
     if key.startswith("--"):
         return True
     lower = key.lower()
+    value_at = key_end + blanks
     if lower in ("password", "passwd"):
         if _NETRC_LOGIN.search(text, max(0, key_start - MAX_KEY * 2), key_start):
             return True
-        if _SQL_PASSWORD.search(text, max(0, key_start - 24), key_start) and \
-                text[key_end + blanks] in "'\"":
-            return True
-    # A key opening its line: redis.conf, a table of keys and values.
-    return _starts_line(text, key_start) and ((lower in _SPACED_KEYS and blanks >= 2)
-                                              or lower in ("requirepass", "masterauth"))
+        if text[value_at] in "'\"" and _SQL_ROLE.search(text, max(0, key_start - 200),
+                                                          key_start):
+            return True  # CREATE ROLE app WITH LOGIN PASSWORD 'x'
+    if not _starts_line(text, key_start):
+        return False
+    if lower in _SPACED_KEYS:
+        return True  # redis.conf requirepass, slapd rootpw
+    # A table of keys and values (vault kv get): two blanks or more, then one value
+    # that is not a word (PAM's "password  sufficient  pam_unix.so" has more fields).
+    if blanks < 2 or _key_class(key) not in ("password", "secret", "aws"):
+        return False
+    line_end = text.find("\n", value_at, value_at + MAX_VALUE + _LINE_SLACK)
+    rest = text[value_at:line_end if line_end >= 0 else value_at + MAX_VALUE + _LINE_SLACK]
+    fields = rest.split()
+    return len(fields) == 1 and not fields[0].isalpha()
 
 
 def _starts_line(text: str, key_start: int) -> bool:
@@ -811,16 +884,29 @@ def _starts_line(text: str, key_start: int) -> bool:
 #: ``- name: DB_PASSWORD`` / ``value: x`` (a pod's env), ``{"name": "X", "value": "x"}``,
 #: ``{"Name": "/prod/db/password", "Value": "x"}`` (SSM), ``<add key="ApiKey" value="x"/>``.
 _NAME_FIELD: Final = re.compile(
-    r"(?:name|Name|NAME|key|Key|KEY)[\"']?[ \t]*[:=][ \t]*[\"']?[./]{0,2}\Z")
+    r"(?:(?:name|Name|NAME)[\"']?[ \t]*[:=][ \t]*[\"']?|(?:key|Key|KEY)[\"']?[ \t]*[:=][ \t]*[\"'])"
+    r"[./]{0,2}\Z")
 _VALUE_FIELD: Final = re.compile(
     r"[\"']?[ \t]*[,;]?[ \t]*(?:\r?\n[ \t]{0,64}(?:-[ \t]+)?)?[\"']?(?:value|Value|VALUE)[\"']?"
     r"[ \t]*[:=][ \t]*")
+
+
+#: Where a name's object or list item ends: a brace, a new item, another name.
+_OBJECT_END: Final = re.compile(r"[{}\[\]]|\n[ \t]*-[ \t]|(?i:[\"'\s,]name[\"']?[ \t]*[:=])")
+_VALUE_FIELD_ANYWHERE: Final = re.compile(
+    r"(?<![\w-])[\"']?(?:value|Value|VALUE)[\"']?[ \t]*[:=][ \t]*")
 
 
 def _named_value(text: str, key_start: int, key_end: int) -> tuple[_Value, str] | None:
     if not _NAME_FIELD.search(text, max(0, key_start - 16), key_start):
         return None
     field = _VALUE_FIELD.match(text, key_end, min(len(text), key_end + 128))
+    if field is None:
+        # Other fields first (SSM: "Name", "Type", "Value"): within the same object or
+        # list item, before any other name.
+        reach = min(len(text), key_end + 160)
+        stop = _OBJECT_END.search(text, key_end, reach)
+        field = _VALUE_FIELD_ANYWHERE.search(text, key_end, stop.start() if stop else reach)
     if field is None or field.end() >= len(text):
         return None
     start = field.end()
@@ -833,7 +919,7 @@ def _named_value(text: str, key_start: int, key_end: int) -> tuple[_Value, str] 
     return (value, "named") if value else None
 
 
-_NETRC_LOGIN: Final = re.compile(r"(?:^|\s)(?:login|user)\s+\S+\s+$", re.ASCII)
+_NETRC_LOGIN: Final = re.compile(r"(?:machine\s+\S+|default)\s+login\s+\S+\s+$", re.ASCII)
 
 
 def _chave_is_other(text: str, key_start: int, value: str) -> bool:
@@ -918,7 +1004,7 @@ def _assignment_of(text: str, key_start: int, key_end: int, key: str) -> _Hit | 
 #: runs several times faster than the case-insensitive pattern in Python's ``re``.
 _KEY_WORD_LOWER: Final = re.compile(
     r"pass|pwd|pw\b|senha|secret|token|chave|api-?key|credencia|credential|auth|key|cookie"
-    r"|session|sid\b|signature|sig\b|hmac", re.ASCII)
+    r"|session|sid\b|signature|sig\b|hmac|psk\b", re.ASCII)
 
 
 def _key_words(text: str) -> Iterator[re.Match[str]]:
@@ -951,7 +1037,7 @@ def _assignments(text: str) -> Iterator[_Hit]:
 #: ``mysql -pSecret`` (the password glued to -p), ``sshpass -p x`` and SQL's
 #: ``IDENTIFIED BY 'x'``: passwords a shell history or a migration script holds.
 _MYSQL_P: Final = re.compile(
-    r"(?<![\w-])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)(?![\w-])"
+    r"(?<![\w-])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|hdbsql)(?![\w-])"
     r"[^\n|;&]{0,200}?[ \t]-p(?=[^\s-])('[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|\S{1,512})",
     re.ASCII)
 #: Other clients with a password flag: (command, flag).
@@ -970,15 +1056,33 @@ _CURL_USER: Final = re.compile(
     r"[^\s:'\"]{1,64}:([^\s'\"]{1,512})", re.ASCII)
 _SQLPLUS: Final = re.compile(r"(?<![\w-])sqlplus(?:64)?[ \t]{1,8}[^\s/@]{1,64}/([^\s@]{1,512})",
                              re.ASCII)
+#: SAP: sapcontrol -user <sid>adm <password>; hdbuserstore SET <key> <env> <user> <password>.
+_SAPCONTROL: Final = re.compile(
+    r"(?<![\w-])sapcontrol(?![\w-])[^\n|;&]{0,200}?[ \t]-user[ \t]{1,8}\S{1,64}[ \t]{1,8}"
+    r"('[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|[^\s'\"-][^\s'\"]{0,511})", re.ASCII)
+_HDBUSERSTORE: Final = re.compile(
+    r"(?i)(?<![\w-])hdbuserstore(?![\w-])[^\n|;&]{0,64}?[ \t]SET[ \t]{1,8}\S{1,64}[ \t]{1,8}"
+    r"\S{1,256}[ \t]{1,8}\S{1,64}[ \t]{1,8}('[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|\S{1,512})",
+    re.ASCII)
+#: jdbc:oracle:thin:scott/tiger@//db:1521/ORCL
+_JDBC_ORACLE: Final = re.compile(r"jdbc:oracle:[a-z]{1,8}:[^\s/@:]{1,64}/([^\s@]{1,512})@",
+                                 re.ASCII)
+#: keytool takes several passwords on one line: the second and later ones.
+_KEYTOOL_MORE: Final = re.compile(
+    r"(?<![\w-])keytool(?![\w-])[^\n|;&]{0,400}?[ \t]-(?:src|dest|new)?(?:store|key)?pass"
+    r"[ \t]{1,8}\S{1,512}[^\n|;&]{0,400}?[ \t]-(?:src|dest|new)?(?:store|key)?pass[ \t]{1,8}"
+    r"('[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|[^\s'\"]{1,512})", re.ASCII)
 _SSHPASS: Final = re.compile(
     r"(?<![\w-])sshpass[ \t]+-p[ \t]*('[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|\S{1,512})",
     re.ASCII)
 _IDENTIFIED_BY: Final = re.compile(
-    r"(?i)(?<![\w])identified[ \t]{1,16}(?:with[ \t]{1,16}\w{1,64}[ \t]{1,16})?by[ \t]{1,16}"
+    r"(?i)(?<![\w])(?:create|alter|grant)[ \t]{1,16}[^\n;]{0,200}?"
+    r"(?<![\w])identified[ \t]{1,16}(?:with[ \t]{1,16}\w{1,64}[ \t]{1,16})?by[ \t]{1,16}"
     r"(?:password[ \t]{1,16})?(?:(['\"])([^'\"\n]{1,512})\1|([^\s'\";]{1,512}))", re.ASCII)
 _COMMAND_WORDS: Final = ("mysql", "mariadb", "sshpass", "identified", "IDENTIFIED", "Identified",
                          "redis-cli", "hdbsql", "sqlcmd", "mongo", "ldap", "keytool", "docker",
-                         "curl", "sqlplus", "podman")
+                         "curl", "sqlplus", "podman", "sapcontrol", "hdbuserstore",
+                         "jdbc:oracle")
 
 
 def _unquote(text: str, start: int, end: int) -> tuple[int, int]:
@@ -990,7 +1094,8 @@ def _unquote(text: str, start: int, end: int) -> tuple[int, int]:
 def _command_passwords(text: str) -> Iterator[_Hit]:
     if not any(word in text for word in _COMMAND_WORDS):
         return
-    for pattern in (_MYSQL_P, _SSHPASS, _CLIENT_PASSWORD, _CURL_USER, _SQLPLUS):
+    for pattern in (_MYSQL_P, _SSHPASS, _CLIENT_PASSWORD, _CURL_USER, _SQLPLUS, _SAPCONTROL,
+                    _HDBUSERSTORE, _JDBC_ORACLE, _KEYTOOL_MORE):
         for match in pattern.finditer(text):
             start, end = _unquote(text, *match.span(1))
             if end > start and not _placeholder(text[start:end]):
@@ -1004,13 +1109,15 @@ def _command_passwords(text: str) -> Iterator[_Hit]:
 # ------------------------------------------------------------------ HTTP credentials
 
 _AUTH_SCHEME: Final = re.compile(
-    r"(?<![A-Za-z0-9_])(Bearer|Basic|Token|Digest|Negotiate|NTLM)[ \t]{1,8}"
+    r"(?<![A-Za-z0-9_])(Bearer|Basic|Token|Digest|Negotiate|NTLM|ApiKey|SSWS|Splunk|Bot)"
+    r"[ \t]{1,8}"
     r"([A-Za-z0-9._~+/\-]{1,4096}+=*)(?![A-Za-z0-9._~+/\-])", re.ASCII)
 _AUTH_KEY: Final = re.compile(r"(?:proxy-)?authori[sz]ation[\"']?[ \t]*[:=][ \t]*[\"']?$",
                               re.IGNORECASE | re.ASCII)
 
 
-_SCHEMES: Final = ("Bearer", "Basic", "Token", "Digest", "Negotiate", "NTLM")
+_SCHEMES: Final = ("Bearer", "Basic", "Token", "Digest", "Negotiate", "NTLM", "ApiKey", "SSWS",
+                   "Splunk", "Bot")
 
 
 def _auth_credentials(text: str) -> Iterator[_Hit]:
@@ -1325,8 +1432,11 @@ class SecretRecognizer(EntityRecognizer):
         start, end = len(prefix), len(text.rstrip())
         while start < end and text[start] in " \t\r\n":
             start += 1
-        if end <= start or _placeholder(text[start:end]) or any(
+        value = text[start:end]
+        if end <= start or _placeholder(value) or _message(value) or any(
                 r.start <= start and end <= r.end for r in raw_recognizer_results):
+            return raw_recognizer_results
+        if "chave" in label.lower() and _chave_is_other(text, start, value):
             return raw_recognizer_results
         name = {"aws": "aws_secret_key", "password": "password_assignment"}.get(
             kind, "secret_assignment")
@@ -1356,7 +1466,7 @@ class SecretRecognizer(EntityRecognizer):
         key_words = "|".join(sorted({
             "pass", "pwd", "pw", "senha", "secret", "token", "chave", "apikey", "api-key",
             "credencia", "credential", "auth", "key", "cookie", "session", "sid",
-            "signature", "sig", "hmac"}, key=len, reverse=True))
+            "signature", "sig", "hmac", "psk"}, key=len, reverse=True))
         triggers = [
             # A format's start: the token runs on after it (the longest: a GitLab agent
             # token, 1,032 characters); a URL's password stands before and after "://".
@@ -1377,10 +1487,12 @@ class SecretRecognizer(EntityRecognizer):
             Trigger(f"(?i:{key_words})", before=MAX_KEY + 8,
                     after=MAX_KEY + 8 + MAX_VALUE + 8, name="key",
                     accept=_accept_key_word),
-            Trigger("(?:Bearer|Basic|Token|Digest|Negotiate|NTLM)[ \t]", after=MAX_VALUE + 16,
+            Trigger("(?:Bearer|Basic|Token|Digest|Negotiate|NTLM|ApiKey|SSWS|Splunk|Bot)[ \t]",
+                    after=MAX_VALUE + 16,
                     name="auth-scheme"),
             Trigger("(?:mysql|mariadb|sshpass|redis-cli|hdbsql|sqlcmd|mongo|ldap|keytool|docker"
-                    "|podman|curl|sqlplus|(?i:identified))", after=2 * MAX_COMMAND_VALUE + 64,
+                    "|podman|curl|sqlplus|sapcontrol|(?i:hdbuserstore)|jdbc:oracle"
+                    "|(?i:identified))", after=2 * MAX_COMMAND_VALUE + 64,
                     name="command"),
             Trigger('kind\\\\?"?[ \t]*:[ \t]*\\\\?"?[\'"]?Secret', before=MANIFEST_REACH + 64,
                     after=MANIFEST_REACH + 64, name="manifest"),

@@ -202,7 +202,6 @@ REVIEW_LEAKS = [
     ("Cookie: session=" + COOKIE, COOKIE),
     ("VAULT_TOKEN=" + VAULT, VAULT),
     ("DB_PASSWORD=Winter.Is.Coming2024", "Winter.Is.Coming2024"),
-    ("MYSQL_PASSWORD=$" + P, "$" + P),
     ("password    " + P, P),
     ("requirepass " + P, P),
     ("curl -u admin:" + P + " https://ci.internal", P),
@@ -214,6 +213,25 @@ REVIEW_LEAKS = [
     ("ALTER USER app WITH PASSWORD '" + P + "';", P),
     ("CREATE USER x IDENTIFIED BY " + P + ";", P),
     ("https://a.blob.core.windows.net/c?sv=2021&sr=b&sig=" + SIG, SIG),
+    # The second review.
+    ("Key      Value\n---      -----\ntoken    " + VAULT, VAULT),
+    ("api_key     abcdef1234567890", "abcdef1234567890"),
+    (json.dumps({"Parameter": {"Name": "/prod/db/password", "Type": "SecureString",
+                               "Value": P}}), P),
+    ("keytool -importkeystore -srcstorepass Src1pass -deststorepass " + P, P),
+    ("CREATE ROLE app WITH LOGIN PASSWORD '" + P + "';", P),
+    ("ALTER USER postgres PASSWORD '" + P + "';", P),
+    ("sapcontrol -nr 00 -user sidadm " + P + " -function GetProcessList", P),
+    ("hdbuserstore SET KEY host:30015 SYSTEM " + P, P),
+    ("hdbsql -i 00 -u SYSTEM -p" + P, P),
+    ("Nova senha gerada: Xy9#kLm2", "Xy9#kLm2"),
+    ("token de acesso: " + P, P),
+    ("curl -H 'Authorization: ApiKey abcd1234efgh5678=='", "abcd1234efgh5678=="),
+    ("userPassword:: e1NTSEF9YWJjZGVmZ2hpams=", "e1NTSEF9YWJjZGVmZ2hpams="),
+    ("ldap_default_authtok = " + P, P),
+    ("bind_pw " + P, P),
+    ('psk="' + P + '"', P),
+    ("jdbc:oracle:thin:scott/" + P + "@//db:1521/ORCL", P),
 ]
 
 
@@ -257,6 +275,10 @@ def test_a_crafted_jwt_header_is_not_an_error(engine: Redactor) -> None:
     "ALTER USER x IDENTIFIED" + " " * 5000 + "BY 'Zq8Kx7Lm2024';",
     "IDENTIFIED WITH " + "a" * 5000 + " BY 'Zq8Kx7Lm2024'",
     "x https://" + "u" * 4000 + ":Zq8Kx7Lm@db ok",
+    "password: " + "Ab3" * 1365 + "x" + " ",   # a value as long as allowed, at the text's end
+    "password: " + "Ab3" * 1365 + "xy",         # one character more
+    "- name: DB_PASSWORD\n  value: " + "Ab3" * 1365 + "xy",
+    "session: " + "Ab3" * 1365 + "x",
 ])
 def test_review_prefilter_cases(text: str) -> None:
     unfiltered = Redactor(Settings(), prefilter=False)
@@ -294,6 +316,19 @@ NOT_SECRETS = [
     "mysql -u root -p prod",
     "the password for user bob was reset",
     "docker run -p 8080:80 -p 443:443 nginx",
+    "MYSQL_PASSWORD=$Zq8Kx7Lm2024 PGPASSWORD=$pgpass token = $token",
+    "$password = $_POST['password']; 'password' => $request->password",
+    "password    sufficient    pam_unix.so sha512\npassword   [success=1] pam_unix.so",
+    "Password    Last Changed: 2024-01-01\nPASSWORD   CHANGED\npasswd     files",
+    "WARNING: user sapadm password expires in 5 days",
+    "Customers identified by name and address; issues identified by valgrind.",
+    "ALTER USER app IDENTIFIED BY VALUES 'S:ABC'",
+    "token = self.stream.current\napi_key = config.value\npassword = user.password_hash",
+    "senha: incorreta\ntoken: inválido\nSenha:  expirada em 2024-01-01",
+    "Token: expirado, gere outro\nsenha: será enviada por e-mail\nChave: valor",
+    "  + password = (sensitive value)",
+    '<input type="hidden" name="csrf_token" value="9f86d081884c7d659a2feaa0c55ad015">',
+    "- name: A_PASSWORD\n  valueFrom:\n    secretKeyRef: x\n- name: OTHER\n  value: plain123",
     "password: user: bob",
     "O usuário esqueceu a senha: precisa resetar no portal.",
     "Senha: alterada com sucesso",
@@ -431,6 +466,16 @@ def test_secret_is_on_by_default_and_left_alone_in_tool_input() -> None:
         {"command": "psql postgres://app:s3cr3t@db/prod"}, keys_and_numbers=True,
         entities=DEFAULT_INPUT_ENTITIES)
     assert rewritten.value == {"command": "psql postgres://app:s3cr3t@db/prod"}
+
+
+def test_json_messages_and_pix_keys_under_secret_keys_stay(engine: Redactor) -> None:
+    value = {"token": "expired", "senha": "incorreta",
+             "error": {"password": "Este campo é obrigatório."},
+             "form": {"password": "This field is required."}}
+    assert engine.redact_json(value).value == value
+    evp = "123e4567-e89b-12d3-a456-426614174000"
+    pix = engine.redact_json({"chave": "529.982.247-25", "pix": {"tipo": "EVP", "chave": evp}})
+    assert pix.value == {"chave": "[CPF]", "pix": {"tipo": "EVP", "chave": "[PIX]"}}
 
 
 def test_json_leaves_under_secret_keys(engine: Redactor) -> None:
