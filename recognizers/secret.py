@@ -1144,10 +1144,9 @@ def _auth_credentials(text: str) -> Iterator[_Hit]:
 #: The deepest indentation of a manifest's keys that is looked at (a list of lists of
 #: manifests nests them a few levels deep).
 MAX_MANIFEST_INDENT: Final = 32
-_YAML_KIND: Final = re.compile(
-    r"^([ \t]{0,32})(- )?kind:[ \t]*[\"']?Secret[\"']?[ \t]*\r?$", re.MULTILINE)
-_YAML_DATA: Final = re.compile(r"^([ \t]{0,32})(- )?(?:data|stringData):[ \t]*\r?$",
-                               re.MULTILINE)
+_INDENT: Final = f"^([ \\t]{{0,{MAX_MANIFEST_INDENT}}})(- )?"
+_YAML_KIND: Final = re.compile(_INDENT + r"kind:[ \t]*[\"']?Secret[\"']?[ \t]*\r?$", re.MULTILINE)
+_YAML_DATA: Final = re.compile(_INDENT + r"(?:data|stringData):[ \t]*\r?$", re.MULTILINE)
 _YAML_ENTRY: Final = re.compile(r"[ \t]+[\"']?[A-Za-z0-9_.\-]+[\"']?:(?:[ \t]+(.*)|[ \t]*)")
 _JSON_KIND: Final = re.compile(r'\\?"kind\\?"[ \t]*:[ \t]*\\?"Secret\\?"')
 _JSON_DATA: Final = re.compile(r'\\?"(?:data|stringData)\\?"[ \t\r\n]*:[ \t\r\n]*\{')

@@ -396,6 +396,15 @@ def _string_list(path: Path, key: str, value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _extend(changes: dict[str, Any], settings: Settings, field_name: str,
+            names: tuple[str, ...], project: bool) -> None:
+    """Set a list setting; a project file only adds to it (it may tighten, not loosen)."""
+    if project:
+        current = changes.get(field_name, getattr(settings, field_name))
+        names = (*current, *(n for n in names if n not in current))
+    changes[field_name] = names
+
+
 def _entity_list(path: Path, key: str, value: Any) -> tuple[str, ...]:
     names = _string_list(path, key, value)
     for name in names:
@@ -607,10 +616,7 @@ def _apply_key(settings: Settings, path: Path, key: str, value: Any, *, project:
     elif key == "hash.key_file":
         changes["hash_key_file"] = _relative_path(path, key, value)
     elif key == "hooks.prompt_block_entities":
-        names = _entity_list(path, key, value)
-        current_block = changes.get("prompt_block_entities", settings.prompt_block_entities)
-        changes["prompt_block_entities"] = (
-            (*current_block, *(n for n in names if n not in current_block)) if project else names)
+        _extend(changes, settings, "prompt_block_entities", _entity_list(path, key, value), project)
     elif key == "hooks.prompt_block_secrets":
         kinds = _string_list(path, key, value)
         for kind in kinds:
@@ -618,16 +624,9 @@ def _apply_key(settings: Settings, path: Path, key: str, value: Any, *, project:
                 raise _fail(path, key, f"names an unknown secret kind '{kind}'",
                             f"{_suggest(kind, SECRET_KINDS)}known kinds: "
                             f"{', '.join(SECRET_KINDS)}")
-        current_kinds = changes.get("prompt_block_secrets", settings.prompt_block_secrets)
-        changes["prompt_block_secrets"] = (
-            (*current_kinds, *(k for k in kinds if k not in current_kinds)) if project
-            else kinds)
+        _extend(changes, settings, "prompt_block_secrets", kinds, project)
     elif key == "hooks.input_entities":
-        names = _entity_list(path, key, value)
-        current_input = changes.get("input_entities", settings.input_entities)
-        changes["input_entities"] = (
-            (*current_input, *(n for n in names if n not in current_input)) if project
-            else names)
+        _extend(changes, settings, "input_entities", _entity_list(path, key, value), project)
     elif key == "hooks.permission_decision":
         if value not in ("none", "allow", "ask"):
             raise _fail(path, key, f"has the unknown value {value!r}", 'use "none", "allow" '
