@@ -29,8 +29,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from redactor.hooks import client
 from redactor.install import default_hook_command
+from redactor.serve import protocol as client
 
 
 def payload() -> bytes:

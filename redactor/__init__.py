@@ -2,7 +2,7 @@
 
 ``import redactor`` is cheap: every name below loads on first use, and Presidio
 (with spaCy under it) only with the first redaction.  The import-light hook client
-relies on this: importing ``redactor.hooks.client`` must not pull anything in.
+relies on this: importing ``redactor.serve.client`` must not pull anything in.
 
     >>> from redactor import redact
     >>> redact("cliente CPF 529.982.247-25").text

@@ -12,7 +12,7 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from redactor import __version__
 from redactor.errors import InputError, RedactorError, UsageError
@@ -77,19 +77,23 @@ def _parser() -> argparse.ArgumentParser:
                              "hard-linked file's shared content, instead of refusing them")
 
     hook = commands.add_parser("hook", help="answer one hook event of an agent host (stdin)")
-    hook.add_argument("host", choices=["claude", "hermes"],
+    hook.add_argument("host", choices=["claude", "codex", "gemini", "hermes"],
                       help="the host whose event is on stdin")
 
     install = commands.add_parser("install", help="register redactor's hooks with a host")
-    install.add_argument("host", choices=["claude", "hermes"])
+    install.add_argument("host", choices=["claude", "codex", "gemini", "hermes"])
     install.add_argument("--home", type=Path, metavar="DIR",
                          help="hermes: the profile folder (default: $HERMES_HOME or ~/.hermes)")
     install.add_argument("--shell", action="store_true",
                          help="hermes: register the shell hooks too, with their consent entries")
     where = install.add_mutually_exclusive_group()
     where.add_argument("--project", type=Path, metavar="DIR",
-                       help="the project's .claude/settings.json (default: current folder)")
-    where.add_argument("--user", action="store_true", help="your own ~/.claude/settings.json")
+                       help="claude, codex: the project's .claude/settings.json or "
+                            ".codex/hooks.json (their default: the current folder); gemini: "
+                            "the project's .gemini/settings.json")
+    where.add_argument("--user", action="store_true",
+                       help="your own settings: ~/.claude/settings.json, $CODEX_HOME/hooks.json "
+                            "or ~/.gemini/settings.json (gemini's default)")
     install.add_argument("--dry-run", action="store_true", help="show the change, write nothing")
     install.add_argument("--command", dest="hook_command", default=None,
                          help="the hook command to register (default: this installation)")
@@ -205,42 +209,55 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
 
 
 def _cmd_hook(args: argparse.Namespace) -> int:
-    from redactor.hooks import claude
+    from redactor.hosts.core import adapter
 
-    raw = sys.stdin.buffer.read()
-    if args.host == "hermes":
-        from redactor.hooks import hermes
+    code, out, err = adapter(args.host).run(sys.stdin.buffer.read()).encoded()
+    if out:
+        sys.stdout.buffer.write(out)
+        sys.stdout.flush()
+    if err:
+        sys.stderr.buffer.write(err)
+        sys.stderr.flush()
+    return code
 
-        _write(sys.stdout, hermes.shell(raw) + "\n")
-        return 0
-    outcome = claude.run(raw)
-    if outcome.stdout is not None:
-        _write(sys.stdout, outcome.stdout + "\n")
-    if outcome.stderr is not None:
-        print(outcome.stderr, file=sys.stderr)
-    return outcome.exit_code
+
+def _report(results: list[Any], dry_run: bool) -> None:
+    for result in results:
+        if dry_run and result.changed:
+            _write(sys.stdout, result.diff)
+        elif result.changed:
+            backup = f" (backup: {result.backup})" if result.backup else ""
+            print(f"redactor: updated {result.path}{backup}", file=sys.stderr)
+        else:
+            print(f"redactor: {result.path} already up to date", file=sys.stderr)
 
 
 def _cmd_install(args: argparse.Namespace) -> int:
-    from redactor.install import claude_settings_path, default_hook_command, install_claude
+    from redactor import install
 
     if args.host == "hermes":
-        from redactor.install import install_hermes
-
-        results = install_hermes(args.home, shell=args.shell, dry_run=args.dry_run)
-        for result in results:
-            if args.dry_run and result.changed:
-                _write(sys.stdout, result.diff)
-            elif result.changed:
-                backup = f" (backup: {result.backup})" if result.backup else ""
-                print(f"redactor: updated {result.path}{backup}", file=sys.stderr)
-            else:
-                print(f"redactor: {result.path} already up to date", file=sys.stderr)
+        _report(install.install_hermes(args.home, shell=args.shell, dry_run=args.dry_run),
+                args.dry_run)
+        return 0
+    if args.host == "codex":
+        _report(install.install_codex(args.project, user=args.user, command=args.hook_command,
+                                      dry_run=args.dry_run), args.dry_run)
+        if not args.user and not args.dry_run:
+            print("redactor: Codex now trusts this project's configuration (.codex/), which "
+                  "it needs to run project hooks", file=sys.stderr)
+        return 0
+    if args.host == "gemini":
+        _report([install.install_gemini(None if args.user else args.project,
+                                        command=args.hook_command, dry_run=args.dry_run)],
+                args.dry_run)
+        if args.project is not None and not args.dry_run:
+            print("redactor: Gemini CLI skips project hooks in runs with --skip-trust; "
+                  "'redactor install gemini --user' covers those too", file=sys.stderr)
         return 0
 
-    path = claude_settings_path(args.project, args.user)
-    command = args.hook_command or default_hook_command()
-    result = install_claude(path, command, dry_run=args.dry_run)
+    path = install.claude_settings_path(args.project, args.user)
+    command = args.hook_command or install.default_hook_command()
+    result = install.install_claude(path, command, dry_run=args.dry_run)
     if not result.changed:
         print(f"redactor: hooks already installed in {path}", file=sys.stderr)
     elif args.dry_run:
@@ -252,17 +269,17 @@ def _cmd_install(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from redactor import server
+    from redactor.serve import control, server
 
     if args.status:
-        status = server.request_status()
+        status = control.request_status()
         if status is None:
-            print(f"redactor: no server answers at {server.socket_file()}", file=sys.stderr)
+            print(f"redactor: no server answers at {control.socket_file()}", file=sys.stderr)
             return 1
         _write(sys.stdout, json.dumps(status, indent=2) + "\n")
         return 0
     if args.stop:
-        stopped = server.request_stop()
+        stopped = control.request_stop()
         print("redactor: server stopped" if stopped else "redactor: no server was running",
               file=sys.stderr)
         return 0

@@ -68,9 +68,9 @@ def _self_test(command: str) -> Check:
 
 def run_checks(cwd: Path | None = None) -> list[Check]:
     """Every check, in order; none raises."""
-    from redactor import server
     from redactor.config import load_settings
     from redactor.install import claude_settings_path, default_hook_command
+    from redactor.serve import control as server
 
     checks: list[Check] = []
     try:
@@ -129,7 +129,7 @@ def _prefilter_check() -> Check:
 
 def hermes_checks(home: Path | None = None) -> list[Check]:
     """The Hermes plugin and shell hooks, when a Hermes profile exists."""
-    from redactor.install import _HERMES_MARKER, HERMES_PLUGIN, hermes_home
+    from redactor.install import HERMES_PLUGIN, hermes_home, is_our_command
 
     folder = hermes_home(home)
     config_path = folder / "config.yaml"
@@ -149,7 +149,7 @@ def hermes_checks(home: Path | None = None) -> list[Check]:
     hooks = data.get("hooks") if isinstance(data, dict) else None
     ours = [(event, entry.get("command")) for event, entries in (hooks or {}).items()
             if isinstance(entries, list) for entry in entries
-            if isinstance(entry, dict) and _HERMES_MARKER in str(entry.get("command", ""))]
+            if isinstance(entry, dict) and is_our_command(entry.get("command"), "hermes")]
     checks.append(Check("Hermes plugin", on or bool(ours),
                         f"{config_path}: plugin {'enabled' if on else 'not enabled'}"
                         + ("" if on or ours else "; run 'redactor install hermes'")))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -16,14 +17,23 @@ from redactor.errors import ConfigError
 
 __all__ = [
     "CLAUDE_EVENTS",
+    "CODEX_EVENTS",
+    "GEMINI_EVENTS",
     "InstallResult",
     "claude_settings_path",
+    "codex_hooks_path",
+    "codex_trust_hash",
     "default_hook_command",
+    "gemini_settings_path",
     "hermes_home",
     "hermes_hook_command",
     "install_claude",
+    "install_codex",
+    "install_gemini",
     "install_hermes",
+    "is_our_command",
     "merge_claude_hooks",
+    "merge_hooks",
 ]
 
 #: Event -> matcher (None: the event takes no matcher).
@@ -35,9 +45,16 @@ CLAUDE_EVENTS: Final[dict[str, str | None]] = {
 }
 #: Seconds Claude Code waits for the hook; redactor's own budget stays below it.
 CLAUDE_TIMEOUT: Final = 30
-#: Substrings that identify redactor's own hook commands, old and new.
-_MARKERS: Final = ("redactor hook claude", "redactor/hooks/client.py claude",
-                    "redactor/hooks/entry.py claude")
+#: redactor's own hook commands, old and new, for a host (``(?P=host)``): the CLI, the
+#: light client's first home, the entry shim kept for earlier installations, the entry.
+_OURS: Final = re.compile(r"(?:redactor hook|redactor/hooks/client\.py|redactor/hooks/entry\.py"
+                          r"|redactor/serve/entry\.py) (claude|codex|gemini|hermes)\b")
+
+
+def is_our_command(command: object, host: str) -> bool:
+    """Is ``command`` a redactor hook command for ``host`` (any release's form)?"""
+    return isinstance(command, str) and any(
+        match.group(1) == host for match in _OURS.finditer(command))
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +75,8 @@ def claude_settings_path(project: Path | None = None, user: bool = False) -> Pat
     return (project or Path.cwd()) / ".claude" / "settings.json"
 
 
-def default_hook_command() -> str:
-    """The import-light client of this installation, as Claude Code should run it.
+def default_hook_command(host: str = "claude") -> str:
+    """The import-light client of this installation, as a host should run it.
 
     ``-I -S``: no site initialisation and no environment-driven imports, so a call
     costs less than a bare ``python -c pass`` plus one round trip to the warm engine.
@@ -67,29 +84,29 @@ def default_hook_command() -> str:
     import shlex
     import sys
 
-    from redactor.hooks import client
+    from redactor.serve import protocol
 
-    script = Path(client.__file__).resolve().with_name("entry.py")
-    return f"{shlex.quote(sys.executable)} -I -S {shlex.quote(str(script))} claude"
-
-
-def _is_ours(hook: Any) -> bool:
-    command = str(hook.get("command", "")) if isinstance(hook, dict) else ""
-    return any(marker in command for marker in _MARKERS)
+    script = Path(protocol.__file__).resolve().with_name("entry.py")
+    return f"{shlex.quote(sys.executable)} -I -S {shlex.quote(str(script))} {host}"
 
 
-def merge_claude_hooks(settings: dict[str, Any], command: str, path: Path) -> dict[str, Any]:
-    """A copy of a settings object with redactor's hook in every event it needs.
+def _is_ours(hook: Any, host: str = "claude") -> bool:
+    return isinstance(hook, dict) and is_our_command(hook.get("command"), host)
 
-    Existing settings and hooks are kept as they are.  An earlier redactor entry is
-    updated in place (command and timeout), so installing twice changes nothing.
+
+def merge_hooks(settings: dict[str, Any], entry: dict[str, Any],
+                events: dict[str, str | None], path: Path, host: str) -> dict[str, Any]:
+    """A copy of a Claude-style settings object with ``entry`` in every event it needs.
+
+    Existing settings and hooks are kept as they are.  An earlier redactor entry for
+    ``host`` (any release's command) is updated in place, so installing twice changes
+    nothing and an upgrade moves the hook to this installation's command.
     """
     merged: dict[str, Any] = json.loads(json.dumps(settings))
     hooks = merged.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise ConfigError(f"{path}: 'hooks' is not an object; fix it by hand first")
-    entry = {"type": "command", "command": command, "timeout": CLAUDE_TIMEOUT}
-    for event, matcher in CLAUDE_EVENTS.items():
+    for event, matcher in events.items():
         groups = hooks.setdefault(event, [])
         if not isinstance(groups, list):
             raise ConfigError(f"{path}: 'hooks.{event}' is not a list; fix it by hand first")
@@ -98,7 +115,7 @@ def merge_claude_hooks(settings: dict[str, Any], command: str, path: Path) -> di
             if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
                 continue
             for index, hook in enumerate(group["hooks"]):
-                if _is_ours(hook):
+                if _is_ours(hook, host):
                     if not found:
                         group["hooks"][index] = {**hook, **entry}
                     found = True
@@ -107,6 +124,12 @@ def merge_claude_hooks(settings: dict[str, Any], command: str, path: Path) -> di
                                                                 "hooks": [entry]}
             groups.append(group)
     return merged
+
+
+def merge_claude_hooks(settings: dict[str, Any], command: str, path: Path) -> dict[str, Any]:
+    """Claude Code's settings with redactor's hook in every event it needs."""
+    entry = {"type": "command", "command": command, "timeout": CLAUDE_TIMEOUT}
+    return merge_hooks(settings, entry, CLAUDE_EVENTS, path, "claude")
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -163,7 +186,6 @@ HERMES_SHELL_EVENTS: Final = ("pre_llm_call", "pre_tool_call")
 #: Seconds Hermes waits for a shell hook (it fails open past them): above redactor's
 #: own budget (at most 20 s) and the light client's 25 s, like Claude Code's 30 s.
 HERMES_SHELL_TIMEOUT: Final = 30
-_HERMES_MARKER: Final = "redactor/hooks/entry.py hermes"
 
 
 def hermes_home(home: Path | None = None) -> Path:
@@ -175,7 +197,7 @@ def hermes_home(home: Path | None = None) -> Path:
 
 def hermes_hook_command() -> str:
     """The import-light entry, as Hermes' shell-hook runner should run it (no shell)."""
-    return default_hook_command().rsplit(" ", 1)[0] + " hermes"
+    return default_hook_command("hermes")
 
 
 def _script_mtime_iso(command: str) -> str | None:
@@ -228,7 +250,7 @@ def _merge_hermes_config(data: Any, path: Path, *, shell: bool, command: str) ->
             if event == "pre_tool_call":
                 entry["fail_closed"] = True  # honoured on releases newer than 0.19.0
             ours = [i for i, e in enumerate(entries)
-                    if isinstance(e, dict) and _HERMES_MARKER in str(e.get("command", ""))]
+                    if isinstance(e, dict) and is_our_command(e.get("command"), "hermes")]
             if ours:
                 current = entries[ours[0]]
                 for key, value in entry.items():
@@ -317,3 +339,206 @@ def install_hermes(home: Path | None = None, *, shell: bool = False,
             after_text = allow_before
         results.append(_finish(allow_path, allow_before, after_text, dry_run))
     return results
+
+
+# ---------------------------------------------------------------------- Codex CLI
+
+#: Codex events redactor answers, with the matcher of the group it adds (None: none,
+#: which Codex reads as every tool).
+CODEX_EVENTS: Final[dict[str, str | None]] = {
+    "PreToolUse": None,
+    "PostToolUse": None,
+    "UserPromptSubmit": None,
+}
+#: Seconds Codex waits for a hook (it fails open past them); as for Claude Code.
+CODEX_TIMEOUT: Final = 30
+#: Codex's default handler timeout, which its trust hash uses when none is set.
+CODEX_DEFAULT_TIMEOUT: Final = 600
+
+
+def codex_home() -> Path:
+    """``$CODEX_HOME``, else ``~/.codex``: Codex's user folder (config.toml, hooks.json)."""
+    return Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex")
+
+
+def codex_hooks_path(project: Path | None = None, user: bool = False) -> Path:
+    """``DIR/.codex/hooks.json`` for a project (absolute), or the user's own hooks.json."""
+    if user:
+        return codex_home() / "hooks.json"
+    return (project or Path.cwd()).resolve() / ".codex" / "hooks.json"
+
+
+def _snake(event: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()
+
+
+def codex_trust_hash(event: str, group: dict[str, Any], handler: dict[str, Any]) -> str:
+    """The ``trusted_hash`` Codex records for one handler of one group.
+
+    SHA-256 over the canonical JSON (sorted keys, no spaces) of the event in snake
+    case, the group's matcher when it has one (never for UserPromptSubmit and Stop),
+    and the handler alone with Codex's defaults filled in.  Checked against what
+    ``codex app-server`` reports (tests/e2e/test_codex_cli.py).
+    """
+    import hashlib
+
+    canonical_handler: dict[str, Any] = {
+        "type": handler.get("type", "command"),
+        "command": handler.get("command"),
+        "timeout": handler.get("timeout", CODEX_DEFAULT_TIMEOUT),
+        "async": bool(handler.get("async", False)),
+    }
+    if handler.get("statusMessage") is not None:
+        canonical_handler["statusMessage"] = handler["statusMessage"]
+    identity: dict[str, Any] = {"event_name": _snake(event), "hooks": [canonical_handler]}
+    if "matcher" in group and event not in ("UserPromptSubmit", "Stop"):
+        identity["matcher"] = group["matcher"]
+    text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def codex_trust_entries(hooks_path: Path, data: dict[str, Any],
+                        host: str = "codex") -> dict[str, str]:
+    """``{state key: trusted_hash}`` for redactor's handlers in a hooks.json object."""
+    entries: dict[str, str] = {}
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    for event, groups in (hooks.items() if isinstance(hooks, dict) else ()):
+        for g, group in enumerate(groups if isinstance(groups, list) else ()):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for h, handler in enumerate(handlers if isinstance(handlers, list) else ()):
+                if _is_ours(handler, host):
+                    key = f"{hooks_path}:{_snake(event)}:{g}:{h}"
+                    entries[key] = codex_trust_hash(event, group, handler)
+    return entries
+
+
+def _toml_document(path: Path) -> Any:
+    import tomlkit
+
+    if not path.exists():
+        return tomlkit.document()
+    try:
+        return tomlkit.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot be read ({type(exc).__name__}); nothing was "
+                          "changed") from None
+    except Exception as exc:  # tomlkit raises its own parse errors
+        line = getattr(exc, "line", None)
+        where = f" at line {line}" if line else ""
+        raise ConfigError(f"{path}: invalid TOML{where}; fix the file, nothing was "
+                          "changed") from None
+
+
+def _table(parent: Any, key: str, path: Path, where: str) -> Any:
+    import tomlkit
+
+    if key not in parent:
+        parent[key] = tomlkit.table(is_super_table=True)
+    value = parent[key]
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path}: '{where}' is not a table; fix it by hand first")
+    return value
+
+
+def merge_codex_config(document: Any, path: Path, trust: dict[str, str],
+                       project: Path | None) -> Any:
+    """Record the trust of redactor's handlers (and of the project, for project hooks)
+    in Codex's config.toml document, keeping everything else as it is."""
+    import tomlkit
+
+    hooks = _table(document, "hooks", path, "hooks")
+    state = _table(hooks, "state", path, "hooks.state")
+    for key, digest in trust.items():
+        entry = state.get(key)
+        if isinstance(entry, dict):
+            if entry.get("trusted_hash") != digest:
+                entry["trusted_hash"] = digest
+        else:
+            table = tomlkit.table()
+            table["trusted_hash"] = digest
+            state[key] = table
+    if project is not None:
+        projects = _table(document, "projects", path, "projects")
+        name = str(project)
+        current = projects.get(name)
+        if isinstance(current, dict):
+            level = current.get("trust_level")
+            if level not in (None, "trusted"):
+                raise ConfigError(f"{path}: the project {name} is marked trust_level = "
+                                  f"'{level}'; Codex runs no project hook there. Trust it "
+                                  "yourself or install with --user")
+            if level is None:
+                current["trust_level"] = "trusted"
+        else:
+            table = tomlkit.table()
+            table["trust_level"] = "trusted"
+            projects[name] = table
+    return document
+
+
+def install_codex(project: Path | None = None, *, user: bool = False, command: str | None = None,
+                  dry_run: bool = False) -> list[InstallResult]:
+    """Register redactor in Codex's hooks.json and trust its handlers in config.toml.
+
+    A project install also marks the project trusted (Codex loads no project hook
+    otherwise).  Idempotent; a changed command (an upgrade) is re-trusted.
+    """
+    import tomlkit
+
+    command = command or default_hook_command("codex")
+    hooks_path = codex_hooks_path(project, user)
+    data = _read(hooks_path)
+    entry = {"type": "command", "command": command, "timeout": CODEX_TIMEOUT}
+    merged = merge_hooks(data, entry, CODEX_EVENTS, hooks_path, "codex")
+    before = hooks_path.read_text(encoding="utf-8") if hooks_path.exists() else ""
+    after = before if merged == data else json.dumps(merged, indent=2,
+                                                      ensure_ascii=False) + "\n"
+    results = [_finish(hooks_path, before, after, dry_run)]
+    config_path = codex_home() / "config.toml"
+    document = _toml_document(config_path)
+    config_before = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
+    trust = codex_trust_entries(hooks_path, merged)
+    project_dir = None if user else hooks_path.parent.parent
+    merge_codex_config(document, config_path, trust, project_dir)
+    config_after = tomlkit.dumps(document)
+    results.append(_finish(config_path, config_before, config_after, dry_run))
+    return results
+
+
+# ---------------------------------------------------------------------- Gemini CLI
+
+#: Gemini events redactor answers, with the matcher of the group it adds.
+GEMINI_EVENTS: Final[dict[str, str | None]] = {
+    "BeforeAgent": None,
+    "BeforeTool": "*",
+    "AfterTool": "*",
+    "BeforeModel": None,
+}
+#: Milliseconds Gemini waits for a hook (it fails open past them).
+GEMINI_TIMEOUT_MS: Final = 30_000
+
+
+def gemini_settings_path(project: Path | None = None, user: bool = True) -> Path:
+    """The user's ``settings.json`` (under ``$GEMINI_CLI_HOME`` when set), or a
+    project's ``DIR/.gemini/settings.json``."""
+    if project is not None and not user:
+        return project.resolve() / ".gemini" / "settings.json"
+    base = os.environ.get("GEMINI_CLI_HOME")
+    return (Path(base) if base else Path.home()) / ".gemini" / "settings.json"
+
+
+def install_gemini(project: Path | None = None, *, command: str | None = None,
+                   dry_run: bool = False) -> InstallResult:
+    """Register redactor's hooks in Gemini CLI's settings.json: the user's by default
+    (headless runs with ``--skip-trust`` skip project hooks), or a project's."""
+    path = gemini_settings_path(project, user=project is None)
+    data = _read(path)
+    entry = {"type": "command", "name": "redactor",
+             "command": command or default_hook_command("gemini"),
+             "timeout": GEMINI_TIMEOUT_MS}
+    merged = merge_hooks(data, entry, GEMINI_EVENTS, path, "gemini")
+    if merged == data:
+        return InstallResult(path, changed=False, diff="")
+    before = path.read_text(encoding="utf-8") if path.exists() else ""
+    after = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
+    return _finish(path, before, after, dry_run)

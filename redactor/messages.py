@@ -30,6 +30,20 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "({entities}) que não puderam ser removidos antes de chegar aqui. Não repita "
             "esses valores; ative hooks.wrap_bash para filtrar também comandos que falham."
         ),
+        "output_redacted": (
+            "[redactor: a ferramenta executou normalmente; dados pessoais ({entities}) da "
+            "saída abaixo foram trocados por marcadores entre colchetes, como [CPF], que não "
+            "são os valores reais. Não é preciso repetir a chamada.]"
+        ),
+        "retry_without_data": (
+            "redactor: chamada recusada: os argumentos contêm dados pessoais ({entities}), e "
+            "reescrevê-los aqui dispensaria a aprovação que este agente pediria. Refaça a "
+            "chamada sem esses valores (use marcadores como [CPF] ou leia-os de um arquivo)."
+        ),
+        "withheld_output": (
+            "[redactor: a saída desta ferramenta foi retida: erro interno ao remover dados "
+            "pessoais ({error}). Detalhes no log local do redactor.]"
+        ),
         "withheld": "[saída retida pelo redactor: erro ao remover dados pessoais]",
         "fail_tool": (
             "redactor: chamada bloqueada por segurança: falha interna ao verificar dados "
@@ -74,6 +88,21 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "redactor warning: this tool's error output held personal data ({entities}) that "
             "could not be removed before it reached you. Do not repeat those values; enable "
             "hooks.wrap_bash to filter failing commands too."
+        ),
+        "output_redacted": (
+            "[redactor: the tool ran normally; personal data ({entities}) in the output below "
+            "was replaced with bracketed placeholders such as [CPF], which are not the real "
+            "values. There is no need to run the call again.]"
+        ),
+        "retry_without_data": (
+            "redactor: call refused: its arguments hold personal data ({entities}), and "
+            "rewriting them here would skip the approval this agent would ask for. Make the "
+            "call again without those values (use placeholders such as [CPF], or read them "
+            "from a file)."
+        ),
+        "withheld_output": (
+            "[redactor: this tool's output was withheld: internal error while removing "
+            "personal data ({error}). Details in redactor's local log.]"
         ),
         "withheld": "[output withheld by redactor: personal data could not be removed]",
         "fail_tool": (

@@ -6,18 +6,22 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
-# The real Claude Code CLI for the end-to-end hook tests (pinned; its ~245 MB native
-# binary comes from the npm registry as a platform package).
-CLAUDE_VERSION=2.1.197
-CLAUDE_DIR=.cache/claude-code
-if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
-    if ! "$CLAUDE_DIR/node_modules/.bin/claude" --version 2>/dev/null | grep -q "^$CLAUDE_VERSION "; then
-        mkdir -p "$CLAUDE_DIR"
-        npm install --prefix "$CLAUDE_DIR" --no-audit --no-fund --loglevel=error \
-            "@anthropic-ai/claude-code@$CLAUDE_VERSION"
+# The real agent CLIs for the end-to-end hook tests, each pinned (two Claude Code
+# releases: the adapter must hold on both).  They come from the npm registry; Claude
+# Code and Codex as native platform packages.
+npm_tool() {  # npm_tool DIR PACKAGE VERSION BIN
+    if ! "$1/node_modules/.bin/$4" --version 2>/dev/null | grep -q "$3"; then
+        mkdir -p "$1"
+        npm install --prefix "$1" --no-audit --no-fund --loglevel=error "$2@$3"
     fi
+}
+if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
+    npm_tool .cache/claude-code @anthropic-ai/claude-code 2.1.197 claude
+    npm_tool .cache/claude-code-2.1.332 @anthropic-ai/claude-code 2.1.332 claude
+    npm_tool .cache/codex @openai/codex 0.171.0 codex
+    npm_tool .cache/gemini-cli @google/gemini-cli 0.61.0 gemini
 else
-    echo "tests/run.sh: node/npm not found; the Claude Code end-to-end tests will be skipped" >&2
+    echo "tests/run.sh: node/npm not found; the agent CLI end-to-end tests will be skipped" >&2
 fi
 .venv/bin/ruff check .
 .venv/bin/mypy

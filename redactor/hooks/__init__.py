@@ -1,1 +1,1 @@
-"""Host adapters: Claude Code (and, later, Hermes)."""
+"""Kept for ``hooks/entry.py``, the hook path of earlier installations (see that file)."""

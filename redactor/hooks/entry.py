@@ -1,14 +1,14 @@
-"""The file a host runs for every hook call: ``python -I -S .../redactor/hooks/entry.py claude``.
+"""Where installations made before ``redactor/serve/`` run their hooks from.
 
-Kept to a few lines because a script is compiled on every run, while the client it
-loads comes from its cached bytecode.  ``-I -S`` leave ``site`` and the environment
-out of start-up; this installation's folder is put on the path by hand.
+Hooks registered by an earlier ``redactor install`` run this path, and Codex revokes
+a hook's trust when its command changes; so this shim stays and does what
+``redactor/serve/entry.py`` does.  ``redactor install`` moves hooks to the new path.
 """
 
 import sys
 
 sys.path.insert(0, __file__.rsplit("/", 3)[0])
 
-from redactor.hooks.client import main  # after the path is set
+from redactor.serve.client import main  # after the path is set
 
 sys.exit(main())

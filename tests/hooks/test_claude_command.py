@@ -75,5 +75,5 @@ def test_install_creates_settings_with_every_event(tmp_path: Path) -> None:
         [group] = settings["hooks"][event]
         [entry] = group["hooks"]
         assert entry["type"] == "command" and entry["timeout"] == 30
-        assert entry["command"].endswith("redactor/hooks/entry.py claude")
+        assert entry["command"].endswith("redactor/serve/entry.py claude")
         assert group.get("matcher") == (None if event == "UserPromptSubmit" else "*")

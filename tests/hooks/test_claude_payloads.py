@@ -15,7 +15,7 @@ import pytest
 
 from redactor import Settings
 from redactor.config import Rule
-from redactor.hooks import claude
+from redactor.hosts import claude
 
 CPF = "529.982.247-25"
 CPF_BARE = "52998224725"

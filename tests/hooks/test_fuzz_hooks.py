@@ -26,10 +26,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import redactor.hooks.client as client_module
+import redactor.serve.protocol as client_module
 from redactor import Settings
 from redactor.hermes_plugin import HermesPlugin
-from redactor.hooks import claude, hermes
+from redactor.hosts import claude, hermes
 
 CPF = "529.982.247-25"
 CNPJ = "12.ABC.345/01DE-35"

@@ -12,7 +12,7 @@ import pytest
 from redactor import Settings
 from redactor.config import Rule
 from redactor.hermes_plugin import HermesPlugin, register
-from redactor.hooks.hermes import Guard, shell
+from redactor.hosts.hermes import Guard, shell
 from redactor.install import hermes_hook_command, install_hermes
 
 CPF = "529.982.247-25"

@@ -18,7 +18,7 @@ import pytest
 
 from redactor import Settings
 from redactor.config import Rule
-from redactor.hooks import claude, hermes
+from redactor.hosts import claude, hermes
 
 CPF = "529.982.247-25"
 CPF_BARE = "52998224725"
@@ -263,14 +263,15 @@ def test_a_slow_project_configuration_is_bounded(tmp_path: Path,
     import time
 
     from redactor import config
+    from redactor.hosts import core
 
     def slow_load(*args: Any, **kwargs: Any) -> Settings:
         time.sleep(60)
         return Settings()
 
     monkeypatch.setattr(config, "MAX_TIME_BUDGET", 0.5)
-    monkeypatch.setattr(claude, "MAX_TIME_BUDGET", 0.5)
-    monkeypatch.setattr(claude, "load_settings", slow_load)
+    monkeypatch.setattr(core, "MAX_TIME_BUDGET", 0.5)
+    monkeypatch.setattr(core, "load_settings", slow_load)
     started = time.monotonic()
     outcome = claude.run(json.dumps(pre({"q": CPF})).encode())
     assert outcome.exit_code == 2 and "HookTimeout" in (outcome.stderr or "")

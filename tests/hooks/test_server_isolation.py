@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-import redactor.hooks.client as client_module
+import redactor.serve.protocol as client_module
 
 CLIENT = str(Path(client_module.__file__).resolve().with_name("entry.py"))
 CPF = "529.982.247-25"
@@ -291,8 +291,8 @@ def test_workers_die_with_a_killed_server(rig: Rig) -> None:
 def test_the_dispatcher_imports_no_engine(tmp_path: Path) -> None:
     script = (
         "import sys\n"
-        "from redactor import server\n"
-        "from redactor.hooks.claude import HookTimeout\n"
+        "from redactor.serve import server\n"
+        "from redactor.hosts.core import HookTimeout\n"
         "fields = {'cwd': sys.argv[1]}\n"
         "assert server.request_budget(fields, {}) > 0\n"
         "payload = b'{\"hook_event_name\": \"PreToolUse\", \"tool_input\": {}}'\n"

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-import redactor.hooks.client as client_module
+import redactor.serve.protocol as client_module
 from benchmarks import synthetic as syn
 
 CLIENT = str(Path(client_module.__file__).resolve().with_name("entry.py"))
@@ -122,7 +122,8 @@ def test_the_hook_entry_imports_almost_nothing(env: Env) -> None:
     assert "_socket" in imported
     ours = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()
             if "redactor" in line}
-    assert ours == {"redactor", "redactor.hooks", "redactor.hooks.client"}
+    assert ours == {"redactor", "redactor.serve", "redactor.serve.client",
+                    "redactor.serve.protocol"}
     assert server.poll() is None  # the answer came from the running server
 
 

@@ -530,7 +530,7 @@ def test_prefiltered_equals_unfiltered_on_the_benchmark_files(backend: str) -> N
 # ------------------------------------------------------------------ prompts
 
 def _prompt(text: str, settings: Settings | None = None) -> dict[str, object] | None:
-    from redactor.hooks import claude
+    from redactor.hosts import claude
 
     payload = {"session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
                "hook_event_name": "UserPromptSubmit", "prompt": text}
@@ -564,7 +564,7 @@ def test_other_secret_kinds_in_a_prompt_follow_the_setting() -> None:
 
 
 def test_hermes_blocks_a_turn_pasting_a_private_key() -> None:
-    from redactor.hooks import hermes
+    from redactor.hosts import hermes
 
     raw = json.dumps({"hook_event_name": "pre_llm_call",
                       "extra": {"user_message": f"veja a chave\n{pem()}"}}).encode()

@@ -1,13 +1,7 @@
-"""The import-light hook command: hand the raw event to the warm engine, print its answer.
+"""The warm engine's wire protocol and paths, shared by the light client and the server.
 
-``redactor install claude`` registers this file run as a script with ``python -I -S``,
-so a hook call costs an interpreter start without ``site`` plus a round trip to
-``redactor serve`` over a per-user Unix socket.  On the hot path it imports only
-``sys``, ``_socket`` and ``posix``; the server parses and renders the JSON.
-
-When no server answers, this process starts one (detached, once, under a lock) and
-answers the event itself, in process: slow, but correct.  When a server accepted the
-event and then failed or went silent, the event fails closed, never open.
+Import-light on purpose (``sys``, ``time``, ``_socket`` and ``posix`` only): the hook
+client runs it on every call under ``python -I -S``.
 
 Wire format (version RDX1).  Request: ``RDX1`` line, ``key value`` lines (``stamp``,
 ``host``, ``cwd``, ``env NAME=value``), an empty line, then the raw event until the
@@ -17,10 +11,11 @@ two bodies, or ``RDX1 RESTART`` when the server runs other code than this client
 
 import _socket
 import posix
-import sys
 import time
 
 MAGIC = b"RDX1"
+#: The hosts a hook request may name (the adapters of :mod:`redactor.hosts`).
+HOSTS = ("claude", "codex", "gemini", "hermes")
 #: Seconds to wait for the server's answer; Claude Code's own timeout (30 s as
 #: installed) must not be reached, or the host lets the event through.
 ANSWER_TIMEOUT = 25.0
@@ -51,12 +46,14 @@ def _dirname(path: str) -> str:
 
 
 def package_dirs() -> list[str]:
-    """The redactor and recognizers package folders of this installation."""
+    """The source folders of this installation: redactor first, its subpackages, then
+    the recognizers."""
     here = _dirname(posix.getcwd() + "/" + __file__ if not __file__.startswith("/")
                     else __file__)
     redactor_dir = _dirname(here)
     root = _dirname(redactor_dir)
-    return [redactor_dir, here, root + "/recognizers"]
+    return [redactor_dir, here, redactor_dir + "/hosts", redactor_dir + "/hooks",
+            root + "/recognizers"]
 
 
 def code_stamp() -> int:
@@ -184,94 +181,3 @@ def parse_answer(answer: bytes) -> tuple[int, bytes, bytes]:
 def package_root() -> str:
     """The folder holding the redactor package this file belongs to."""
     return _dirname(package_dirs()[0])
-
-
-def _full_import_path() -> None:
-    """Make site-packages importable again (this process started with -S), with this
-    file's own installation first, so the code answering is the code that was asked."""
-    import site
-
-    site.main()
-    sys.path.insert(0, package_root())
-
-
-def answer_in_process(raw: bytes, host: str = "claude",
-                      spawn: bool = True) -> tuple[int, bytes, bytes]:
-    """Slow path: start a server for the next call, answer this one here."""
-    _full_import_path()
-    from redactor.hooks import claude, hermes
-
-    if spawn:
-        try:
-            from redactor.server import spawn_detached
-
-            spawn_detached()
-        except Exception as exc:
-            from redactor.diagnostics import log_error
-
-            log_error("hook client spawn", None, exc)
-    if host == "hermes":
-        return 0, (hermes.shell(raw) + "\n").encode(), b""
-    outcome = claude.run(raw)
-    return (outcome.exit_code,
-            (outcome.stdout + "\n").encode() if outcome.stdout is not None else b"",
-            (outcome.stderr + "\n").encode() if outcome.stderr is not None else b"")
-
-
-def fail_closed(raw: bytes, error: BaseException,
-                host: str = "claude") -> tuple[int, bytes, bytes]:
-    _full_import_path()
-    import json
-
-    from redactor import jsonio, messages
-    from redactor.diagnostics import log_error
-    from redactor.hooks import claude
-
-    if host == "hermes":
-        log_error("hook client", None, error)
-        notice = messages.text("fail_tool", error=type(error).__name__)
-        return 0, (json.dumps({"action": "block", "message": notice}) + "\n").encode(), b""
-
-    event = claude.sniff_event(raw)
-    try:
-        payload = jsonio.loads(raw)
-    except (ValueError, RecursionError):
-        payload = None
-    log_error("hook client", event, error)
-    outcome = claude.fail_closed(event, payload, error)
-    if outcome.stops_turn:
-        claude.seal_session(raw)
-    return (outcome.exit_code,
-            (outcome.stdout + "\n").encode() if outcome.stdout is not None else b"",
-            (outcome.stderr + "\n").encode() if outcome.stderr is not None else b"")
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv not in (["claude"], ["hermes"]):
-        sys.stderr.write("usage: entry.py claude|hermes  (reads one hook event on stdin)\n")
-        return 2
-    host = argv[0]
-    raw = sys.stdin.buffer.read()
-    try:
-        timeout = float(posix.environ.get(b"REDACTOR_HOOK_TIMEOUT", b"0") or 0) or ANSWER_TIMEOUT
-        try:
-            request = build_request(raw, host=host.encode())
-            code, out, err = parse_answer(exchange(request, timeout=timeout))
-        except Unreachable:
-            code, out, err = answer_in_process(raw, host)
-        except Broken as exc:
-            code, out, err = fail_closed(raw, exc, host)
-    except BaseException as exc:
-        code, out, err = fail_closed(raw, exc, host)
-    if out:
-        sys.stdout.buffer.write(out)
-        sys.stdout.flush()
-    if err:
-        sys.stderr.buffer.write(err)
-        sys.stderr.flush()
-    return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -10,7 +10,7 @@ after an idle time, after a number of requests (bounding memory over long runs),
 or when a client runs other code (the client then starts a new one).
 
 The server process itself is a light dispatcher: it never imports Presidio.  The
-engine runs in a small pool of worker processes (:mod:`redactor.worker`, two by
+engine runs in a small pool of worker processes (:mod:`redactor.serve.worker`, two by
 default), each answering one request at a time in its main thread under the hook's
 time budget.  The dispatcher waits for an answer at most the caller's budget
 (``hooks.time_budget_seconds``) plus a grace, never past the client's own timeout;
@@ -18,13 +18,12 @@ a worker that overruns is killed and replaced, and that caller alone gets the
 fail-closed answer.  One slow or pathological call therefore never holds up
 another caller beyond the pool's size.
 
-The wire format is described in :mod:`redactor.hooks.client`.
+The wire format is described in :mod:`redactor.serve.protocol`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import importlib
 import json
 import os
@@ -39,11 +38,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from redactor import __version__
-from redactor.errors import RedactorError
-from redactor.hooks import client
+from redactor.serve import protocol
+from redactor.serve.control import ServerError, prepare_runtime_dir, take_lock
 
-__all__ = ["EngineServer", "WorkerPool", "encode_answer", "parse_request", "prepare_runtime_dir",
-           "request_budget", "request_status", "request_stop", "serve", "spawn_detached"]
+__all__ = ["EngineServer", "WorkerPool", "encode_answer", "parse_request", "request_budget",
+           "serve"]
 
 DEFAULT_IDLE: Final = 900.0
 DEFAULT_MAX_REQUESTS: Final = 200_000
@@ -55,19 +54,13 @@ READ_TIMEOUT: Final = 30.0
 GRACE: Final = 1.0
 #: The longest wait for a worker's answer: below the client's own timeout, so that the
 #: caller gets this server's fail-closed answer rather than giving up by itself.
-MAX_WAIT: Final = client.ANSWER_TIMEOUT - 2.0
+MAX_WAIT: Final = protocol.ANSWER_TIMEOUT - 2.0
 #: Seconds a new worker may take to build its engine before it counts as failed.
 WARM_TIMEOUT: Final = 300.0
 #: Workers that failed to start in a row before the server gives up (clients then
 #: answer in process and start a new server).
 MAX_START_FAILURES: Final = 3
 _FRAME_HEADER: Final = 8
-
-
-class ServerError(RedactorError):
-    """The warm engine could not be started or reached safely."""
-
-    exit_code = 4
 
 
 class WorkerFailed(RuntimeError):
@@ -81,22 +74,6 @@ class _WorkerGone(WorkerFailed):
 class _PoolClosed(Exception):
     """The server is stopping: the request is dropped unanswered (the client, within
     its retry window, answers in process)."""
-
-
-def prepare_runtime_dir(directory: str | None = None) -> str:
-    """Create the private runtime folder if needed and check that it is ours and 0700."""
-    directory = directory or client.runtime_dir()
-    try:
-        os.mkdir(directory, 0o700)
-    except FileExistsError:
-        pass
-    except OSError as exc:
-        raise ServerError(f"{directory}: cannot be created ({exc.strerror})") from None
-    try:
-        client.check_private(directory, want_socket=False)
-    except OSError as exc:
-        raise ServerError(f"refusing the runtime folder: {exc}") from None
-    return directory
 
 
 def _rss_bytes(pid: int | str = "self") -> int:
@@ -117,7 +94,7 @@ def parse_request(raw: bytes) -> tuple[dict[str, str], dict[str, str], bytes]:
     lines = head.split(b"\n")
     fields: dict[str, str] = {}
     env: dict[str, str] = {}
-    if lines[0] != client.MAGIC:
+    if lines[0] != protocol.MAGIC:
         return fields, env, payload
     for line in lines[1:]:
         key, _, value = line.decode("utf-8", "surrogateescape").partition(" ")
@@ -130,7 +107,7 @@ def parse_request(raw: bytes) -> tuple[dict[str, str], dict[str, str], bytes]:
 
 
 def encode_answer(code: int, out: bytes, err: bytes) -> bytes:
-    return b"%s %d %d %d\n%s%s" % (client.MAGIC, code, len(out), len(err), out, err)
+    return b"%s %d %d %d\n%s%s" % (protocol.MAGIC, code, len(out), len(err), out, err)
 
 
 def request_budget(fields: Mapping[str, str], env: Mapping[str, str]) -> float:
@@ -149,28 +126,12 @@ def request_budget(fields: Mapping[str, str], env: Mapping[str, str]) -> float:
 
 def fail_closed_answer(host: str, payload: bytes, error: BaseException,
                        env: Mapping[str, str]) -> bytes:
-    """The safe answer, computed here, to a request no worker answered.  Names no value."""
-    from redactor import jsonio, messages
-    from redactor.diagnostics import log_error
-    from redactor.hooks import claude
+    """The host's safe answer, computed here, to a request no worker answered.  Names
+    no value."""
+    from redactor.hosts.core import adapter
 
-    parsed: Any = None
-    with contextlib.suppress(Exception):
-        parsed = jsonio.loads(payload)
-    named = parsed.get("hook_event_name") if isinstance(parsed, dict) else None
-    event = named if isinstance(named, str) else claude.sniff_event(payload)
-    log_error("hook server", event, error, env)
-    name = type(error).__name__
-    if host == "hermes":
-        key = "fail_prompt" if event == "pre_llm_call" else "fail_tool"
-        block = {"action": "block", "message": messages.text(key, error=name)}
-        return encode_answer(0, (json.dumps(block) + "\n").encode(), b"")
-    outcome = claude.fail_closed(event, parsed, error)
-    if outcome.stops_turn:  # as claude.run does: a stopped turn seals its session
-        claude.seal_session(payload, env)
-    out = (outcome.stdout + "\n").encode() if outcome.stdout is not None else b""
-    err = (outcome.stderr + "\n").encode() if outcome.stderr is not None else b""
-    return encode_answer(outcome.exit_code, out, err)
+    outcome = adapter(host).fail_closed_raw(payload, error, env, source="hook server")
+    return encode_answer(*outcome.encoded())
 
 
 # ------------------------------------------------------------------- worker pool
@@ -286,12 +247,12 @@ class WorkerPool:
         self._start()
 
     def _start(self) -> None:
-        from redactor.worker import PARENT_ENV
+        from redactor.serve.worker import PARENT_ENV
 
-        root = client.package_root()
+        root = protocol.package_root()
         python_path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
         process = subprocess.Popen(
-            [sys.executable, "-P", "-m", "redactor.worker"], stdin=subprocess.PIPE,
+            [sys.executable, "-P", "-m", "redactor.serve.worker"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, close_fds=True,
             env={**os.environ, "PYTHONPATH": python_path, PARENT_ENV: str(os.getpid())})
         worker = _Worker(process)
@@ -366,7 +327,7 @@ class WorkerPool:
 
     def ask(self, raw: bytes, deadline: float) -> bytes:
         """The answer of a worker, or raise (HookTimeout, WorkerFailed) to fail closed."""
-        from redactor.hooks.claude import HookTimeout
+        from redactor.hosts.core import HookTimeout
 
         while True:
             worker = self.acquire(deadline)
@@ -447,7 +408,7 @@ class EngineServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
 
     def __init__(self, path: str, *, idle: float = DEFAULT_IDLE,
                  max_requests: int = DEFAULT_MAX_REQUESTS, workers: int = DEFAULT_WORKERS) -> None:
-        self.stamp = client.code_stamp()
+        self.stamp = protocol.code_stamp()
         self.idle = idle
         self.max_requests = max_requests
         self.started = time.time()
@@ -519,7 +480,7 @@ class EngineServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     # protocol ------------------------------------------------------------------
     def respond(self, raw: bytes, arrived: float) -> bytes:
         fields, env, payload = parse_request(raw)
-        if not raw.startswith(client.MAGIC + b"\n"):
+        if not raw.startswith(protocol.MAGIC + b"\n"):
             return encode_answer(2, b"", b"redactor: unknown request\n")
         host = fields.get("host", "")
         if host == "status":
@@ -530,8 +491,8 @@ class EngineServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
         if fields.get("stamp") != str(self.stamp):
             # Another installation or edited code: never answer with the old code.
             self.stop_soon()
-            return client.MAGIC + b" RESTART\n"
-        if host not in ("claude", "hermes"):
+            return protocol.MAGIC + b" RESTART\n"
+        if host not in protocol.HOSTS:
             return encode_answer(2, b"", b"redactor: unknown host\n")
         deadline = arrived + min(request_budget(fields, env) + GRACE, MAX_WAIT)
         try:
@@ -542,19 +503,9 @@ class EngineServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
             return fail_closed_answer(host, payload, exc, env)
 
 
-def _take_lock(path: str) -> int | None:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        return None
-    return fd
-
-
 def _remove_stale_socket(path: str) -> None:
     try:
-        client.check_private(path, want_socket=True)
+        protocol.check_private(path, want_socket=True)
     except FileNotFoundError:
         return
     except OSError as exc:
@@ -572,18 +523,18 @@ def serve(*, idle: float = DEFAULT_IDLE, max_requests: int = DEFAULT_MAX_REQUEST
     if workers < 1:
         raise ServerError("the server needs at least one worker")
     directory = prepare_runtime_dir()
-    lock = _take_lock(f"{directory}/server-{client.install_id()}.lock")
+    lock = take_lock(f"{directory}/server-{protocol.install_id()}.lock")
     if lock is None:
         return 0  # another server owns the socket
     try:
-        path = client.socket_path(directory)
+        path = protocol.socket_path(directory)
         _remove_stale_socket(path)
         server = EngineServer(path, idle=idle, max_requests=max_requests, workers=workers)
         try:
             server.pool.maintain()
             # What a fail-closed answer needs, loaded now rather than during a stall
             # (all light: the engine itself is only ever imported by the workers).
-            for module in ("redactor.config", "redactor.diagnostics", "redactor.hooks.claude",
+            for module in ("redactor.config", "redactor.diagnostics", "redactor.hosts.core",
                            "redactor.messages"):
                 importlib.import_module(module)
 
@@ -602,66 +553,3 @@ def serve(*, idle: float = DEFAULT_IDLE, max_requests: int = DEFAULT_MAX_REQUEST
         os.close(lock)
 
 
-def spawn_detached(cwd: str | None = None) -> bool:
-    """Start ``redactor serve`` in the background unless one runs or is starting."""
-    directory = prepare_runtime_dir()
-    lock = _take_lock(f"{directory}/spawn-{client.install_id()}.lock")
-    if lock is None:
-        return False
-    try:
-        if request_status() is not None:
-            return False
-        # -P and PYTHONPATH: the server imports the installation the client belongs to,
-        # never a "redactor" folder that happens to be in the working directory.
-        root = client.package_root()
-        python_path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
-        subprocess.Popen(
-            [sys.executable, "-P", "-m", "redactor", "serve"],
-            cwd=cwd or os.getcwd(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
-            env={**os.environ, "PYTHONPATH": python_path})
-        return True
-    finally:
-        os.close(lock)
-
-
-def _control(host: bytes) -> bytes | None:
-    try:
-        answer = client.exchange(client.build_request(b"", host=host), timeout=5.0)
-        _, out, _ = client.parse_answer(answer)
-    except (client.Unreachable, client.Broken):
-        return None
-    return out
-
-
-def request_status() -> dict[str, Any] | None:
-    """The running server's status, or None when none answers."""
-    out = _control(b"status")
-    if out is None:
-        return None
-    try:
-        status: dict[str, Any] = json.loads(out)
-    except ValueError:
-        return None
-    return status
-
-
-def request_stop() -> bool:
-    """Ask the running server to exit; True when one answered."""
-    return _control(b"stop") is not None
-
-
-def wait_until_up(seconds: float = 30.0) -> dict[str, Any] | None:
-    """Poll for a server's status for up to ``seconds`` (used by doctor and tests)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        status = request_status()
-        if status is not None:
-            return status
-        time.sleep(0.1)
-    return None
-
-
-def socket_file() -> Path:
-    """Where this user's server listens."""
-    return Path(client.socket_path())

@@ -1,6 +1,6 @@
-"""``python -P -m redactor.worker``: one engine process of the warm server's pool.
+"""``python -P -m redactor.serve.worker``: one engine process of the warm server's pool.
 
-:mod:`redactor.server` is a light dispatcher that never imports Presidio; it hands each
+:mod:`redactor.serve.server` is a light dispatcher that never imports Presidio; it hands each
 hook call to an idle worker of its pool.  A worker builds the default engine, says it
 is ready, then answers one call at a time in its main thread, so that the hook's time
 budget (``hooks.time_budget_seconds``, a SIGALRM timer) applies here exactly as in a
@@ -9,7 +9,7 @@ killed by the dispatcher and replaced; the other workers go on answering.
 
 Frames, both ways over the worker's stdin and stdout: an 8-byte big-endian length,
 then the body.  Dispatcher to worker: one raw RDX1 request (see
-:mod:`redactor.hooks.client`).  Worker to dispatcher: first ``READY <code stamp>``,
+:mod:`redactor.serve.protocol`).  Worker to dispatcher: first ``READY <code stamp>``,
 then one RDX1 answer per request; an empty body means the worker failed to answer,
 and the dispatcher fails closed.
 """
@@ -80,23 +80,18 @@ def warm() -> None:
 
 
 def answer(raw: bytes) -> bytes:
-    """The RDX1 answer to one claude or hermes request."""
-    from redactor.hooks import claude, hermes
-    from redactor.server import encode_answer, parse_request, request_budget
+    """The RDX1 answer to one hook request, by the adapter of the host it names."""
+    from redactor.hosts.core import adapter
+    from redactor.serve.server import encode_answer, parse_request
 
     fields, env, payload = parse_request(raw)
     delay = env.get("REDACTOR_TEST_DELAY")  # failure drills: an engine that hangs
     if delay:
         # Outside the time budget on purpose: a stall that only the dispatcher can end.
         time.sleep(float(delay))
-    if fields.get("host") == "hermes":
-        with claude.time_budget(request_budget(fields, env)):
-            text = hermes.shell(payload, env)
-        return encode_answer(0, (text + "\n").encode(), b"")
-    outcome = claude.run(payload, env=env, default_cwd=fields.get("cwd"))
-    out = (outcome.stdout + "\n").encode() if outcome.stdout is not None else b""
-    err = (outcome.stderr + "\n").encode() if outcome.stderr is not None else b""
-    return encode_answer(outcome.exit_code, out, err)
+    outcome = adapter(fields.get("host", "")).run(payload, env=env,
+                                                  default_cwd=fields.get("cwd"))
+    return encode_answer(*outcome.encoded())
 
 
 def main() -> int:
@@ -109,7 +104,7 @@ def main() -> int:
     os.dup2(devnull, 1)
     os.close(devnull)
     from redactor.diagnostics import log_error
-    from redactor.hooks import client
+    from redactor.serve import protocol
 
     try:
         warm()
@@ -117,7 +112,7 @@ def main() -> int:
         log_error("hook server worker", None, exc)
         return 1
     try:
-        write_frame(frames, b"READY %d" % client.code_stamp())
+        write_frame(frames, b"READY %d" % protocol.code_stamp())
         while True:
             raw = read_frame(0)
             if raw is None:

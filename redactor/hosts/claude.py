@@ -1,0 +1,232 @@
+"""Claude Code: ``redactor hook claude``, a thin translation over :mod:`redactor.hosts.core`.
+
+One hook event arrives as JSON on stdin; exactly one JSON object (or nothing) goes
+to stdout.  Claude Code fails open on every error of a hook, so this adapter fails
+closed on purpose: any internal error or an exceeded time budget turns into the
+safe answer for the event (see README, "Claude Code").
+
+Claude Code replaces ``tool_input`` and ``tool_response`` whole, so the minimal
+patch computed by the engine is emitted applied onto the complete original object.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from redactor import jsonio, messages
+from redactor.config import Settings
+from redactor.hosts.core import (
+    HookTimeout,
+    InjectedFault,
+    JsonAdapter,
+    Outcome,
+    check_prompt,
+    check_tool,
+    sniff_event,
+    time_budget,
+    whole_replacement,
+    withheld,
+)
+
+__all__ = ["ADAPTER", "EVENTS", "HookTimeout", "InjectedFault", "Outcome", "fail_closed",
+           "handle", "is_sealed", "run", "seal_session", "sniff_event", "stop_turn",
+           "time_budget", "whole_replacement", "withheld", "wrap_bash_command"]
+
+EVENTS: Final = ("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit")
+_SESSION_SNIFF: Final = re.compile(rb'"session_id"\s*:\s*"([A-Za-z0-9_.-]{1,128})"')
+
+
+def redactor_command() -> str:
+    """How a shell runs this very installation of redactor."""
+    return f"{shlex.quote(sys.executable)} -m redactor"
+
+
+def wrap_bash_command(command: str) -> str:
+    """Pipe a command's combined output through ``redactor redact``, keeping its exit status.
+
+    ``pipefail`` makes the pipeline report the command's own failure, so a failing
+    command still fails, and its output reaches the host already redacted.  Every
+    command is wrapped, even one that already looks wrapped: a command can be written
+    to look so while running its first lines outside the pipe (redacting twice changes
+    nothing).
+    """
+    return f"set -o pipefail; {{ {command}\n}} 2>&1 | {redactor_command()} redact -q"
+
+
+class ClaudeCode(JsonAdapter):
+    """Claude Code's events and answers."""
+
+    name = "claude"
+    events = frozenset(EVENTS)
+
+    def dispatch(self, event: str, payload: dict[str, Any], settings: Settings,
+                 env: Mapping[str, str], engine: Any) -> Outcome:
+        if event == "PreToolUse":
+            return _pre_tool_use(payload, settings, engine)
+        if event == "PostToolUse":
+            return _post_tool_use(payload, engine)
+        if event == "PostToolUseFailure":
+            return _post_tool_use_failure(payload, settings, engine)
+        return _user_prompt_submit(payload, settings, engine, env)
+
+    def fail_closed(self, event: str | None, payload: Any, error: BaseException,
+                    language: str = "pt-BR") -> Outcome:
+        """The safe answer to an event whose handling failed.  Names no value; never raises."""
+        name = type(error).__name__
+        try:
+            if event == "UserPromptSubmit":
+                return Outcome.emit({"decision": "block",
+                                     "reason": messages.text("fail_prompt", language, error=name)})
+            if event == "PreToolUse":
+                # Exit 2 blocks the call whatever stdout holds.
+                return Outcome(stderr=messages.text("fail_tool", language, error=name),
+                               exit_code=2)
+            if event == "PostToolUse" and isinstance(payload, dict) and "tool_response" in payload:
+                marker = messages.text("withheld", language)
+                return Outcome.emit({"hookSpecificOutput": {
+                    "hookEventName": "PostToolUse",
+                    "updatedToolOutput": withheld(payload["tool_response"], marker),
+                }})
+        except Exception:  # noqa: S110 - the answer below needs nothing that can fail
+            pass
+        # Unreadable input, an unknown event, or a tool output whose shape is unknown.
+        return stop_turn(language, name)
+
+    def after_failure(self, raw: bytes, outcome: Outcome, env: Mapping[str, str] | None) -> None:
+        if outcome.stops_turn:
+            seal_session(raw, env)
+
+
+def _pre_tool_use(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
+    tool_name = payload.get("tool_name")
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool_name, str) or not isinstance(tool_input, dict):
+        raise ValueError("PreToolUse without tool_name or a tool_input object")
+    check = check_tool(tool_name, tool_input, settings, engine)
+    if check.action == "deny":
+        return Outcome.emit({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": check.reason,
+        }})
+    updated = check.updated if check.updated is not None else tool_input
+    if settings.wrap_bash and tool_name == "Bash" and isinstance(updated.get("command"), str):
+        updated = {**updated, "command": wrap_bash_command(updated["command"])}
+    if check.action == "ask":
+        # An ask rule hands the call to the person, with the redacted input: what they
+        # approve is what runs, so no rule can switch redaction off.
+        ask: dict[str, Any] = {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+                               "permissionDecisionReason": check.reason}
+        if updated != tool_input:
+            ask["updatedInput"] = updated
+        return Outcome.emit({"hookSpecificOutput": ask})
+    if updated == tool_input:
+        return Outcome()
+    output: dict[str, Any] = {"hookEventName": "PreToolUse", "updatedInput": updated}
+    if check.types:
+        output["additionalContext"] = messages.text("rewritten", settings.language,
+                                                    entities=check.entities)
+    if settings.permission_decision != "none":
+        output["permissionDecision"] = settings.permission_decision
+        output["permissionDecisionReason"] = output.get("additionalContext", "redactor")
+    return Outcome.emit({"hookSpecificOutput": output})
+
+
+def _post_tool_use(payload: dict[str, Any], engine: Any) -> Outcome:
+    if "tool_response" not in payload:
+        return Outcome()
+    response = payload["tool_response"]
+    result = engine.redact_json(response, keys_and_numbers=True)
+    if not result.findings:
+        return Outcome()
+    return Outcome.emit({"hookSpecificOutput": {
+        "hookEventName": "PostToolUse",
+        "updatedToolOutput": whole_replacement(response, result),
+    }})
+
+
+def _post_tool_use_failure(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
+    # The failed call's output cannot be replaced; the model is at least warned.
+    error = payload.get("error")
+    if not isinstance(error, str):
+        return Outcome()
+    findings = engine.analyze(error)
+    if not findings:
+        return Outcome()
+    return Outcome.emit({"hookSpecificOutput": {
+        "hookEventName": "PostToolUseFailure",
+        "additionalContext": messages.text(
+            "failure_output", settings.language,
+            entities=messages.entity_names(f.entity_type for f in findings)),
+    }})
+
+
+def _user_prompt_submit(payload: dict[str, Any], settings: Settings, engine: Any,
+                        env: Mapping[str, str]) -> Outcome:
+    prompt = payload.get("prompt")
+    if not isinstance(prompt, str):
+        raise ValueError("UserPromptSubmit without a prompt string")
+    if is_sealed(payload.get("session_id"), env):
+        return Outcome.emit({"decision": "block",
+                             "reason": messages.text("sealed_session", settings.language)})
+    reason = check_prompt(prompt, settings, engine)
+    if reason is None:
+        return Outcome()
+    return Outcome.emit({"decision": "block", "reason": reason})
+
+
+# ------------------------------------------------------------------ failing closed
+
+
+def stop_turn(language: str, error: str) -> Outcome:
+    """The answer for an event that cannot be read at all.
+
+    ``continue: false`` ends Claude Code's turn before the next model request, so a
+    tool output it carries never reaches the model; exit 2 with the same notice on
+    stderr blocks a tool call or a prompt on its own (verified with the real CLI,
+    tests/e2e/test_claude_stop_turn.py).
+    """
+    notice = messages.text("fail_unreadable", language, error=error)
+    return Outcome(stdout=jsonio.dumps({"continue": False, "stopReason": notice}),
+                   stderr=notice, exit_code=2, stops_turn=True)
+
+
+def _sealed_dir(env: Mapping[str, str] | None) -> Path:
+    from redactor.diagnostics import log_path
+
+    return log_path(env).parent / "sealed-sessions"
+
+
+def seal_session(raw: bytes, env: Mapping[str, str] | None = None) -> None:
+    """Remember the session of an event whose turn was stopped unread.
+
+    The stop keeps a tool output out of that turn, but Claude Code keeps it in the
+    session, and the next prompt (or a ``--resume``) would carry it to the model: the
+    next UserPromptSubmit of a sealed session is blocked.  Never raises.
+    """
+    match = _SESSION_SNIFF.search(raw[:8192])
+    if match is None:
+        return
+    try:
+        folder = _sealed_dir(env)
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        (folder / match.group(1).decode("ascii")).touch()
+    except OSError:
+        pass
+
+
+def is_sealed(session_id: Any, env: Mapping[str, str] | None = None) -> bool:
+    if not isinstance(session_id, str) or not re.fullmatch(r"[A-Za-z0-9_.-]{1,128}", session_id):
+        return False
+    return (_sealed_dir(env) / session_id).exists()
+
+
+ADAPTER: Final = ClaudeCode()
+run = ADAPTER.run
+handle = ADAPTER.handle
+fail_closed = ADAPTER.fail_closed

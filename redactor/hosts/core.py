@@ -1,0 +1,371 @@
+"""The hook core every host adapter shares: event -> policy rules -> redaction -> answer.
+
+An adapter (:mod:`redactor.hosts.claude`, ``codex``, ``gemini``, ``hermes``) only
+translates: it reads its host's event JSON, asks the core what to do
+(:func:`check_tool`, :func:`check_prompt`, :func:`redact_output`) and writes the
+answer in its host's words.  :func:`run` parses the raw event, applies the time
+budget and turns every failure into the adapter's safe answer, so a fix here
+reaches every host.
+
+Every host fails open when a hook crashes, hangs or prints what it does not
+expect; the adapters therefore fail closed on purpose, each with the form its host
+honours.  Nothing here names a value: reasons carry entity types only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import math
+import os
+import re
+import signal
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal, Protocol
+
+from redactor import jsonio, messages
+from redactor.config import MAX_TIME_BUDGET, Settings, load_settings
+from redactor.patch import apply_patch, plain_field_name, walk_json
+from redactor.policy import match_prompt, match_tool
+from redactor.serve.protocol import HOSTS
+
+__all__ = [
+    "HOSTS",
+    "Adapter",
+    "HookTimeout",
+    "InjectedFault",
+    "JsonAdapter",
+    "Outcome",
+    "ToolCheck",
+    "adapter",
+    "check_prompt",
+    "check_tool",
+    "redact_output",
+    "sniff_event",
+    "time_budget",
+    "whole_replacement",
+    "withheld",
+]
+
+#: Keys whose string values describe the shape of a tool response, not its content:
+#: they survive a withheld replacement so that the host still accepts it.
+DISCRIMINATORS: Final = frozenset({"type", "mode"})
+_EVENT_SNIFF: Final = re.compile(rb'"hook_event_name"\s*:\s*"([A-Za-z_]+)"')
+_WORD: Final = re.compile(r"[a-z_]{1,32}")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the hook process prints and how it exits."""
+
+    stdout: str | None = None
+    stderr: str | None = None
+    exit_code: int = 0
+    #: The answer stops the turn (Claude Code): the session is sealed.
+    stops_turn: bool = False
+
+    @classmethod
+    def emit(cls, payload: dict[str, Any]) -> Outcome:
+        """One JSON object on stdout: always valid JSON that encodes to UTF-8."""
+        return cls(stdout=jsonio.dumps(payload))
+
+    def encoded(self) -> tuple[int, bytes, bytes]:
+        """``(exit code, stdout bytes, stderr bytes)``, each body ending in a newline."""
+        out = (self.stdout + "\n").encode() if self.stdout is not None else b""
+        err = (self.stderr + "\n").encode() if self.stderr is not None else b""
+        return self.exit_code, out, err
+
+
+class HookTimeout(Exception):
+    """The hook ran past its time budget (hooks.time_budget_seconds)."""
+
+
+class InjectedFault(RuntimeError):
+    """Raised on purpose for the events named in REDACTOR_TEST_FAULT (failure drills)."""
+
+
+@contextmanager
+def time_budget(seconds: float) -> Iterator[None]:
+    """Raise :class:`HookTimeout` in the main thread when ``seconds`` have passed.
+
+    Budgets nest: inside another one, the earlier deadline holds, and the outer
+    budget's timer runs on (less the time spent) when the inner one ends.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    outer_left = signal.getitimer(signal.ITIMER_REAL)[0]
+    started = time.monotonic()
+
+    def on_alarm(signum: int, frame: object) -> None:
+        raise HookTimeout(f"over the budget of {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, min(seconds, outer_left) if outer_left else seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if outer_left:
+            left = outer_left - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
+
+
+def settings_for(payload: dict[str, Any], env: Mapping[str, str] | None,
+                 default_cwd: str | None) -> Settings:
+    """The settings for an event's working directory (``cwd``), else ``default_cwd``."""
+    cwd = payload.get("cwd")
+    if not isinstance(cwd, str) or not Path(cwd).is_dir():
+        cwd = default_cwd
+    return load_settings(cwd=Path(cwd) if cwd else None, env=env)
+
+
+class LazyEngine:
+    """The shared engine for these settings, built on first use only."""
+
+    def __init__(self, settings: Settings, env: Mapping[str, str]) -> None:
+        self._settings = settings
+        self._env = env
+
+    def __getattr__(self, name: str) -> Any:
+        from redactor.api import get_redactor
+
+        return getattr(get_redactor(self._settings, environ=self._env), name)
+
+
+def sniff_event(raw: bytes) -> str | None:
+    """The event name of a payload that could not be parsed, if it is visible."""
+    match = _EVENT_SNIFF.search(raw[:4096])
+    return match.group(1).decode() if match else None
+
+
+# ------------------------------------------------------------------ decisions
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCheck:
+    """What the core decided about one tool call.
+
+    ``deny``: a rule refuses it (``reason``).  ``ask``: a rule hands it to the person,
+    with ``updated`` when the input held data.  ``rewrite``: the input held data;
+    ``updated`` is the complete new input.  ``pass``: nothing to change.
+    """
+
+    action: Literal["pass", "rewrite", "ask", "deny"]
+    reason: str = ""
+    updated: Any = None
+    patch: dict[str | int, Any] = field(default_factory=dict)
+    types: tuple[str, ...] = ()
+
+    @property
+    def entities(self) -> str:
+        """The entity labels found, for a message (``CPF, CNPJ``)."""
+        return messages.entity_names(self.types)
+
+
+def whole_replacement(original: Any, result: Any) -> Any:
+    """The original object with only the changed top-level values replaced, or the
+    whole new value when keys were renamed (hosts that replace an input whole)."""
+    if isinstance(original, dict) and isinstance(result.value, dict) \
+            and list(original) == list(result.value):
+        return apply_patch(original, result.patch)
+    return result.value
+
+
+def check_tool(tool_name: str, tool_input: Any, settings: Settings, engine: Any) -> ToolCheck:
+    """Rules first (deny wins), then the redaction of the input's strings, keys and
+    identifier-like numbers, restricted to ``hooks.input_entities``."""
+    rule = match_tool(settings.rules, tool_name, tool_input)
+    if rule is not None and rule.action == "deny":
+        return ToolCheck("deny", reason=rule.reason)
+    result = engine.redact_json(tool_input, keys_and_numbers=True,
+                                entities=settings.input_entities)
+    updated = whole_replacement(tool_input, result)
+    changed = updated != tool_input
+    types = tuple(f.entity_type for f in result.findings)
+    patch = dict(result.patch) if changed and isinstance(result.patch, dict) else {}
+    if rule is not None:
+        return ToolCheck("ask", reason=rule.reason, updated=updated if changed else None,
+                         patch=patch, types=types)
+    if not changed:
+        return ToolCheck("pass")
+    return ToolCheck("rewrite", updated=updated, patch=patch, types=types)
+
+
+def check_prompt(prompt: str, settings: Settings, engine: Any) -> str | None:
+    """The reason a prompt must not reach the model (a rule, or data of a blocking
+    type), or None."""
+    rule = match_prompt(settings.rules, prompt)
+    if rule is not None:
+        return rule.reason
+    found = messages.prompt_blockers(
+        (messages.finding_type(f.entity_type, f.recognizer) for f in engine.analyze(prompt)),
+        settings)
+    return messages.prompt_blocked(settings, found) if found else None
+
+
+def redact_output(value: Any, engine: Any) -> tuple[Any, tuple[str, ...]] | None:
+    """A tool output with its data replaced (strings, keys and identifier-like numbers),
+    and the entity types found; None when it holds none."""
+    if isinstance(value, str):
+        text_result = engine.redact(value)
+        if not text_result.findings:
+            return None
+        return text_result.text, tuple(f.entity_type for f in text_result.findings)
+    result = engine.redact_json(value, keys_and_numbers=True)
+    if not result.findings:
+        return None
+    return whole_replacement(value, result), tuple(f.entity_type for f in result.findings)
+
+
+def withheld(value: Any, marker: str) -> Any:
+    """A copy of a tool response with every content string replaced by ``marker``.
+
+    Works on any shape: iterative, containers nested past the JSON depth limit
+    become ``marker`` too, and numbers JSON cannot hold become ``null``.
+    """
+
+    def leaf(path: Any, text: str) -> str:
+        key = path[-1] if path else None
+        return text if key in DISCRIMINATORS and _WORD.fullmatch(text) else marker
+
+    def key(path: Any, name: str) -> str:
+        # Field names of a tool's shape are plain words; anything else may be data.
+        return name if plain_field_name(name) else marker
+
+    def scalar(path: Any, item: Any) -> Any:
+        if isinstance(item, float) and not math.isfinite(item):
+            return None
+        if isinstance(item, int) and not isinstance(item, bool) and abs(item) >= 10**7:
+            return 0  # may be an identifier written as a number
+        return item
+
+    return walk_json(value, leaf, key=key, scalar=scalar, too_deep=lambda path: marker,
+                     max_depth=jsonio.MAX_DEPTH - 2)
+
+
+# ------------------------------------------------------------------ adapters
+
+
+class Adapter(Protocol):
+    """What the command line, the light client and the warm engine need of a host."""
+
+    name: str
+
+    def run(self, raw: bytes, settings: Settings | None = None,
+            env: Mapping[str, str] | None = None, default_cwd: str | None = None) -> Outcome:
+        """Answer one raw event; never raises (every failure is the safe answer)."""
+        ...
+
+    def fail_closed_raw(self, raw: bytes, error: BaseException,
+                        env: Mapping[str, str] | None = None, source: str = "") -> Outcome:
+        """The safe answer to an event nobody could answer (the engine failed); the
+        error is logged under ``source`` (who gave up: ``hook client``, ``hook server``)."""
+        ...
+
+
+class JsonAdapter:
+    """The shared frame of a host whose events are JSON objects with ``hook_event_name``.
+
+    Subclasses set :attr:`name` and implement :meth:`dispatch` (the translation) and
+    :meth:`fail_closed` (the host's safe answer per event).
+    """
+
+    name: str = ""
+    event_key: str = "hook_event_name"
+    #: The events this adapter answers; any other gets :meth:`ignored` at once.
+    events: frozenset[str] = frozenset()
+
+    def ignored(self) -> Outcome:
+        """The answer to an event this adapter does not handle."""
+        return Outcome()
+
+    def dispatch(self, event: str, payload: dict[str, Any], settings: Settings,
+                 env: Mapping[str, str], engine: Any) -> Outcome:
+        raise NotImplementedError
+
+    def fail_closed(self, event: str | None, payload: Any, error: BaseException,
+                    language: str = "pt-BR") -> Outcome:
+        raise NotImplementedError
+
+    def after_failure(self, raw: bytes, outcome: Outcome, env: Mapping[str, str] | None) -> None:
+        """Called after a fail-closed answer (Claude Code seals the session)."""
+
+    def budget_seconds(self, settings: Settings) -> float:
+        return settings.hook_time_budget
+
+    def handle(self, payload: Any, settings: Settings | None = None,
+               env: Mapping[str, str] | None = None, default_cwd: str | None = None) -> Outcome:
+        """Answer one parsed event within the time budget.  Raises on internal errors."""
+        if not isinstance(payload, dict):
+            raise ValueError("the hook event is not a JSON object")
+        event = payload.get(self.event_key)
+        if not isinstance(event, str):
+            raise ValueError("the hook event has no name")
+        if event not in self.events:
+            return self.ignored()
+        environ = os.environ if env is None else env
+        started = time.monotonic()
+        if settings is None:
+            # Reading the configuration (a project's rules among it) is bounded too.
+            with time_budget(MAX_TIME_BUDGET):
+                settings = settings_for(payload, environ, default_cwd)
+        left = min(self.budget_seconds(settings),
+                   MAX_TIME_BUDGET - (time.monotonic() - started))
+        with time_budget(max(left, 0.01)):
+            # Failure drills: prove, against the real host, that an error fails closed.
+            if event in environ.get("REDACTOR_TEST_FAULT", "").split(","):
+                raise InjectedFault(event)
+            return self.dispatch(event, payload, settings, environ, LazyEngine(settings, environ))
+
+    def run(self, raw: bytes, settings: Settings | None = None,
+            env: Mapping[str, str] | None = None, default_cwd: str | None = None) -> Outcome:
+        """Parse and answer one event; every failure becomes :meth:`fail_closed`."""
+        payload: Any = None
+        event: str | None = sniff_event(raw)
+        try:
+            drills = (os.environ if env is None else env).get("REDACTOR_TEST_FAULT", "")
+            if f"unreadable-{event}" in drills.split(","):
+                # Failure drill: this event is treated as unreadable input.
+                raise InjectedFault("unreadable")
+            payload = jsonio.loads(raw)
+            if isinstance(payload, dict) and isinstance(payload.get(self.event_key), str):
+                event = payload[self.event_key]
+            return self.handle(payload, settings, env, default_cwd)
+        except BaseException as exc:  # every failure must fail closed
+            if isinstance(exc, KeyboardInterrupt | SystemExit) and event not in self.events:
+                raise
+            return self._failed(raw, event, payload, exc, env)
+
+    def fail_closed_raw(self, raw: bytes, error: BaseException,
+                        env: Mapping[str, str] | None = None, source: str = "") -> Outcome:
+        payload: Any = None
+        with contextlib.suppress(Exception):  # an unreadable event has its own safe answer
+            payload = jsonio.loads(raw)
+        named = payload.get(self.event_key) if isinstance(payload, dict) else None
+        event = named if isinstance(named, str) else sniff_event(raw)
+        return self._failed(raw, event, payload, error, env, source=source)
+
+    def _failed(self, raw: bytes, event: str | None, payload: Any, error: BaseException,
+                env: Mapping[str, str] | None, *, source: str = "") -> Outcome:
+        from redactor.diagnostics import log_error
+
+        log_error(source or f"hook {self.name}", event, error, env)
+        outcome = self.fail_closed(event, payload, error)
+        self.after_failure(raw, outcome, env)
+        return outcome
+
+
+def adapter(name: str) -> Adapter:
+    """The adapter of a host in :data:`HOSTS`."""
+    if name not in HOSTS:
+        raise ValueError(f"unknown host {name!r}")
+    module = importlib.import_module(f"redactor.hosts.{name}")
+    found: Adapter = module.ADAPTER
+    return found

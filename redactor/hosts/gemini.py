@@ -1,0 +1,142 @@
+"""Google Gemini CLI: ``redactor hook gemini``, a thin translation over :mod:`redactor.hosts.core`.
+
+How Gemini CLI 0.61 treats a hook's answer (measured against the real CLI, see
+tests/e2e/test_gemini_cli.py and README, "Gemini CLI"):
+
+* BeforeAgent ``{"decision": "deny"}``: the prompt never reaches any model (not even
+  the model router's call).
+* BeforeTool ``hookSpecificOutput.tool_input`` replaces the tool's arguments whole, so
+  the complete redacted input is sent; ``deny`` refuses the call without echoing it.
+* AfterTool has no replacement: ``deny`` + ``reason`` reaches the model as the tool's
+  ``{"error": reason}``, which carries the redacted output and says so.
+* BeforeModel ``hookSpecificOutput.llm_request.messages`` replaces the text of the
+  conversation's turns in order (all of them must be returned); function calls and
+  responses are not shown to it.  A second net for text that got past the others.
+* The CLI reads a hook's answer from stdout, else stderr, whatever the exit code;
+  a deny answer is printed on stdout with exit 2 and the notice on stderr, so either
+  channel blocks.  Crashes, timeouts and garbage fail open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from redactor import jsonio, messages
+from redactor.config import Settings
+from redactor.hosts.core import (
+    JsonAdapter,
+    Outcome,
+    check_prompt,
+    check_tool,
+    redact_output,
+)
+
+__all__ = ["ADAPTER", "EVENTS", "Gemini"]
+
+EVENTS: Final = ("BeforeAgent", "BeforeTool", "AfterTool", "BeforeModel")
+#: Gemini's shell tool, whose ``command`` ``hooks.wrap_bash`` wraps.
+SHELL_TOOL: Final = "run_shell_command"
+#: The parts of an AfterTool ``tool_response`` that reach the model.
+MODEL_FIELDS: Final = ("llmContent", "error")
+
+
+def deny(reason: str) -> Outcome:
+    """A refusal on both channels: the JSON on stdout, the notice on stderr, exit 2."""
+    reason = reason or "redactor"
+    return Outcome(stdout=jsonio.dumps({"decision": "deny", "reason": reason}),
+                   stderr=reason, exit_code=2)
+
+
+class Gemini(JsonAdapter):
+    """Gemini CLI's events and answers."""
+
+    name = "gemini"
+    events = frozenset(EVENTS)
+
+    def dispatch(self, event: str, payload: dict[str, Any], settings: Settings,
+                 env: Mapping[str, str], engine: Any) -> Outcome:
+        if event == "BeforeAgent":
+            prompt = payload.get("prompt")
+            if not isinstance(prompt, str):
+                raise ValueError("BeforeAgent without a prompt string")
+            reason = check_prompt(prompt, settings, engine)
+            return Outcome() if reason is None else deny(reason)
+        if event == "BeforeTool":
+            return _before_tool(payload, settings, engine)
+        if event == "AfterTool":
+            return _after_tool(payload, settings, engine)
+        return _before_model(payload, engine)
+
+    def fail_closed(self, event: str | None, payload: Any, error: BaseException,
+                    language: str = "pt-BR") -> Outcome:
+        """The safe answer to an event whose handling failed.  Names no value; never raises."""
+        name = type(error).__name__
+        if event in ("BeforeAgent", "BeforeModel"):
+            return deny(messages.text("fail_prompt", language, error=name))
+        if event == "BeforeTool":
+            return deny(messages.text("fail_tool", language, error=name))
+        if event == "AfterTool":
+            return deny(messages.text("withheld_output", language, error=name))
+        return deny(messages.text("fail_unreadable", language, error=name))
+
+
+def _before_tool(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
+    tool_name = payload.get("tool_name")
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool_name, str) or not isinstance(tool_input, dict):
+        raise ValueError("BeforeTool without tool_name or a tool_input object")
+    check = check_tool(tool_name, tool_input, settings, engine)
+    if check.action in ("deny", "ask"):
+        # A hook cannot hand a call to the person here: an ask rule refuses it.
+        return deny(check.reason)
+    updated = check.updated if check.updated is not None else tool_input
+    if settings.wrap_bash and tool_name == SHELL_TOOL and isinstance(updated.get("command"), str):
+        from redactor.hosts.claude import wrap_bash_command
+
+        updated = {**updated, "command": wrap_bash_command(updated["command"])}
+    if updated == tool_input:
+        return Outcome()
+    return Outcome.emit({"hookSpecificOutput": {"hookEventName": "BeforeTool",
+                                                "tool_input": updated}})
+
+
+def _after_tool(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
+    response = payload.get("tool_response")
+    if isinstance(response, dict):
+        shown = {key: response[key] for key in MODEL_FIELDS if key in response}
+    else:
+        shown = {"llmContent": response}
+    redacted = redact_output(shown, engine)
+    if redacted is None:
+        return Outcome()
+    value, types = redacted
+    if isinstance(value, dict) and list(value) == ["llmContent"]:
+        value = value["llmContent"]
+    body = value if isinstance(value, str) else jsonio.dumps(value)
+    note = messages.text("output_redacted", settings.language,
+                         entities=messages.entity_names(types))
+    return deny(f"{note}\n{body}")
+
+
+def _before_model(payload: dict[str, Any], engine: Any) -> Outcome:
+    request = payload.get("llm_request")
+    if not isinstance(request, dict) or not isinstance(request.get("messages"), list):
+        return Outcome()
+    changed = False
+    redacted_messages: list[Any] = []
+    for message in request["messages"]:
+        result = redact_output(message["content"], engine) \
+            if isinstance(message, dict) and "content" in message else None
+        if result is not None:
+            changed = True
+        redacted_messages.append(message if result is None
+                                 else {**message, "content": result[0]})
+    if not changed:
+        return Outcome()
+    # Every message goes back: the CLI maps them onto the turns in order.
+    return Outcome.emit({"hookSpecificOutput": {"hookEventName": "BeforeModel",
+                                                "llm_request": {"messages": redacted_messages}}})
+
+
+ADAPTER: Final = Gemini()

@@ -1,0 +1,459 @@
+"""Hermes Agent: the plugin (entry point ``hermes_agent.plugins``) and the ``hermes`` shell hook.
+
+Hermes treats a raising or slow callback as "go on", so every entry point here
+catches its own errors and answers with a block or a fully withheld value.
+
+The plugin registers ``pre_llm_call`` (block or redact mode), ``transform_tool_result``,
+``pre_tool_call``, ``pre_gateway_dispatch`` and the ``llm_request`` / ``tool_request``
+middleware.  Block mode on a Hermes that ignores the block directive (0.19.0 does):
+the plugin notices once at registration, logs a warning, and enforces through the
+``llm_request`` middleware, which redacts every message on the wire and replaces the
+blocked turn's message with the block notice.  A runtime tripwire (a blocked turn
+seen by the middleware) logs the same warning if detection was wrong.  Which Hermes
+release honours what is in README ("Hermes Agent").
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from redactor import jsonio, messages
+from redactor.config import Settings, load_settings
+from redactor.hosts.core import JsonAdapter, Outcome, check_prompt, check_tool
+from redactor.patch import plain_field_name, walk_json
+from redactor.policy import match_prompt, match_tool
+from redactor.results import JsonPath
+
+__all__ = ["ADAPTER", "Guard", "HermesPlugin", "HermesShell", "block_supported", "blocking",
+           "modify_supported", "register", "shell", "user_text", "withheld_messages"]
+
+logger = logging.getLogger("redactor.hermes")
+
+#: Message keys whose strings are structure, not content, in an OpenAI-style request.
+#: ``name`` is not among them: in a message it names a participant, which may be a person.
+STRUCTURE_KEYS: Final = frozenset({"role", "tool_call_id", "id", "type"})
+
+
+def user_text(user_message: Any) -> str:
+    """The text of a user message: a string, or a list of content parts."""
+    if isinstance(user_message, str):
+        return user_message
+    if isinstance(user_message, list):
+        parts = []
+        for part in user_message:
+            if isinstance(part, str):
+                parts.append(part)
+            elif isinstance(part, dict) and isinstance(part.get("text"), str):
+                parts.append(part["text"])
+        return "\n".join(parts)
+    return ""
+
+
+def _is_content(path: JsonPath) -> bool:
+    return not any(isinstance(key, str) and key in STRUCTURE_KEYS for key in path[-1:])
+
+
+def withheld_messages(messages_value: Any, marker: str) -> Any:
+    """A copy of chat messages with every content string replaced by ``marker``.
+
+    Any shape: keys other than the structure keys and numbers become ``marker``
+    too, and containers past the depth limit collapse into it.
+    """
+    return walk_json(messages_value, lambda path, text: marker if _is_content(path) else text,
+                     key=lambda path, name: name if plain_field_name(name) else marker,
+                     scalar=lambda path, item: marker if isinstance(item, int | float)
+                     and not isinstance(item, bool) else item,
+                     too_deep=lambda path: marker, max_depth=jsonio.MAX_DEPTH - 2)
+
+
+class Guard:
+    """Decisions for one Hermes process: settings are re-read on every call."""
+
+    def __init__(self, env: Mapping[str, str] | None = None, cwd: Path | None = None) -> None:
+        self.env = os.environ if env is None else env
+        self.cwd = cwd
+
+    def settings(self) -> Settings:
+        return load_settings(cwd=self.cwd, env=self.env)
+
+    def engine(self, settings: Settings) -> Any:
+        from redactor.api import get_redactor
+
+        return get_redactor(settings, environ=self.env)
+
+    # turns --------------------------------------------------------------------
+    def check_turn(self, user_message: Any) -> tuple[str | None, list[str], Settings]:
+        """``(rule reason or None, entity types found, settings)`` for a turn's message.
+
+        The text is analysed once; callers pick what blocks (``blocking``).
+        """
+        settings = self.settings()
+        text = user_text(user_message)
+        rule = match_prompt(settings.rules, text)
+        if rule is not None:
+            return rule.reason, [], settings
+        found = self.engine(settings).analyze(text)
+        return None, [messages.finding_type(f.entity_type, f.recognizer) for f in found], settings
+
+
+    def redact_text(self, text: str) -> tuple[str, list[str]]:
+        settings = self.settings()
+        result = self.engine(settings).redact(text)
+        return result.text, [f.entity_type for f in result.findings]
+
+    def redact_messages(self, value: Any) -> tuple[Any, list[str]]:
+        """Redact the content strings of chat messages (structure keys stay)."""
+        settings = self.settings()
+        engine = self.engine(settings)
+        found: list[str] = []
+
+        def leaf(path: JsonPath, text: str) -> str:
+            if not _is_content(path):
+                return text
+            result = engine.redact(text)
+            found.extend(f.entity_type for f in result.findings)
+            return str(result.text)
+
+        def key(path: JsonPath, name: str) -> str:
+            return name if name in STRUCTURE_KEYS else leaf((), name)
+
+        def number(path: JsonPath, item: Any) -> Any:
+            if type(item) is not int or item < 0 or item.bit_length() > 90:
+                return item
+            redacted = leaf(path, str(item))
+            return item if redacted == str(item) else redacted
+
+        return walk_json(value, leaf, key=key, scalar=number), found
+
+    def redact_args(self, args: dict[str, Any]) -> tuple[dict[str, Any], dict[str | int, Any]]:
+        """The redacted arguments and the partial patch (changed top-level keys only).
+
+        Numbers that are identifiers and keys that hold one are redacted too; a
+        renamed top-level key shows as a patch key missing from ``args`` (a shallow
+        merge cannot remove the old one: see :func:`renames_top_level`).
+        """
+        settings = self.settings()
+        result = self.engine(settings).redact_json(args, keys_and_numbers=True,
+                                                   entities=settings.input_entities)
+        return dict(result.value), dict(result.patch)
+
+    def tool_rule(self, tool_name: str, args: Any) -> tuple[Literal["deny", "ask"], str] | None:
+        rule = match_tool(self.settings().rules, tool_name, args)
+        return (rule.action, rule.reason) if rule is not None else None
+
+
+def renames_top_level(args: dict[str, Any], patch: dict[str | int, Any]) -> bool:
+    """True when the patch renames a top-level key, which a shallow merge cannot do."""
+    return any(key not in args for key in patch)
+
+
+def blocking(found: list[str], settings: Settings) -> list[str]:
+    """The entity types among ``found`` that make a prompt bounce."""
+    return messages.prompt_blockers(found, settings)
+
+
+# ------------------------------------------------------------------ shell hook
+
+
+class HermesShell(JsonAdapter):
+    """The ``hermes`` shell hook: one event on stdin, one JSON object on stdout.
+
+    ``pre_llm_call``: a block naming the entity types (honoured from the release that
+    has the block directive; 0.19.0 ignores it, see README).  ``pre_tool_call``: deny
+    rules block; personal data gives a ``modify`` with the partial patch.  Anything
+    else: ``{}``.  Every failure answers with a block.
+    """
+
+    name = "hermes"
+    events = frozenset({"pre_llm_call", "pre_tool_call"})
+
+    def ignored(self) -> Outcome:
+        return Outcome(stdout="{}")
+
+    def dispatch(self, event: str, payload: dict[str, Any], settings: Settings,
+                 env: Mapping[str, str], engine: Any) -> Outcome:
+        extra_value = payload.get("extra")
+        extra: dict[str, Any] = extra_value if isinstance(extra_value, dict) else {}
+        if event == "pre_llm_call":
+            reason = check_prompt(user_text(extra.get("user_message")), settings, engine)
+            if reason is None:
+                return self.ignored()
+            return Outcome.emit({"action": "block", "message": reason})
+        tool_name = payload.get("tool_name")
+        args = payload.get("tool_input")
+        if not isinstance(tool_name, str) or not isinstance(args, dict):
+            return self.ignored()
+        check = check_tool(tool_name, args, settings, engine)
+        if check.action == "deny":
+            return Outcome.emit({"action": "block", "message": check.reason})
+        if check.action == "ask":
+            # A shell hook cannot ask the person: the call is refused with the reason.
+            return Outcome.emit({"action": "block", "message": check.reason})
+        if check.action == "pass":
+            return self.ignored()
+        if renames_top_level(args, check.patch):
+            return Outcome.emit({"action": "block", "message": messages.text(
+                "shape_blocked", settings.language)})
+        return Outcome.emit({"action": "modify", "args": check.patch})
+
+    def fail_closed(self, event: str | None, payload: Any, error: BaseException,
+                    language: str = "pt-BR") -> Outcome:
+        if event in (None, "pre_llm_call", "pre_tool_call"):
+            text = messages.text("fail_prompt" if event == "pre_llm_call" else "fail_tool",
+                                 language, error=type(error).__name__)
+            return Outcome.emit({"action": "block", "message": text})
+        return self.ignored()
+
+
+ADAPTER: Final = HermesShell()
+
+
+def shell(raw: bytes, env: Mapping[str, str] | None = None) -> str:
+    """Answer one Hermes shell-hook event (stdin JSON) with one JSON object."""
+    return ADAPTER.run(raw, env=env).stdout or "{}"
+
+
+# ------------------------------------------------------------------ plugin
+
+#: The literal that the release with the pre_llm_call block directive writes as the
+#: turn's exit reason; absent from 0.19.0.
+BLOCK_MARKER: Final = "blocked_by_plugin_pre_llm_call"
+#: Request fields that carry conversation text (chat and responses APIs).
+REQUEST_TEXT_KEYS: Final = ("messages", "input", "system", "instructions")
+CONTEXT_NOTE: Final = {
+    "pt-BR": ("Os trechos entre colchetes, como [CPF] ou [USERNAME], são dados pessoais "
+              "substituídos pelo redactor; não são os valores reais."),
+    "en": ("Bracketed tokens such as [CPF] or [USERNAME] are personal data replaced by "
+           "redactor; they are not the real values."),
+}
+
+
+def _module_source(name: str) -> str:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return ""
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return ""
+    try:
+        return Path(spec.origin).read_text(encoding="utf-8")
+    except OSError:
+        return ""
+
+
+def block_supported() -> bool:
+    """Does the installed Hermes honour ``{"action": "block"}`` from pre_llm_call?"""
+    return BLOCK_MARKER in _module_source("agent.turn_context")
+
+
+def modify_supported() -> bool:
+    """Does the installed Hermes apply ``{"action": "modify"}`` from pre_tool_call?"""
+    source = _module_source("hermes_cli.plugins")
+    return '"modify"' in source or "'modify'" in source
+
+
+class HermesPlugin:
+    """The callbacks; one instance per Hermes process."""
+
+    def __init__(self, guard: Any = None, *, can_block: bool | None = None,
+                 can_modify: bool | None = None) -> None:
+        if guard is None:
+            guard = Guard()
+        self.guard = guard
+        self.can_block = block_supported() if can_block is None else can_block
+        self.can_modify = modify_supported() if can_modify is None else can_modify
+        self._blocked: dict[str, str] = {}  # turn_id -> block notice
+        self._lock = threading.Lock()
+        self._warned = False
+        self._tripped = False
+
+    # helpers ------------------------------------------------------------------
+    def _language(self) -> str:
+        try:
+            return str(self.guard.settings().language)
+        except Exception:  # a broken config must not hide the notice itself
+            return "pt-BR"
+
+    def _mode(self) -> str:
+        return str(self.guard.settings().hermes_mode)
+
+    def warn_block_unsupported(self, why: str) -> None:
+        if not self._warned:
+            self._warned = True
+            logger.warning(
+                "redactor: this Hermes ignores pre_llm_call blocks (%s); block mode is "
+                "enforced by redacting every request in the llm_request middleware instead",
+                why)
+
+    def _fail(self, where: str, exc: BaseException) -> None:
+        from redactor.diagnostics import log_error
+
+        log_error(f"hermes {where}", where, exc)
+
+    # pre_llm_call -----------------------------------------------------------------
+    def pre_llm_call(self, **kwargs: Any) -> Any:
+        turn_id = str(kwargs.get("turn_id") or "")
+        try:
+            reason, found, settings = self.guard.check_turn(kwargs.get("user_message"))
+            if settings.hermes_mode == "block" and (reason or blocking(found, settings)):
+                notice = reason or messages.prompt_blocked(settings, blocking(found, settings))
+                self._remember(turn_id, notice)
+                if not self.can_block:
+                    self.warn_block_unsupported("no block directive in agent.turn_context")
+                return {"action": "block", "message": notice}
+            if settings.hermes_mode == "redact" and found:
+                return {"context": CONTEXT_NOTE.get(settings.language, CONTEXT_NOTE["pt-BR"])}
+            return None
+        except Exception as exc:
+            self._fail("pre_llm_call", exc)
+            notice = messages.text("fail_prompt", self._language(), error=type(exc).__name__)
+            self._remember(turn_id, notice)
+            return {"action": "block", "message": notice}
+
+    def _remember(self, turn_id: str, notice: str) -> None:
+        if turn_id:
+            with self._lock:
+                self._blocked[turn_id] = notice
+                while len(self._blocked) > 1000:
+                    self._blocked.pop(next(iter(self._blocked)))
+
+    # llm_request middleware -------------------------------------------------------
+    def llm_request(self, request: Any = None, **kwargs: Any) -> Any:
+        if not isinstance(request, dict):
+            return None
+        keys = [k for k in REQUEST_TEXT_KEYS if k in request]
+        if not keys:
+            return None
+        try:
+            redacted = {k: self.guard.redact_messages(request[k])[0] for k in keys}
+            with self._lock:
+                notice = self._blocked.get(str(kwargs.get("turn_id") or ""))
+            if notice is not None:
+                if not self._tripped:
+                    self._tripped = True
+                    logger.warning("redactor: a turn blocked in pre_llm_call reached the "
+                                   "provider request, so this Hermes ignores blocks; the "
+                                   "message was replaced by the block notice on the wire")
+                for k in ("messages", "input"):
+                    if k in redacted:
+                        redacted[k] = _replace_last_user(redacted[k], notice)
+            request.update(redacted)  # in place too: later middleware gets the same object
+            return {"request": request, "source": "redactor", "reason": "personal data"}
+        except Exception as exc:
+            self._fail("llm_request", exc)
+            marker = messages.text("withheld", self._language())
+            for k in keys:
+                request[k] = withheld_messages(request[k], marker)
+            return {"request": request, "source": "redactor", "reason": "withheld"}
+
+    # tools ------------------------------------------------------------------------
+    def tool_request(self, tool_name: str = "", args: Any = None, **kwargs: Any) -> Any:
+        if not isinstance(args, dict):
+            return None
+        try:
+            redacted, patch = self.guard.redact_args(args)
+            if not patch:
+                return None
+            args.clear()
+            args.update(redacted)
+            return {"args": args, "source": "redactor", "reason": "personal data"}
+        except Exception as exc:
+            self._fail("tool_request", exc)
+            marker = messages.text("withheld", self._language())
+            return {"args": withheld_messages(args, marker), "source": "redactor"}
+
+    def pre_tool_call(self, tool_name: str = "", args: Any = None, **kwargs: Any) -> Any:
+        try:
+            decided = self.guard.tool_rule(str(tool_name), args if args is not None else {})
+            patch = self.guard.redact_args(args)[1] if isinstance(args, dict) else {}
+            if decided is not None:
+                action, reason = decided
+                # Approval cannot carry rewritten arguments: arguments that still hold
+                # personal data here (no tool_request middleware redacted them) block.
+                if action == "deny" or patch:
+                    return {"action": "block", "message": reason}
+                return {"action": "approve", "message": reason}
+            if patch and isinstance(args, dict):
+                if not self.can_modify or renames_top_level(args, patch):
+                    # 0.19.0 ignores modify; its tool_request middleware, which runs
+                    # first, replaces the arguments whole, so data left here means it
+                    # did not run: block rather than let the call go.
+                    return {"action": "block",
+                            "message": messages.text("shape_blocked", self._language())}
+                return {"action": "modify", "args": patch}
+            return None
+        except Exception as exc:
+            self._fail("pre_tool_call", exc)
+            return {"action": "block",
+                    "message": messages.text("fail_tool", self._language(),
+                                             error=type(exc).__name__)}
+
+    def transform_tool_result(self, result: Any = None, **kwargs: Any) -> Any:
+        if not isinstance(result, str):
+            return None
+        try:
+            text, found = self.guard.redact_text(result)
+            return text if found else None
+        except Exception as exc:
+            self._fail("transform_tool_result", exc)
+            return messages.text("withheld", self._language())
+
+    # gateway ----------------------------------------------------------------------
+    def pre_gateway_dispatch(self, event: Any = None, **kwargs: Any) -> Any:
+        text = getattr(event, "text", None)
+        if not isinstance(text, str) or not text:
+            return None
+        try:
+            if self._mode() != "redact":
+                return None
+            redacted, found = self.guard.redact_text(text)
+            return {"action": "rewrite", "text": redacted} if found else None
+        except Exception as exc:
+            self._fail("pre_gateway_dispatch", exc)
+            return {"action": "skip", "reason": "redactor: internal error"}
+
+
+def _replace_last_user(value: Any, notice: str) -> Any:
+    if not isinstance(value, list):
+        return value
+    for message in reversed(value):
+        if isinstance(message, dict) and message.get("role") == "user":
+            message["content"] = notice
+            break
+    return value
+
+
+def register(ctx: Any) -> None:
+    """Hermes calls this with its plugin context."""
+    plugin = HermesPlugin()
+    ctx.register_hook("pre_llm_call", plugin.pre_llm_call)
+    ctx.register_hook("transform_tool_result", plugin.transform_tool_result)
+    ctx.register_hook("pre_tool_call", plugin.pre_tool_call)
+    ctx.register_hook("pre_gateway_dispatch", plugin.pre_gateway_dispatch)
+    if hasattr(ctx, "register_middleware"):
+        ctx.register_middleware("llm_request", plugin.llm_request)
+        ctx.register_middleware("tool_request", plugin.tool_request)
+    elif not plugin.can_block:
+        logger.warning("redactor: this Hermes has neither the block directive nor request "
+                       "middleware; personal data in prompts cannot be stopped")
+    try:
+        block_mode = plugin._mode() == "block"
+    except Exception:  # a broken config shows at the first call, which then blocks
+        block_mode = True
+    if block_mode and not plugin.can_block:
+        plugin.warn_block_unsupported("no block directive in agent.turn_context")
+    # Build the engine now, off the turn's critical path.
+    threading.Thread(target=_warm, args=(plugin,), daemon=True).start()
+
+
+def _warm(plugin: HermesPlugin) -> None:
+    try:
+        plugin.guard.redact_text("aquecimento")
+    except Exception as exc:
+        plugin._fail("warm-up", exc)
