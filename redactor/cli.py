@@ -294,7 +294,8 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     ok = True
     for check in run_checks():
         ok = ok and check.ok
-        print(f"[{'ok' if check.ok else 'FALHA'}] {check.name}: {check.detail}")
+        mark = "FALHA" if not check.ok else "aviso" if check.warning else "ok"
+        print(f"[{mark}] {check.name}: {check.detail}")
     return 0 if ok else 1
 
 

@@ -8,6 +8,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Final
 
 from redactor.errors import RedactorError
 
@@ -21,6 +22,8 @@ class Check:
     name: str
     ok: bool
     detail: str
+    #: Not a failure, but something to know (a path a host leaves open).
+    warning: bool = False
 
 
 def _registered(path: Path) -> tuple[list[str], str | None]:
@@ -43,26 +46,43 @@ def _registered(path: Path) -> tuple[list[str], str | None]:
     return sorted(set(events)), command
 
 
-def _self_test(command: str) -> Check:
-    event = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": str(Path.cwd()),
-             "tool_input": {"command": f"echo {CANARY}", "description": "redactor doctor"}}
+#: Per host: the canary tool event, and where its answer holds the rewritten command.
+_CANARIES: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "claude": ({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                "tool_input": {"command": f"echo {CANARY}", "description": "redactor doctor"}},
+               ("hookSpecificOutput", "updatedInput", "command")),
+    "codex": ({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+               "permission_mode": "bypassPermissions",
+               "tool_input": {"command": f"echo {CANARY}"}},
+              ("hookSpecificOutput", "updatedInput", "command")),
+    "gemini": ({"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+                "tool_input": {"command": f"echo {CANARY}"}},
+               ("hookSpecificOutput", "tool_input", "command")),
+}
+
+
+def _self_test(command: str, host: str = "claude", name: str = "self-test") -> Check:
+    event, where = _CANARIES[host]
+    event = {**event, "cwd": str(Path.cwd())}
     started = time.perf_counter()
     try:
         done = subprocess.run(["/bin/sh", "-c", command],  # noqa: S603 - the user's own hook
                               input=json.dumps(event).encode(), capture_output=True,
                               timeout=60, check=False)
     except subprocess.TimeoutExpired:
-        return Check("self-test", False, "the hook command did not answer within 60 s")
+        return Check(name, False, "the hook command did not answer within 60 s")
     elapsed = (time.perf_counter() - started) * 1000
     out = done.stdout.decode("utf-8", "replace")
     if CANARY in out or CANARY in done.stderr.decode("utf-8", "replace"):
-        return Check("self-test", False, "the canary CPF came back unredacted")
+        return Check(name, False, "the canary CPF came back unredacted")
     try:
-        updated = json.loads(out)["hookSpecificOutput"]["updatedInput"]["command"]
+        updated: Any = json.loads(out)
+        for key in where:
+            updated = updated[key]
     except (ValueError, KeyError, TypeError):
-        return Check("self-test", False, f"unexpected answer (exit {done.returncode})")
+        return Check(name, False, f"unexpected answer (exit {done.returncode})")
     ok = updated == "echo [CPF]"
-    return Check("self-test", ok, f"canary CPF redacted by the hook command in {elapsed:.0f} ms"
+    return Check(name, ok, f"canary CPF redacted by the hook command in {elapsed:.0f} ms"
                  if ok else "the canary was not replaced by [CPF]")
 
 
@@ -93,8 +113,12 @@ def run_checks(cwd: Path | None = None) -> list[Check]:
             checks.append(Check(f"Claude Code hooks ({label})", not missing,
                                 detail + (f"; missing {', '.join(sorted(missing))}"
                                           if missing else "")))
+    others = [*hermes_checks(), *codex_checks(cwd), *gemini_checks(cwd)]
     if not found_any:
-        checks.append(Check("Claude Code hooks", False, "not registered: run "
+        # Claude Code's hooks missing is a failure only when no other host is guarded.
+        guarded = any(c.name.startswith(("Codex hooks (", "Gemini CLI hooks (", "Hermes"))
+                      for c in others)
+        checks.append(Check("Claude Code hooks", guarded, "not registered: run "
                             "'redactor install claude --project .' or '--user'"))
     command = command or default_hook_command()
     executable = shlex.split(command)[0]
@@ -110,7 +134,7 @@ def run_checks(cwd: Path | None = None) -> list[Check]:
                             f"{status['uptime']} s, {status['rss'] // 2**20} MiB"))
     checks.append(_self_test(command))
     checks.append(_prefilter_check())
-    checks.extend(hermes_checks())
+    checks.extend(others)
     return checks
 
 
@@ -166,4 +190,141 @@ def hermes_checks(home: Path | None = None) -> list[Check]:
                             f"{', '.join(skipped)} not allowlisted: without a terminal Hermes "
                             "skips them with only a warning; run 'redactor install hermes "
                             "--shell'"))
+    return checks
+
+
+# ---------------------------------------------------------------------- Codex CLI
+
+CODEX_OPEN: Final = (
+    "Codex leaves open: output a still-running command returns early (exec_command's "
+    "first chunk) reaches the model without PostToolUse; a refused non-shell call "
+    "(apply_patch, MCP) is echoed back to the model by Codex; a hook Codex does not trust "
+    "is skipped silently (re-run 'redactor install codex' after editing hooks.json)"
+)
+
+
+def _load_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def codex_checks(cwd: Path | None = None) -> list[Check]:
+    """Codex's hooks: registered for every event, trusted by the current hash, working."""
+    from redactor.install import (
+        CODEX_EVENTS,
+        codex_home,
+        codex_hooks_path,
+        codex_trust_entries,
+    )
+
+    checks: list[Check] = []
+    config_path = codex_home() / "config.toml"
+    try:
+        import tomllib
+
+        config = tomllib.loads(config_path.read_text(encoding="utf-8")) \
+            if config_path.exists() else {}
+    except (OSError, ValueError) as exc:
+        return [Check("Codex config", False, f"{config_path}: {type(exc).__name__}")]
+    state = config.get("hooks", {}).get("state", {}) if isinstance(config.get("hooks"), dict) \
+        else {}
+    command: str | None = None
+    for label, path in (("project", codex_hooks_path(cwd)), ("user", codex_hooks_path(user=True))):
+        data = _load_json(path)
+        trust = codex_trust_entries(path, data) if isinstance(data, dict) else {}
+        if not trust:
+            continue
+        events = {key.rsplit(":", 3)[1] for key in trust}
+        missing = [e for e in CODEX_EVENTS if _snake(e) not in events]
+        untrusted = [key.rsplit(":", 3)[1] for key, digest in trust.items()
+                     if not isinstance(state.get(key), dict)
+                     or state[key].get("trusted_hash") != digest]
+        problems = []
+        if missing:
+            problems.append("missing " + ", ".join(missing))
+        if untrusted:
+            problems.append("not trusted (Codex skips them silently): "
+                            + ", ".join(sorted(set(untrusted)))
+                            + "; run 'redactor install codex' again")
+        if label == "project":
+            level = config.get("projects", {}).get(str(path.parent.parent), {})
+            if not isinstance(level, dict) or level.get("trust_level") != "trusted":
+                problems.append("the project is not trusted, so Codex loads no project hook")
+        checks.append(Check(f"Codex hooks ({label})", not problems,
+                            f"{path}" + ("; " + "; ".join(problems) if problems else "")))
+        hooks = data.get("hooks", {})
+        command = command or next(
+            (h.get("command") for groups in hooks.values() if isinstance(groups, list)
+             for g in groups if isinstance(g, dict)
+             for h in g.get("hooks", []) if isinstance(h, dict)
+             and isinstance(h.get("command"), str) and "codex" in h["command"]), None)
+    if not checks:
+        if codex_home().exists():
+            checks.append(Check("Codex hooks", False, "not registered: run 'redactor install "
+                                "codex --project .' or '--user'"))
+        return checks
+    if command:
+        checks.append(_self_test(command, "codex", "Codex self-test"))
+    checks.append(Check("Codex: paths left open", True, CODEX_OPEN, warning=True))
+    return checks
+
+
+def _snake(event: str) -> str:
+    import re
+
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()
+
+
+# ---------------------------------------------------------------------- Gemini CLI
+
+GEMINI_OPEN: Final = (
+    "Gemini CLI leaves open: without a fixed model (-m or model.name) its model router "
+    "gets the prompt before BeforeModel can redact it (prompts with blocking types are "
+    "stopped earlier, by BeforeAgent); project hooks are skipped under --skip-trust"
+)
+
+
+def gemini_checks(cwd: Path | None = None) -> list[Check]:
+    """Gemini CLI's hooks: registered for every event, working; open paths named."""
+    from redactor.install import GEMINI_EVENTS, gemini_settings_path, is_our_command
+
+    checks: list[Check] = []
+    command: str | None = None
+    fixed_model = False
+    places = [("user", gemini_settings_path())]
+    if cwd is not None or Path.cwd() != Path.home():
+        places.insert(0, ("project", gemini_settings_path(cwd or Path.cwd(), user=False)))
+    for label, path in places:
+        data = _load_json(path)
+        if not isinstance(data, dict):
+            continue
+        model = data.get("model")
+        fixed_model = fixed_model or (isinstance(model, dict) and bool(model.get("name")))
+        hooks = data.get("hooks")
+        found = {event for event, groups in (hooks.items() if isinstance(hooks, dict) else ())
+                 if isinstance(groups, list) for g in groups if isinstance(g, dict)
+                 for h in g.get("hooks", []) if isinstance(h, dict)
+                 and is_our_command(h.get("command"), "gemini")}
+        if not found or not isinstance(hooks, dict):
+            continue
+        for groups in hooks.values():
+            for g in groups if isinstance(groups, list) else ():
+                for h in g.get("hooks", []) if isinstance(g, dict) else ():
+                    if isinstance(h, dict) and is_our_command(h.get("command"), "gemini"):
+                        command = command or h["command"]
+        missing = [e for e in GEMINI_EVENTS if e not in found]
+        checks.append(Check(f"Gemini CLI hooks ({label})", not missing,
+                            f"{path}" + (f"; missing {', '.join(missing)}" if missing else "")))
+    if not checks:
+        if gemini_settings_path().parent.exists():
+            checks.append(Check("Gemini CLI hooks", False, "not registered: run 'redactor "
+                                "install gemini'"))
+        return checks
+    if command:
+        checks.append(_self_test(command, "gemini", "Gemini CLI self-test"))
+    open_paths = GEMINI_OPEN if not fixed_model else GEMINI_OPEN.split(": ", 1)[0] + ": " + \
+        GEMINI_OPEN.split("; ", 1)[1]
+    checks.append(Check("Gemini CLI: paths left open", True, open_paths, warning=True))
     return checks

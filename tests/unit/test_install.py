@@ -93,3 +93,139 @@ def test_new_file_and_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert path.exists() and (path.stat().st_mode & 0o777) == 0o644
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg"))
     assert claude_settings_path(user=True) == tmp_path / "cfg" / "settings.json"
+
+
+# ---------------------------------------------------------------------- Codex, Gemini
+
+OLD_CODEX = "/opt/venv/bin/python -I -S /opt/venv/lib/redactor/hooks/entry.py codex"
+NEW_CODEX = "/opt/venv2/bin/python -I -S /opt/venv2/lib/redactor/serve/entry.py codex"
+
+
+def codex_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    return home
+
+
+def test_codex_trust_hash_is_the_canonical_handler_digest() -> None:
+    import hashlib
+
+    from redactor.install import codex_trust_hash
+
+    handler = {"type": "command", "command": "x", "timeout": 30}
+    expected = json.dumps({"event_name": "pre_tool_use", "hooks": [
+        {"async": False, "command": "x", "timeout": 30, "type": "command"}]},
+        sort_keys=True, separators=(",", ":"))
+    assert codex_trust_hash("PreToolUse", {"hooks": [handler]}, handler) == \
+        "sha256:" + hashlib.sha256(expected.encode()).hexdigest()
+    # A matcher counts, except on UserPromptSubmit; a missing timeout is Codex's 600.
+    with_matcher = codex_trust_hash("PreToolUse", {"matcher": "Bash"}, handler)
+    assert with_matcher != codex_trust_hash("PreToolUse", {}, handler)
+    assert codex_trust_hash("UserPromptSubmit", {"matcher": "x"}, handler) == \
+        codex_trust_hash("UserPromptSubmit", {}, handler)
+    assert codex_trust_hash("PostToolUse", {}, {"command": "x"}) == \
+        codex_trust_hash("PostToolUse", {}, {"type": "command", "command": "x", "timeout": 600})
+
+
+def test_codex_install_trusts_its_handlers_and_keeps_the_config(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tomllib
+
+    from redactor.install import codex_trust_entries, install_codex
+
+    home = codex_env(tmp_path, monkeypatch)
+    (home / "config.toml").write_text('# mine\nmodel = "o4"\n\n[features]\nplugins = false\n',
+                                      encoding="utf-8")
+    results = install_codex(user=True, command=OLD_CODEX)
+    assert all(r.changed for r in results)
+    text = (home / "config.toml").read_text(encoding="utf-8")
+    assert text.startswith('# mine\nmodel = "o4"\n')
+    config = tomllib.loads(text)
+    hooks = json.loads((home / "hooks.json").read_text(encoding="utf-8"))
+    trust = codex_trust_entries(home / "hooks.json", hooks)
+    assert len(trust) == 3
+    for key, digest in trust.items():
+        assert config["hooks"]["state"][key]["trusted_hash"] == digest
+    assert "projects" not in config
+    # Installing again changes nothing; an upgrade moves the command and re-trusts it.
+    assert not any(r.changed for r in install_codex(user=True, command=OLD_CODEX))
+    install_codex(user=True, command=NEW_CODEX)
+    hooks = json.loads((home / "hooks.json").read_text(encoding="utf-8"))
+    commands = [h["command"] for groups in hooks["hooks"].values() for g in groups
+                for h in g["hooks"]]
+    assert commands == [NEW_CODEX] * 3
+    config = tomllib.loads((home / "config.toml").read_text(encoding="utf-8"))
+    for key, digest in codex_trust_entries(home / "hooks.json", hooks).items():
+        assert config["hooks"]["state"][key]["trusted_hash"] == digest
+    assert list(home.glob("config.toml.bak-*")) and list(home.glob("hooks.json.bak-*"))
+
+
+def test_codex_project_install_trusts_the_project(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import tomllib
+
+    from redactor.install import install_codex
+
+    home = codex_env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    install_codex(project, command=NEW_CODEX)
+    config = tomllib.loads((home / "config.toml").read_text(encoding="utf-8"))
+    assert config["projects"][str(project.resolve())]["trust_level"] == "trusted"
+    keys = list(config["hooks"]["state"])
+    assert all(k.startswith(f"{project.resolve()}/.codex/hooks.json:") for k in keys)
+
+
+def test_codex_install_refuses_an_untrusted_project_and_broken_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from redactor.install import install_codex
+
+    home = codex_env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    (home / "config.toml").write_text(
+        f'[projects."{project.resolve()}"]\ntrust_level = "untrusted"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="untrusted"):
+        install_codex(project, command=NEW_CODEX)
+    (home / "config.toml").write_text("[broken\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="invalid TOML"):
+        install_codex(user=True, command=NEW_CODEX)
+    (home / "config.toml").unlink()
+    (home / "hooks.json").write_text("{", encoding="utf-8")
+    with pytest.raises(ConfigError, match="invalid JSON"):
+        install_codex(user=True, command=NEW_CODEX)
+
+
+def test_codex_dry_run_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from redactor.install import install_codex
+
+    home = codex_env(tmp_path, monkeypatch)
+    results = install_codex(user=True, command=NEW_CODEX, dry_run=True)
+    assert all(r.changed and r.diff for r in results)
+    assert list(home.iterdir()) == []
+
+
+def test_gemini_install_goes_to_the_user_settings_and_keeps_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from redactor.install import GEMINI_EVENTS, install_gemini
+
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(tmp_path))
+    path = tmp_path / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"model": {"name": "gemini-2.5-pro"}, "hooks": {
+        "BeforeTool": [{"matcher": "write_file", "hooks": [{"type": "command",
+                                                            "command": "audit"}]}]}}),
+                    encoding="utf-8")
+    old = "/x/bin/python -I -S /x/redactor/hooks/entry.py gemini"
+    assert install_gemini(command=old).changed
+    assert not install_gemini(command=old).changed
+    install_gemini(command=NEW_CODEX.replace("codex", "gemini"))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["model"] == {"name": "gemini-2.5-pro"}
+    assert data["hooks"]["BeforeTool"][0]["hooks"][0]["command"] == "audit"
+    for event in GEMINI_EVENTS:
+        ours = [h for g in data["hooks"][event] for h in g["hooks"]
+                if "entry.py gemini" in h["command"]]
+        assert len(ours) == 1 and ours[0]["timeout"] == 30_000
+        assert "serve/entry.py" in ours[0]["command"]
