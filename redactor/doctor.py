@@ -262,8 +262,9 @@ def codex_checks(cwd: Path | None = None) -> list[Check]:
              and isinstance(h.get("command"), str) and "codex" in h["command"]), None)
     if not checks:
         if codex_home().exists():
-            checks.append(Check("Codex hooks", False, "not registered: run 'redactor install "
-                                "codex --project .' or '--user'"))
+            checks.append(Check("Codex hooks", True, f"{codex_home()} exists but redactor's "
+                                "hooks are not registered: run 'redactor install codex "
+                                "--project .' or '--user'", warning=True))
         return checks
     if command:
         checks.append(_self_test(command, "codex", "Codex self-test"))
@@ -319,8 +320,9 @@ def gemini_checks(cwd: Path | None = None) -> list[Check]:
                             f"{path}" + (f"; missing {', '.join(missing)}" if missing else "")))
     if not checks:
         if gemini_settings_path().parent.exists():
-            checks.append(Check("Gemini CLI hooks", False, "not registered: run 'redactor "
-                                "install gemini'"))
+            checks.append(Check("Gemini CLI hooks", True, f"{gemini_settings_path().parent} "
+                                "exists but redactor's hooks are not registered: run "
+                                "'redactor install gemini'", warning=True))
         return checks
     if command:
         checks.append(_self_test(command, "gemini", "Gemini CLI self-test"))
