@@ -97,6 +97,9 @@ def _parser() -> argparse.ArgumentParser:
     install.add_argument("--dry-run", action="store_true", help="show the change, write nothing")
     install.add_argument("--command", dest="hook_command", default=None,
                          help="the hook command to register (default: this installation)")
+    install.add_argument("--claude-bin", type=Path, default=None, metavar="PATH",
+                         help="claude: the Claude Code program whose version decides whether "
+                              "onFailure \"block\" is set (default: claude on PATH)")
 
     serve = commands.add_parser("serve", help="run the warm engine that hook calls talk to")
     action = serve.add_mutually_exclusive_group()
@@ -257,7 +260,13 @@ def _cmd_install(args: argparse.Namespace) -> int:
 
     path = install.claude_settings_path(args.project, args.user)
     command = args.hook_command or install.default_hook_command()
-    result = install.install_claude(path, command, dry_run=args.dry_run)
+    version = install.claude_version(args.claude_bin)
+    if args.claude_bin is not None and version is None:
+        raise UsageError(f"--claude-bin {args.claude_bin}: 'claude --version' did not report "
+                         "a version")
+    block = install.claude_blocks_on_failure(version)
+    result = install.install_claude(path, command, dry_run=args.dry_run,
+                                    block_on_failure=block)
     if not result.changed:
         print(f"redactor: hooks already installed in {path}", file=sys.stderr)
     elif args.dry_run:
@@ -265,6 +274,21 @@ def _cmd_install(args: argparse.Namespace) -> int:
     else:
         backup = f" (backup: {result.backup})" if result.backup else ""
         print(f"redactor: hooks installed in {path}{backup}", file=sys.stderr)
+    if not block:
+        found = "no claude on PATH" if version is None else \
+            "Claude Code " + ".".join(map(str, version))
+        since = ".".join(map(str, install.CLAUDE_ON_FAILURE_SINCE))
+        print(f"redactor: {found}: onFailure \"block\" needs Claude Code {since} or later, so a "
+              "hook that cannot start lets the call through; upgrade and run this again",
+              file=sys.stderr)
+    project = args.project or Path.cwd()
+    candidates = [install.claude_settings_path(user=True),
+                  install.claude_settings_path(project),
+                  install.claude_settings_path(project).with_name("settings.local.json")]
+    for enabled in install.claude_plugin_enabled(candidates):
+        print(f"redactor: {enabled} also enables the redactor plugin: its hooks and these "
+              "both run on every call; keep one (claude plugin disable redactor@redactor, "
+              "or remove these hooks)", file=sys.stderr)
     return 0
 
 

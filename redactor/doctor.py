@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import shutil
 import subprocess
 import time
 from dataclasses import dataclass
@@ -12,7 +14,7 @@ from typing import Any, Final
 
 from redactor.errors import RedactorError
 
-__all__ = ["Check", "run_checks"]
+__all__ = ["Check", "claude_plugin_checks", "run_checks"]
 
 CANARY = "529.982.247-25"  # a documented example CPF, never a person's
 
@@ -113,7 +115,9 @@ def run_checks(cwd: Path | None = None) -> list[Check]:
             checks.append(Check(f"Claude Code hooks ({label})", not missing,
                                 detail + (f"; missing {', '.join(sorted(missing))}"
                                           if missing else "")))
-    others = [*hermes_checks(), *codex_checks(cwd), *gemini_checks(cwd)]
+    plugin = claude_plugin_checks(cwd, hooks_registered=found_any)
+    found_any = found_any or any(c.name == "Claude Code plugin" and c.ok for c in plugin)
+    others = [*plugin, *hermes_checks(), *codex_checks(cwd), *gemini_checks(cwd)]
     if not found_any:
         # Claude Code's hooks missing is a failure only when no other host is guarded.
         guarded = any(c.name.startswith(("Codex hooks (", "Gemini CLI hooks (", "Hermes"))
@@ -135,6 +139,61 @@ def run_checks(cwd: Path | None = None) -> list[Check]:
     checks.append(_self_test(command))
     checks.append(_prefilter_check())
     checks.extend(others)
+    return checks
+
+
+def _plugin_folders(config_dir: Path) -> list[Path]:
+    """Where Claude Code installed redactor's plugin (``installed_plugins.json``)."""
+    from redactor.install import CLAUDE_PLUGIN
+
+    try:
+        data = json.loads((config_dir / "plugins" / "installed_plugins.json")
+                          .read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    plugins = data.get("plugins") if isinstance(data, dict) else None
+    folders = []
+    for key, installs in (plugins or {}).items() if isinstance(plugins, dict) else ():
+        if isinstance(key, str) and key.split("@", 1)[0] == CLAUDE_PLUGIN \
+                and isinstance(installs, list):
+            folders += [Path(i["installPath"]) for i in installs
+                        if isinstance(i, dict) and isinstance(i.get("installPath"), str)]
+    return folders
+
+
+def claude_plugin_checks(cwd: Path | None = None, *,
+                         hooks_registered: bool = False) -> list[Check]:
+    """redactor's Claude Code plugin, when a settings file enables it."""
+    from redactor.install import claude_plugin_enabled, claude_settings_path
+
+    user = claude_settings_path(user=True)
+    project = claude_settings_path(cwd)
+    enabled = claude_plugin_enabled([user, project, project.with_name("settings.local.json")])
+    if not enabled:
+        return []
+    where = ", ".join(str(p) for p in enabled)
+    named = os.environ.get("REDACTOR_HOOK_BIN")
+    if named:
+        usable = os.path.isfile(named) and os.access(named, os.X_OK)
+        checks = [Check("Claude Code plugin", usable,
+                        f"enabled in {where}; its hook runs {named} (REDACTOR_HOOK_BIN)"
+                        if usable else f"enabled in {where}, but REDACTOR_HOOK_BIN names no "
+                        "executable file: the plugin's hook blocks every call")]
+    else:
+        program = shutil.which("redactor-hook") or shutil.which("redactor")
+        checks = [Check("Claude Code plugin", program is not None,
+                        f"enabled in {where}; its hook runs {program}" if program else
+                        f"enabled in {where}, but neither redactor-hook nor redactor is on "
+                        "PATH: the plugin's hook blocks every call")]
+    scripts = [folder / "hooks" / "redactor-hook" for folder in _plugin_folders(user.parent)]
+    for script in scripts:
+        if script.is_file():
+            checks.append(_self_test(shlex.quote(str(script)), "claude", "plugin self-test"))
+            break
+    if hooks_registered:
+        checks.append(Check("Claude Code plugin", True, "redactor's hooks are in the settings "
+                            "too: both run on every call; keep one (claude plugin disable "
+                            "redactor@redactor, or remove the settings hooks)", warning=True))
     return checks
 
 

@@ -17,10 +17,15 @@ from redactor.errors import ConfigError
 
 __all__ = [
     "CLAUDE_EVENTS",
+    "CLAUDE_ON_FAILURE_SINCE",
+    "CLAUDE_PLUGIN",
     "CODEX_EVENTS",
     "GEMINI_EVENTS",
     "InstallResult",
+    "claude_blocks_on_failure",
+    "claude_plugin_enabled",
     "claude_settings_path",
+    "claude_version",
     "codex_hooks_path",
     "codex_trust_hash",
     "default_hook_command",
@@ -126,10 +131,78 @@ def merge_hooks(settings: dict[str, Any], entry: dict[str, Any],
     return merged
 
 
-def merge_claude_hooks(settings: dict[str, Any], command: str, path: Path) -> dict[str, Any]:
-    """Claude Code's settings with redactor's hook in every event it needs."""
-    entry = {"type": "command", "command": command, "timeout": CLAUDE_TIMEOUT}
+#: The first Claude Code release with ``onFailure: "block"`` on command hooks (a hook
+#: that cannot start, times out or exits with another code than 0 or 2 blocks).
+CLAUDE_ON_FAILURE_SINCE: Final = (2, 1, 295)
+_VERSION: Final = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+
+
+def claude_version(binary: str | Path | None = None) -> tuple[int, int, int] | None:
+    """The version ``claude --version`` reports (``binary`` or the one on PATH), if any."""
+    import subprocess
+
+    program = str(binary) if binary is not None else shutil.which("claude")
+    if program is None:
+        return None
+    try:
+        done = subprocess.run(  # noqa: S603 - the user's own claude, asked its version
+            [program, "--version"], capture_output=True, text=True,
+            timeout=30, stdin=subprocess.DEVNULL, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = _VERSION.search(done.stdout) if done.returncode == 0 else None
+    if match is None:
+        return None
+    major, minor, patch = (int(part) for part in match.groups())
+    return major, minor, patch
+
+
+def claude_blocks_on_failure(version: tuple[int, int, int] | None) -> bool:
+    """Does this Claude Code release understand ``onFailure: "block"``?"""
+    return version is not None and version >= CLAUDE_ON_FAILURE_SINCE
+
+
+def merge_claude_hooks(settings: dict[str, Any], command: str, path: Path,
+                       *, block_on_failure: bool = False) -> dict[str, Any]:
+    """Claude Code's settings with redactor's hook in every event it needs.
+
+    ``block_on_failure`` adds ``onFailure: "block"`` (only for a Claude Code that knows
+    it): a hook process that cannot even start then blocks instead of letting data by.
+    """
+    entry: dict[str, Any] = {"type": "command", "command": command, "timeout": CLAUDE_TIMEOUT}
+    if block_on_failure:
+        entry["onFailure"] = "block"
     return merge_hooks(settings, entry, CLAUDE_EVENTS, path, "claude")
+
+
+#: The plugin's name in this repository's marketplace (``.claude-plugin/``).
+CLAUDE_PLUGIN: Final = "redactor"
+
+
+def claude_plugin_enabled(paths: list[Path]) -> list[Path]:
+    """The settings files among ``paths`` whose setting enables redactor's Claude Code
+    plugin, ``paths`` in Claude Code's order (user, project, local): for each plugin key
+    the last file that sets it wins, so a later ``false`` disables an earlier ``true``.
+
+    Its hooks and settings hooks both run (Claude Code does not merge them), so a
+    plugin next to an installed hook doubles every call.
+    """
+    final: dict[str, tuple[bool, Path]] = {}
+    for path in paths:
+        try:
+            enabled = _read(path).get("enabledPlugins")
+        except ConfigError:
+            continue
+        if not isinstance(enabled, dict):
+            continue
+        for key, value in enabled.items():
+            if isinstance(key, str) and key.split("@", 1)[0] == CLAUDE_PLUGIN:
+                final[key] = (value is True, path)
+    found: list[Path] = []
+    for on, path in final.values():
+        if on and path not in found:
+            found.append(path)
+    return found
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -168,10 +241,11 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def install_claude(path: Path, command: str, *, dry_run: bool = False) -> InstallResult:
+def install_claude(path: Path, command: str, *, dry_run: bool = False,
+                   block_on_failure: bool = False) -> InstallResult:
     """Merge the hook entries into ``path``; back the old file up before changing it."""
     data = _read(path)
-    merged = merge_claude_hooks(data, command, path)
+    merged = merge_claude_hooks(data, command, path, block_on_failure=block_on_failure)
     if merged == data:
         return InstallResult(path, changed=False, diff="")
     before = path.read_text(encoding="utf-8") if path.exists() else ""

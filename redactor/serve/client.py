@@ -64,8 +64,13 @@ def fail_closed(raw: bytes, error: BaseException,
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv == ["--locate"]:
+        # For the Claude Code plugin's script, which caches the fastest form of this
+        # command: this interpreter and the entry file run with -I -S.
+        sys.stdout.write(sys.executable + "\n" + __file__.rsplit("/", 1)[0] + "/entry.py\n")
+        return 0
     if len(argv) != 1 or argv[0] not in HOSTS:
-        sys.stderr.write("usage: entry.py " + "|".join(HOSTS)
+        sys.stderr.write("usage: redactor-hook " + "|".join(HOSTS)
                          + "  (reads one hook event on stdin)\n")
         return 2
     host = argv[0]

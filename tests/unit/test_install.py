@@ -229,3 +229,99 @@ def test_gemini_install_goes_to_the_user_settings_and_keeps_them(
                 if "entry.py gemini" in h["command"]]
         assert len(ours) == 1 and ours[0]["timeout"] == 30_000
         assert "serve/entry.py" in ours[0]["command"]
+
+
+# ---------------------------------------------------------------- Claude Code extras
+
+
+def fake_claude(tmp_path: Path, output: str, code: int = 0) -> Path:
+    program = tmp_path / "bin" / "claude"
+    program.parent.mkdir(parents=True, exist_ok=True)
+    program.write_text(f"#!/bin/sh\nprintf '%s\\n' '{output}'\nexit {code}\n", encoding="utf-8")
+    program.chmod(0o755)
+    return program
+
+
+@pytest.mark.parametrize(("output", "code", "expected"), [
+    ("2.1.332 (Claude Code)", 0, (2, 1, 332)),
+    ("2.1.197 (Claude Code)", 0, (2, 1, 197)),
+    ("not a version", 0, None),
+    ("2.1.332 (Claude Code)", 1, None),
+])
+def test_claude_version_is_read_from_the_program(
+        tmp_path: Path, output: str, code: int, expected: tuple[int, int, int] | None) -> None:
+    from redactor.install import claude_version
+
+    assert claude_version(fake_claude(tmp_path, output, code)) == expected
+    assert claude_version(tmp_path / "missing") is None
+
+
+def test_on_failure_block_only_for_a_claude_that_knows_it(tmp_path: Path) -> None:
+    from redactor.install import claude_blocks_on_failure
+
+    assert claude_blocks_on_failure((2, 1, 295)) and claude_blocks_on_failure((2, 2, 0))
+    assert not claude_blocks_on_failure((2, 1, 294)) and not claude_blocks_on_failure(None)
+    path = tmp_path / ".claude" / "settings.json"
+    install_claude(path, COMMAND, block_on_failure=True)
+    hooks = json.loads(path.read_text(encoding="utf-8"))["hooks"]
+    ours = [h for groups in hooks.values() for g in groups for h in g["hooks"]]
+    assert len(ours) == 4 and all(h["onFailure"] == "block" for h in ours)
+    older = tmp_path / "older" / "settings.json"
+    install_claude(older, COMMAND)
+    text = older.read_text(encoding="utf-8")
+    assert "onFailure" not in text
+    # Upgrading Claude Code and installing again adds the key to the same entries.
+    assert install_claude(older, COMMAND, block_on_failure=True).changed
+    again = json.loads(older.read_text(encoding="utf-8"))["hooks"]
+    assert [len(g) for g in again.values()] == [1, 1, 1, 1]
+
+
+def test_install_cli_sets_on_failure_by_the_claude_version(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str],
+                                                           ) -> None:
+    from redactor.cli import main
+    from redactor.errors import UsageError
+
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "user"))
+    new = fake_claude(tmp_path / "new", "2.1.332 (Claude Code)")
+    old = fake_claude(tmp_path / "old", "2.1.197 (Claude Code)")
+    assert main(["install", "claude", "--project", str(tmp_path / "a"),
+                 "--claude-bin", str(new), "--command", COMMAND]) == 0
+    assert '"onFailure": "block"' in (tmp_path / "a" / ".claude" / "settings.json").read_text()
+    assert main(["install", "claude", "--project", str(tmp_path / "b"),
+                 "--claude-bin", str(old), "--command", COMMAND]) == 0
+    assert "onFailure" not in (tmp_path / "b" / ".claude" / "settings.json").read_text()
+    assert "needs Claude Code 2.1.295 or later" in capsys.readouterr().err
+    assert main(["install", "claude", "--project", str(tmp_path / "c"),
+                 "--claude-bin", str(tmp_path / "nothing"), "--command", COMMAND]) \
+        == UsageError.exit_code
+    assert "did not report a version" in capsys.readouterr().err
+    assert not (tmp_path / "c").exists()
+
+
+def test_install_warns_when_the_plugin_is_enabled_too(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from redactor.cli import main
+    from redactor.install import claude_plugin_enabled
+
+    user = tmp_path / "user"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(user))
+    user.mkdir()
+    (user / "settings.json").write_text(json.dumps(
+        {"enabledPlugins": {"redactor@redactor": True, "other@x": True}}), encoding="utf-8")
+    off = tmp_path / "off.json"
+    off.write_text(json.dumps({"enabledPlugins": {"redactor@redactor": False}}))
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    assert claude_plugin_enabled([off, user / "settings.json", broken,
+                                  tmp_path / "absent.json"]) == [user / "settings.json"]
+    # Claude Code's order: the last file that sets the key wins (a local false disables).
+    assert claude_plugin_enabled([user / "settings.json", off]) == []
+    assert claude_plugin_enabled([user / "settings.json", off, user / "settings.json"]) \
+        == [user / "settings.json"]
+    assert main(["install", "claude", "--project", str(tmp_path / "p"), "--claude-bin",
+                 str(fake_claude(tmp_path, "2.1.332 (Claude Code)")), "--command", COMMAND]) == 0
+    err = capsys.readouterr().err
+    assert "also enables the redactor plugin" in err and str(user / "settings.json") in err

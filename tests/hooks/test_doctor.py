@@ -1,0 +1,145 @@
+"""``redactor doctor`` on Codex, Gemini CLI and the Claude Code plugin.
+
+Each test builds a host's configuration in a temporary home with the real installers,
+then reads the checks; the self-tests run the registered command for real (``python -m
+redactor hook HOST`` answers in process, the plugin script through the warm engine).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from redactor.doctor import Check, run_checks
+from redactor.install import install_claude, install_codex, install_gemini
+from tests.e2e.engine import stop_engine
+
+REPO = Path(__file__).resolve().parents[2]
+CPF = "529.982.247-25"
+
+
+def command(host: str) -> str:
+    return f"{shlex.quote(sys.executable)} -m redactor hook {host}"
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A home with no host configured, and a runtime folder of its own for the engine."""
+    home = tmp_path / "home"
+    home.mkdir()
+    runtime = tempfile.mkdtemp(prefix="rdx", dir="/tmp")
+    for name, value in {"HOME": home, "CLAUDE_CONFIG_DIR": home / ".claude",
+                        "CODEX_HOME": home / ".codex", "GEMINI_CLI_HOME": home,
+                        "HERMES_HOME": home / ".hermes", "XDG_RUNTIME_DIR": runtime}.items():
+        monkeypatch.setenv(name, str(value))
+    monkeypatch.delenv("REDACTOR_HOOK_BIN", raising=False)
+    (tmp_path / "project").mkdir()
+    try:
+        yield home
+    finally:
+        stop_engine(dict(os.environ))
+
+
+def by_name(checks: list[Check], prefix: str) -> list[Check]:
+    return [c for c in checks if c.name.startswith(prefix)]
+
+
+def test_codex_hooks_trusted_and_working_then_untrusted_after_an_edit(
+        home: Path, tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    install_codex(project, command=command("codex"))
+    checks = run_checks(project)
+    [hooks] = by_name(checks, "Codex hooks (project)")
+    assert hooks.ok, hooks.detail
+    [self_test] = by_name(checks, "Codex self-test")
+    assert self_test.ok and "canary CPF redacted" in self_test.detail
+    [open_paths] = by_name(checks, "Codex: paths left open")
+    assert open_paths.warning and "exec_command" in open_paths.detail
+    assert all(c.ok for c in checks), [c for c in checks if not c.ok]
+    # Editing a handler by hand revokes Codex's trust: doctor says so, and which event.
+    hooks_file = project / ".codex" / "hooks.json"
+    data = json.loads(hooks_file.read_text(encoding="utf-8"))
+    data["hooks"]["PostToolUse"][0]["hooks"][0]["timeout"] = 31
+    hooks_file.write_text(json.dumps(data), encoding="utf-8")
+    [hooks] = by_name(run_checks(project), "Codex hooks (project)")
+    assert not hooks.ok and "not trusted" in hooks.detail and "post_tool_use" in hooks.detail
+
+
+def test_gemini_hooks_working_and_the_router_gap_named_until_a_model_is_fixed(
+        home: Path, tmp_path: Path) -> None:
+    install_gemini(command=command("gemini"))
+    checks = run_checks(tmp_path / "project")
+    [hooks] = by_name(checks, "Gemini CLI hooks (user)")
+    assert hooks.ok, hooks.detail
+    [self_test] = by_name(checks, "Gemini CLI self-test")
+    assert self_test.ok, self_test.detail
+    [open_paths] = by_name(checks, "Gemini CLI: paths left open")
+    assert "router" in open_paths.detail
+    settings = home / ".gemini" / "settings.json"
+    data = json.loads(settings.read_text(encoding="utf-8"))
+    data["model"] = {"name": "gemini-2.5-flash"}
+    del data["hooks"]["BeforeModel"]
+    settings.write_text(json.dumps(data), encoding="utf-8")
+    checks = run_checks(tmp_path / "project")
+    [hooks] = by_name(checks, "Gemini CLI hooks (user)")
+    assert not hooks.ok and "missing BeforeModel" in hooks.detail
+    [open_paths] = by_name(checks, "Gemini CLI: paths left open")
+    assert "router" not in open_paths.detail and "--skip-trust" in open_paths.detail
+
+
+def enable_plugin(home: Path) -> None:
+    config = home / ".claude"
+    (config / "plugins").mkdir(parents=True)
+    (config / "settings.json").write_text(json.dumps(
+        {"enabledPlugins": {"redactor@redactor": True}}), encoding="utf-8")
+    (config / "plugins" / "installed_plugins.json").write_text(json.dumps(
+        {"version": 2, "plugins": {"redactor@redactor": [
+            {"scope": "user", "installPath": str(REPO / "plugins" / "redactor")}]}}),
+        encoding="utf-8")
+
+
+def test_the_plugin_counts_as_the_claude_guard_and_is_self_tested(
+        home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    enable_plugin(home)
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:/usr/bin:/bin")
+    checks = run_checks(tmp_path / "project")
+    [plugin] = by_name(checks, "Claude Code plugin")
+    assert plugin.ok and "redactor-hook" in plugin.detail
+    [self_test] = by_name(checks, "plugin self-test")
+    assert self_test.ok, self_test.detail
+    assert not by_name(checks, "Claude Code hooks")  # the plugin is the guard
+    # Settings hooks next to the plugin: both run, doctor warns.
+    install_claude(tmp_path / "project" / ".claude" / "settings.json", command("claude"))
+    warnings = [c for c in by_name(run_checks(tmp_path / "project"), "Claude Code plugin")
+                if c.warning]
+    assert len(warnings) == 1 and "both run" in warnings[0].detail
+
+
+def test_a_plugin_without_redactor_on_path_fails(home: Path, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    enable_plugin(home)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    checks = run_checks(tmp_path / "project")
+    [plugin] = by_name(checks, "Claude Code plugin")
+    assert not plugin.ok and "blocks every call" in plugin.detail
+    [self_test] = by_name(checks, "plugin self-test")
+    assert not self_test.ok  # the script blocked: no rewritten command came back
+    assert CPF not in json.dumps([c.detail for c in checks])
+    # A REDACTOR_HOOK_BIN that names no executable file is a failure too.
+    named = tmp_path / "redactor-hook"
+    named.write_text("#!/bin/sh\n")
+    monkeypatch.setenv("REDACTOR_HOOK_BIN", str(named))
+    [plugin] = by_name(run_checks(tmp_path / "project"), "Claude Code plugin")
+    assert not plugin.ok and "REDACTOR_HOOK_BIN names no executable" in plugin.detail
+    # A project's local settings that disable the plugin win over the user's.
+    local = tmp_path / "project" / ".claude" / "settings.local.json"
+    local.parent.mkdir(parents=True, exist_ok=True)
+    local.write_text(json.dumps({"enabledPlugins": {"redactor@redactor": False}}))
+    assert not by_name(run_checks(tmp_path / "project"), "Claude Code plugin")
