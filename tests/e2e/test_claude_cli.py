@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,26 +26,49 @@ from tests.e2e.engine import stop_engine
 from tests.e2e.fake_anthropic import FakeAnthropic, Script, serving
 
 REPO = Path(__file__).resolve().parents[2]
-CLAUDE_VERSION = "2.1.197"
+#: The Claude Code releases the adapter is proven on, each pinned and installed by
+#: tests/run.sh: the long-standing pin first, then the newest when issue 15 was built.
+CLAUDE_VERSIONS = ("2.1.197", "2.1.332")
 CPF = "529.982.247-25"
 CNPJ = "12.ABC.345/01DE-35"
 
 
-def claude_binary() -> Path | None:
-    explicit = os.environ.get("REDACTOR_CLAUDE_BIN")
-    candidates = [Path(explicit)] if explicit else []
-    candidates.append(REPO / ".cache" / "claude-code" / "node_modules" / ".bin" / "claude")
-    return next((c for c in candidates if c.is_file()), None)
+def claude_binary(version: str) -> Path:
+    folder = "claude-code" if version == CLAUDE_VERSIONS[0] else f"claude-code-{version}"
+    return REPO / ".cache" / folder / "node_modules" / ".bin" / "claude"
 
 
-CLAUDE = claude_binary()
-if CLAUDE is None:
+_MISSING = [v for v in CLAUDE_VERSIONS if not claude_binary(v).is_file()]
+if _MISSING:
     if shutil.which("npm") is None or shutil.which("node") is None:
         pytest.skip("node/npm are not installed, so the Claude Code CLI cannot be installed",
                     allow_module_level=True)
-    pytest.fail("the Claude Code CLI is missing: run tests/run.sh, which installs "
-                f"@anthropic-ai/claude-code@{CLAUDE_VERSION} into .cache/claude-code",
-                pytrace=False)
+    pytest.fail(f"Claude Code {', '.join(_MISSING)} is missing: run tests/run.sh, which "
+                "installs each pinned release into .cache/", pytrace=False)
+
+_ACTIVE: list[tuple[str, Path]] = []
+
+
+@pytest.fixture(autouse=True, params=CLAUDE_VERSIONS, ids=lambda v: f"claude-{v}")
+def claude_release(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every test of a module that uses this runs once per pinned Claude Code release."""
+    version: str = request.param
+    _ACTIVE.append((version, claude_binary(version)))
+    try:
+        yield version
+    finally:
+        _ACTIVE.pop()
+
+
+def claude() -> Path:
+    """The Claude Code binary of the running test's release."""
+    return _ACTIVE[-1][1]
+
+
+def release() -> tuple[int, ...]:
+    """The running test's Claude Code release, as numbers."""
+    return tuple(int(part) for part in _ACTIVE[-1][0].split("."))
+
 
 RECORDER = """\
 import sys, pathlib
@@ -75,7 +99,8 @@ def make_project(tmp_path: Path, config: str | None = None) -> Path:
     if config is not None:
         (project / ".redactor.toml").write_text(config, encoding="utf-8")
     install = subprocess.run(
-        [sys.executable, "-m", "redactor", "install", "claude", "--project", str(project)],
+        [sys.executable, "-m", "redactor", "install", "claude", "--project", str(project),
+         "--claude-bin", str(claude())],
         capture_output=True, text=True, timeout=60, check=False)
     assert install.returncode == 0, install.stderr
     # A second, read-only hook records what Claude Code passed to PostToolUse (the
@@ -93,7 +118,6 @@ def make_project(tmp_path: Path, config: str | None = None) -> Path:
 
 def run_claude(tmp_path: Path, project: Path, prompt: str, script: Script,
                *, allowed: str = "Bash Read", extra_env: dict[str, str] | None = None) -> Run:
-    assert CLAUDE is not None
     home = tmp_path / "home"
     (home / ".claude").mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items()
@@ -136,11 +160,10 @@ def _claude(tmp_path: Path, project: Path, prompt: str, *, allowed: str, env: di
             fake: FakeAnthropic, extra_env: dict[str, str] | None,
             ) -> tuple[subprocess.CompletedProcess[str], Path]:
     """Run ``claude -p`` once against the fake server; returns the process and debug log."""
-    assert CLAUDE is not None
     env.update({**offline_env(tmp_path, fake.url), **(extra_env or {})})
     debug = tmp_path / "debug.log"
     done = subprocess.run(
-        [str(CLAUDE), "-p", prompt, "--output-format", "json", "--allowedTools", allowed,
+        [str(claude()), "-p", prompt, "--output-format", "json", "--allowedTools", allowed,
          "--max-turns", "4", "--debug-file", str(debug)],
         cwd=project, env=env, capture_output=True, text=True, timeout=180,
         stdin=subprocess.DEVNULL, check=False)
@@ -305,9 +328,8 @@ def test_an_unreadable_post_tool_use_stops_the_turn_and_seals_the_session(
     try:
         with serving(Script(tool=None)) as fake:
             env.update(offline_env(tmp_path, fake.url))
-            assert CLAUDE is not None
             done = subprocess.run(
-                [str(CLAUDE), "-p", "e agora?", "--resume", session, "--output-format", "json",
+                [str(claude()), "-p", "e agora?", "--resume", session, "--output-format", "json",
                  "--max-turns", "2"], cwd=project, env=env, capture_output=True, text=True,
                 timeout=180, stdin=subprocess.DEVNULL, check=False)
             assert fake.messages_posts == []
@@ -316,3 +338,29 @@ def test_an_unreadable_post_tool_use_stops_the_turn_and_seals_the_session(
         shutil.rmtree(runtime, ignore_errors=True)
     assert "sessão foi selada" in done.stdout
     assert CPF not in done.stdout
+
+
+def test_a_hook_that_cannot_start_blocks_where_claude_knows_on_failure(tmp_path: Path) -> None:
+    # The installer asks the Claude Code it is installing for: 2.1.295 and later get
+    # onFailure "block", so a hook process that cannot even start (here: its Python is
+    # gone) stops the prompt; older releases let the call through (README: paths open).
+    project = tmp_path / "project"
+    project.mkdir()
+    gone = "/nonexistent/bin/python -I -S /nonexistent/redactor/serve/entry.py claude"
+    install = subprocess.run(
+        [sys.executable, "-m", "redactor", "install", "claude", "--project", str(project),
+         "--claude-bin", str(claude()), "--command", gone],
+        capture_output=True, text=True, timeout=60, check=False)
+    assert install.returncode == 0, install.stderr
+    hooks = json.loads((project / ".claude" / "settings.json").read_text())["hooks"]
+    handlers = [h for groups in hooks.values() for g in groups for h in g["hooks"]]
+    script = Script("Bash", {"command": "touch ran.txt", "description": "x", "timeout": 60000})
+    run = run_claude(tmp_path, project, "rode", script)
+    if release() >= (2, 1, 295):
+        assert all(h.get("onFailure") == "block" for h in handlers)
+        assert run.fake.messages_posts == []
+        assert not (project / "ran.txt").exists()
+    else:
+        assert not any("onFailure" in h for h in handlers)
+        assert "onFailure" in install.stderr  # the installer said what is missing
+        assert (project / "ran.txt").exists()

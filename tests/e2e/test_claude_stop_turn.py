@@ -3,17 +3,18 @@
 A PostToolUse hook that cannot parse its input cannot build the "withheld"
 ``updatedToolOutput`` (that needs the tool's output shape), and a hook that cannot even
 read ``hook_event_name`` does not know which event it is answering.  These tests pin
-what the real CLI (2.1.197, offline, fake Messages API) does with answers that need
-neither.  Each stand-in hook is a fixed script: it reads stdin, prints a fixed answer,
-and exits with a fixed code.
+what the real CLI (2.1.197 and 2.1.332, offline, fake Messages API) does with answers
+that need neither.  Each stand-in hook is a fixed script: it reads stdin, prints a fixed
+answer, and exits with a fixed code.
 
 Verified:
 
 * PostToolUse ``{"continue": false, "stopReason": …}`` (exit 0 or 2) ends the turn before
   the tool's output is sent: no request follows the tool call.  Exit 2 alone, or
   ``decision: "block"``, still send the output.
-* PreToolUse: with exit 2 the command does not run (a deny; the model gets the exit-2
-  stderr and the turn goes on).  With exit 0 ``continue: false`` lets the command run.
+* PreToolUse: with exit 2 the command does not run (2.1.197: a deny, the model gets the
+  exit-2 stderr and the turn goes on; 2.1.332: the turn ends there).  With exit 0
+  ``continue: false`` lets the command run.
 * UserPromptSubmit: ``continue: false`` sends no request and does not echo the prompt.
 * So the universal answer is that JSON **with exit 2** and a fixed stderr, and no
   ``hookSpecificOutput`` (a wrong ``hookEventName`` makes the whole answer fail open).
@@ -35,7 +36,14 @@ from typing import Any
 import pytest
 
 from tests.e2e.fake_anthropic import FakeAnthropic, Script, serving
-from tests.e2e.test_claude_cli import CLAUDE, CPF, _claude, offline_env
+from tests.e2e.test_claude_cli import (  # claude_release: each test runs on every pin
+    CPF,
+    _claude,
+    claude,
+    claude_release,  # noqa: F401
+    offline_env,
+    release,
+)
 
 STOP_REASON = "Turno interrompido pelo redactor: entrada do hook ilegível"
 STDERR = "redactor: entrada do hook ilegível"
@@ -127,12 +135,11 @@ def _collect(tmp_path: Path, project: Path, fake: FakeAnthropic, stdout: str,
 
 def _resume(tmp_path: Path, project: Path, session_id: str, prompt: str) -> Run:
     """A second prompt in the same session (``claude -p --resume``), same hooks."""
-    assert CLAUDE is not None
     debug = tmp_path / "debug-resume.log"
     with serving(Script(tool=None)) as fake:
         env = {**_env(), **offline_env(tmp_path, fake.url)}
         done = subprocess.run(
-            [str(CLAUDE), "-p", prompt, "--resume", session_id, "--output-format", "json",
+            [str(claude()), "-p", prompt, "--resume", session_id, "--output-format", "json",
              "--max-turns", "2", "--debug-file", str(debug)],
             cwd=project, env=env, capture_output=True, text=True, timeout=180,
             stdin=subprocess.DEVNULL, check=False)
@@ -230,11 +237,18 @@ def test_universal_answer_on_pre_tool_use_blocks_the_command(tmp_path: Path) -> 
     run = _run(tmp_path, project, CAT)
     assert not run.ran()
     assert not run.cpf_sent()
-    # A deny: the model gets the fixed stderr (with the hook command line); the turn goes on.
+    assert [d["tool_name"] for d in run.result.get("permission_denials", [])] == ["Bash"]
+    if release() >= (2, 1, 332):
+        # Newer releases honour continue:false with exit 2 too: the call is denied and
+        # the turn ends there, nothing more goes to the model.
+        assert len(run.posts) == 1 and run.tool_results == []
+        assert run.result.get("terminal_reason") == "hook_stopped"
+        return
+    # 2.1.197: a deny; the model gets the fixed stderr (with the hook command line) and
+    # the turn goes on.
     assert len(run.tool_results) == 1 and run.tool_results[0].get("is_error") is True
     assert STDERR in run.tool_results[0]["content"]
     assert "PreToolUse:Bash hook error" in run.tool_results[0]["content"]
-    assert [d["tool_name"] for d in run.result.get("permission_denials", [])] == ["Bash"]
 
 
 def test_continue_false_with_exit_0_on_pre_tool_use_lets_the_command_run(tmp_path: Path) -> None:
