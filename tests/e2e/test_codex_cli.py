@@ -218,9 +218,9 @@ def test_a_stalled_engine_withholds_the_output(tmp_path: Path) -> None:
     (project / "data.txt").write_text(f"cliente CPF {CPF}\n", encoding="utf-8")
     config = tmp_path / "home" / ".config" / "redactor"
     config.mkdir(parents=True)
-    (config / "config.toml").write_text("[hooks]\ntime_budget_seconds = 2\n", "utf-8")
+    (config / "config.toml").write_text("[hooks]\ntime_budget_seconds = 6\n", "utf-8")
     run = run_codex(tmp_path, project, "mostre", [shell("cat data.txt")],
-                    extra_env={"REDACTOR_TEST_DELAY": "8",
+                    extra_env={"REDACTOR_TEST_DELAY": "15",
                                "XDG_CONFIG_HOME": str(tmp_path / "home" / ".config")})
     # The first call may be answered in process while the server starts (no stall
     # there); whichever hook the stall hits, the value stays out.

@@ -195,9 +195,9 @@ def test_a_stalled_engine_refuses_the_call(tmp_path: Path) -> None:
     (project / "data.txt").write_text(f"cliente CPF {CPF}\n", encoding="utf-8")
     config = tmp_path / "home" / ".config" / "redactor"
     config.mkdir(parents=True)
-    (config / "config.toml").write_text("[hooks]\ntime_budget_seconds = 2\n", "utf-8")
+    (config / "config.toml").write_text("[hooks]\ntime_budget_seconds = 6\n", "utf-8")
     run = run_gemini(tmp_path, project, "mostre", [shell("cat data.txt")],
-                     extra_env={"REDACTOR_TEST_DELAY": "8",
+                     extra_env={"REDACTOR_TEST_DELAY": "15",
                                 "XDG_CONFIG_HOME": str(tmp_path / "home" / ".config")})
     assert CPF not in run.fake.all_text()
     assert "hook server event=" in run.log() and "HookTimeout" in run.log()
