@@ -117,6 +117,27 @@ def test_an_exit_2_without_an_answer_becomes_a_stop(tmp_path: Path) -> None:
     done = run_script(PROMPT, f"{tmp_path}:{BASE_PATH}", tmp_path)
     assert done.returncode == 2 and done.stderr == "no JSON\n"
     assert json.loads(done.stdout) == {"continue": False, "stopReason": "Blocked by redactor."}
+    # So does an exit 2 whose output is not a JSON object.
+    fake_program(tmp_path, "redactor-hook", f"cat >/dev/null; echo 'Traceback {CPF}'; exit 2\n")
+    done = run_script(PROMPT, f"{tmp_path}:{BASE_PATH}", tmp_path)
+    assert done.returncode == 2 and CPF not in done.stdout
+    assert json.loads(done.stdout)["continue"] is False
+
+
+def test_a_cache_someone_else_can_write_is_not_believed(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    entry = tmp_path / "entry.py"
+    entry.write_text("")
+    python = fake_program(tmp_path / "py", "python", FAST.format(log=log))
+    program = fake_program(tmp_path / "bin", "redactor-hook", LOCATING.format(
+        python=python, entry=entry, log=log), interpreter=str(python))
+    path = f"{program.parent}:{BASE_PATH}"
+    assert run_script(PROMPT, path, tmp_path).stdout == '{"slow": true}\n'
+    folder = tmp_path / ".cache" / "redactor"
+    folder.chmod(0o777)
+    assert run_script(PROMPT, path, tmp_path).stdout == '{"slow": true}\n'
+    folder.chmod(0o700)
+    assert run_script(PROMPT, path, tmp_path).stdout == '{"fast": true}\n'
 
 
 def test_output_followed_by_a_crash_gives_only_the_refusal(tmp_path: Path) -> None:
