@@ -75,6 +75,11 @@ def _parser() -> argparse.ArgumentParser:
     redact.add_argument("--follow-links", action="store_true",
                         help="with --in-place: rewrite a symbolic link's target, and a "
                              "hard-linked file's shared content, instead of refusing them")
+    redact.add_argument("--engine", choices=["local", "spark"], default="local",
+                        help="spark: one Spark task per file (needs redactor[spark] and Java; "
+                             "inputs and outputs on a file system every executor sees)")
+    redact.add_argument("--master", default=None, metavar="URL",
+                        help="with --engine spark: the Spark master (default local[*])")
 
     hook = commands.add_parser("hook", help="answer one hook event of an agent host (stdin)")
     hook.add_argument("host", choices=["claude", "codex", "gemini", "hermes"],
@@ -152,6 +157,15 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
     options = batch.Options(encoding=batch.check_encoding(args.encoding),
                             max_json_bytes=max_json, follow_links=follow_links,
                             baseline=baseline)
+    if getattr(args, "engine", "local") == "spark":
+        if not args.paths or not (output or in_place):
+            raise UsageError("--engine spark writes files: name the inputs and --output DIR "
+                             "or --in-place")
+        if args.jobs != 1:
+            raise UsageError("--jobs is for the local engine; with --engine spark use "
+                             "--master local[N]")
+    elif getattr(args, "master", None) is not None:
+        raise UsageError("--master goes with --engine spark")
     if threading.current_thread() is threading.main_thread():
         batch.install_termination_handler()
     if not args.paths:
@@ -177,8 +191,15 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
         swept = batch.sweep_stale(batch.destination_folders(jobs))
         if swept and not args.quiet:
             print(f"redactor: removed {swept} stale temporary file(s)", file=sys.stderr)
-        reports = batch.run(jobs, workers=args.jobs, to_stdout=to_stdout, scan=scan,
-                            progress=not args.quiet and sys.stderr.isatty(), options=options)
+        if getattr(args, "engine", "local") == "spark":
+            from redactor.spark import redact_files
+
+            reports = redact_files(jobs, master=args.master or "local[*]", options=options,
+                                   progress=not args.quiet)
+        else:
+            reports = batch.run(jobs, workers=args.jobs, to_stdout=to_stdout, scan=scan,
+                                progress=not args.quiet and sys.stderr.isatty(),
+                                options=options)
     totals: Counter[str] = Counter()
     for report in reports:
         totals.update(report.counts)

@@ -40,6 +40,7 @@ __all__ = [
     "Settings",
     "config_files",
     "load_settings",
+    "settings_from_toml",
 ]
 
 #: Entities the engine knows, in a stable order.  Kept in step with recognizers.ENTITIES
@@ -465,8 +466,25 @@ def _check_template(path: Path, key: str, template: Any, kind: str) -> None:
                     'such as "[{label}]"')
 
 
+def settings_from_toml(text: str, *, base: Path | None = None,
+                       over: Settings | None = None) -> Settings:
+    """Settings from TOML text, trusted like the user file, applied over ``over`` (default:
+    the built-in defaults).  Relative paths in it resolve against ``base`` (default: the
+    working directory); errors name ``<settings text>`` there."""
+    where = (Path.cwd() if base is None else base) / "<settings text>"
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{where}: invalid TOML: {exc}; fix the syntax at that line") from None
+    return _apply_data(Settings() if over is None else over, where, data, "user")
+
+
 def _apply_file(settings: Settings, path: Path, trust: Literal["user", "project"]) -> Settings:
-    data = _read_toml(path)
+    return _apply_data(settings, path, _read_toml(path), trust)
+
+
+def _apply_data(settings: Settings, path: Path, data: dict[str, Any],
+                trust: Literal["user", "project"]) -> Settings:
     project = trust == "project"
     changes: dict[str, Any] = {}
     for section, body in data.items():

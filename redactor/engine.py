@@ -164,14 +164,17 @@ class Redactor:
 
     def __init__(self, settings: Settings | None = None,
                  environ: Mapping[str, str] | None = None, *,
-                 prefilter: bool | str = True) -> None:
+                 prefilter: bool | str = True, hash_key: bytes | None = None) -> None:
         if settings is None:
             from redactor.config import load_settings
 
             settings = load_settings()
         self.settings = settings
         self._allow = frozenset(_allow_key(v) for v in settings.allow_values)
-        self._hash_key = _hash_key(settings, os.environ if environ is None else environ)
+        # ``hash_key``: the key itself, read elsewhere (a Spark job ships it to executors,
+        # where neither the variable nor the key file exists).
+        self._hash_key = (_checked_key(settings, hash_key) if hash_key is not None else
+                          _hash_key(settings, os.environ if environ is None else environ))
         self._lock = threading.Lock()  # Presidio's engines are not documented thread-safe
         self._analyzer = _build_analyzer(settings)
         self._entities = list(dict.fromkeys(
@@ -851,6 +854,12 @@ def _hash_key(settings: Settings, environ: Mapping[str, str]) -> bytes | None:
                                 "fix the path in [hash] key_file").strip()
     else:
         key = environ.get(settings.hash_key_env, "").encode()
+    return _checked_key(settings, key, needs)
+
+
+def _checked_key(settings: Settings, key: bytes, needs: bool | None = None) -> bytes | None:
+    if needs is None:
+        needs = any(settings.operator_for(e).kind == "hash" for e in settings.entities)
     if not key:
         return None
     if needs and len(key) < 16:

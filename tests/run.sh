@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+# The spark extra too: its tests run PySpark in local mode (they skip, saying why, when
+# no Java runtime is found).
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,spark]'
 # The real agent CLIs for the end-to-end hook tests, each pinned (two Claude Code
 # releases: the adapter must hold on both).  They come from the npm registry; Claude
 # Code and Codex as native platform packages.

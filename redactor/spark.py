@@ -1,0 +1,606 @@
+"""Redaction on Apache Spark: columns, data frames, text files, and the CLI's file jobs.
+
+Install with ``pip install 'redactor[spark]'`` (PySpark and what its Arrow-based
+functions need); nothing here imports PySpark until a function is called.
+
+The configuration travels with the job, not through files that only the driver has:
+:func:`job_settings` reads the discovered configuration (or a :class:`Settings`, or
+TOML text) on the driver, inlines the known-users files and the hash key, and checks
+all of it there, so a broken configuration fails before any task starts.  The result,
+a :class:`JobSettings`, is pickled into each task's closure: it never enters the Spark
+configuration, the UI or the event log, and its ``repr`` shows counts only.  Each
+executor Python process builds one engine per configuration, on first use, and keeps
+it for the tasks that follow (PySpark reuses its Python workers).
+
+Rows are short, so they are not redacted one by one: each Arrow batch is rendered as
+JSON lines (``{"<column>": value}``: the column name is context, as a JSON key is),
+the prefilter scans the whole block once, and only the rows it hits go through the
+recognizers: exactly what ``redact_json`` gives for each row alone (the batch JSON
+Lines path rests on the same fact).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+from redactor.config import Settings, load_settings, settings_from_toml
+from redactor.errors import EngineError, UsageError
+
+if TYPE_CHECKING:
+    from pyspark.sql import Column, DataFrame, SparkSession
+
+    from redactor.batch import FileReport, Job, Options
+    from redactor.engine import Redactor
+    from redactor.results import JsonRedaction
+
+__all__ = ["FINDINGS_COLUMN", "JobSettings", "SparkError", "java_runtime", "job_settings",
+           "redact_column", "redact_dataframe", "redact_files", "redact_text_files",
+           "spark_session"]
+
+#: The column :func:`redact_dataframe` adds with ``findings=True``: counts per entity type.
+FINDINGS_COLUMN: Final = "findings"
+_INSTALL_HINT: Final = "install the extra: pip install 'redactor[spark]'"
+
+
+class SparkError(EngineError):
+    """Spark could not run the job (no Java, a session that does not start, a task that
+    failed).  The message names files and error classes, never a value."""
+
+
+@dataclass(frozen=True, eq=True)
+class JobSettings:
+    """A configuration that travels with a Spark job: everything the engine needs, with
+    no path that only the driver can read.  Build it with :func:`job_settings`."""
+
+    settings: Settings
+    hash_key: bytes | None = field(default=None, repr=False)
+
+    def __repr__(self) -> str:
+        return (f"JobSettings(entities={len(self.settings.entities)}, "
+                f"known_users={len(self.settings.known_users)}, "
+                f"hash_key={'set' if self.hash_key else 'unset'})")
+
+
+def job_settings(settings: Settings | str | JobSettings | None = None, *,
+                 known_users: Iterable[str] = (), hash_key: str | bytes | None = None,
+                 check_engine: bool = True) -> JobSettings:
+    """The configuration a Spark job ships to its executors, read and checked here.
+
+    ``settings``: None (the configuration this process discovers, like ``redactor
+    redact``), a :class:`Settings`, TOML text (trusted like the user file), or a
+    :class:`JobSettings` (returned as it is, ``known_users``/``hash_key`` added).
+    ``known_users`` adds user names to redact; ``hash_key`` is the key of the hash
+    operator (default: the configured variable or key file, read here).  With
+    ``check_engine`` the engine is built once here, so what only it can reject (a
+    placeholder, a spaCy model) fails on the driver too.
+    """
+    from redactor.engine import _hash_key, _missing_hash_key, _read_known_users
+
+    if isinstance(settings, JobSettings):
+        base, key = settings.settings, settings.hash_key
+    else:
+        if settings is None:
+            base = load_settings()
+        elif isinstance(settings, str):
+            base = settings_from_toml(settings)
+        elif isinstance(settings, Settings):
+            base = settings
+        else:
+            raise UsageError(f"settings must be Settings, TOML text or JobSettings, not "
+                             f"{type(settings).__name__}")
+        key = None if hash_key is not None else _hash_key(base, os.environ)
+        users = _read_known_users(base.known_users_files)
+        base = replace(base, known_users=(*base.known_users, *users), known_users_files=(),
+                       hash_key_file=None)
+    extra = tuple(u.strip() for u in known_users if isinstance(u, str) and u.strip())
+    if extra:
+        base = replace(base, known_users=(*base.known_users, *extra))
+    if hash_key is not None:
+        key = hash_key.encode("utf-8") if isinstance(hash_key, str) else bytes(hash_key)
+    shipped = JobSettings(base, key or None)
+    if shipped.hash_key is None:
+        for entity in base.entities:
+            if base.operator_for(entity).kind == "hash":
+                raise _missing_hash_key(base, entity)
+    if check_engine:
+        _engine(shipped)  # also checks the key's length and every placeholder
+    return shipped
+
+
+# ----------------------------------------------------------------- executor side
+
+_ENGINES: dict[JobSettings, Redactor] = {}
+_ENGINES_LOCK = threading.Lock()
+
+
+def _engine(shipped: JobSettings) -> Redactor:
+    """This process's engine for ``shipped``, built once (executors keep it across tasks)."""
+    engine = _ENGINES.get(shipped)
+    if engine is None:
+        with _ENGINES_LOCK:
+            engine = _ENGINES.get(shipped)
+            if engine is None:
+                from redactor.engine import Redactor
+
+                if len(_ENGINES) >= 4:
+                    _ENGINES.clear()
+                engine = Redactor(shipped.settings, environ={}, hash_key=shipped.hash_key)
+                _ENGINES[shipped] = engine
+    return engine
+
+
+def redact_documents(engine: Redactor, documents: Sequence[Any], *,
+                     entities: Sequence[str] | None = None) -> list[JsonRedaction | None]:
+    """``engine.redact_json(document)`` for each document, None where it would find
+    nothing: one prefilter scan over the block of their JSON lines decides which rows
+    go through the recognizers (a line no trigger hits and written without JSON
+    escapes has nothing to redact, the fact the batch JSON Lines path rests on)."""
+    import bisect
+
+    lines = [json.dumps(d, ensure_ascii=False) for d in documents]
+    block = "\n".join(lines)
+    hits = engine.candidate_hits(block)
+    starts = [h[0] for h in hits] if hits is not None else []
+    results: list[JsonRedaction | None] = []
+    position = 0
+    reach = 0
+    for document, line in zip(documents, lines, strict=True):
+        line_start, line_end = position, position + len(line)
+        position = line_end + 1
+        clean = False
+        if hits is not None and "\\" not in line:
+            index = bisect.bisect_left(starts, line_end)
+            while reach < index and hits[reach][1] <= line_start:
+                reach += 1
+            clean = not any(hits[i][1] > line_start for i in range(reach, index))
+        if clean:
+            results.append(None)
+            continue
+        result = engine.redact_json(document, entities=entities)
+        results.append(result if result.findings else None)
+    return results
+
+
+def _require_pyspark() -> None:
+    try:
+        import pyarrow  # noqa: F401
+        import pyspark  # noqa: F401
+    except ImportError:
+        raise UsageError(f"Spark support is not installed: {_INSTALL_HINT}") from None
+
+
+def _column_name(col: Column | str) -> str:
+    """The name a column reads as context (the last part of ``a.b``), "" for expressions."""
+    if isinstance(col, str):
+        text = col
+    else:
+        try:
+            text = str(getattr(col, "_jc").toString())  # noqa: B009 - private, typed as Column
+        except Exception:  # Spark Connect columns have no JVM side: no context then
+            return ""
+    name = text.rsplit(".", 1)[-1].strip("`")
+    return name if name and all(c.isalnum() or c == "_" for c in name) else ""
+
+
+def redact_column(col: Column | str, *, settings: Settings | str | JobSettings | None = None,
+                  entities: Sequence[str] | None = None) -> Column:
+    """A string column with personal data replaced (null stays null).
+
+    The column's name is context for its values, as a JSON key is (``cpf``, ``nome``);
+    ``entities`` limits what is replaced.  Vectorised: one pandas UDF call per Arrow
+    batch, the prefilter over the whole batch.
+    """
+    _require_pyspark()
+    import pandas as pd
+    from pyspark.sql import functions as F
+    from pyspark.sql.pandas.functions import pandas_udf
+    from pyspark.sql.types import StringType
+
+    shipped = job_settings(settings)
+    label = _column_name(col)
+    only = tuple(entities) if entities is not None else None
+    if only is not None:
+        unknown = sorted(set(only) - set(shipped.settings.entities))
+        if unknown:
+            raise UsageError(f"unknown or disabled entities: {', '.join(unknown)}")
+
+    def redact(values: pd.Series) -> pd.Series:
+        engine = _engine(shipped)
+        present = [i for i, v in enumerate(values) if isinstance(v, str) and v]
+        results = redact_documents(engine, [{label: values.iat[i]} for i in present],
+                                   entities=only)
+        out = values.copy()
+        for i, result in zip(present, results, strict=True):
+            if result is not None:
+                out.iat[i] = result.value[label]
+        return out
+
+    # PySpark reads the kind of UDF from the hints; this module's are strings.
+    redact.__annotations__ = {"values": pd.Series, "return": pd.Series}
+    udf = pandas_udf(redact, StringType())  # type: ignore[call-overload]
+    target = F.col(col) if isinstance(col, str) else col
+    return udf(target).alias(label or "redacted")  # type: ignore[no-any-return]
+
+
+# ----------------------------------------------------------------- data frames
+
+def _has_strings(data_type: Any) -> bool:
+    from pyspark.sql.types import ArrayType, MapType, StringType, StructType
+
+    if isinstance(data_type, StringType):
+        return True
+    if isinstance(data_type, StructType):
+        return any(_has_strings(f.dataType) for f in data_type.fields)
+    if isinstance(data_type, ArrayType):
+        return _has_strings(data_type.elementType)
+    if isinstance(data_type, MapType):
+        return _has_strings(data_type.valueType)
+    return False
+
+
+def _project(value: Any, arrow_type: Any) -> Any:
+    """The JSON shape of an Arrow value: its strings, with everything else as null."""
+    import pyarrow as pa
+
+    if value is None:
+        return None
+    if pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type):
+        return value
+    if pa.types.is_struct(arrow_type):
+        return {arrow_type.field(i).name: _project(value.get(arrow_type.field(i).name),
+                                                    arrow_type.field(i).type)
+                for i in range(arrow_type.num_fields)}
+    if pa.types.is_map(arrow_type):
+        return {str(k): _project(v, arrow_type.item_type) for k, v in value}
+    if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type):
+        return [_project(v, arrow_type.value_type) for v in value]
+    return None
+
+
+def _restore(value: Any, redacted: Any, arrow_type: Any) -> Any:
+    """``value`` with its strings taken from ``redacted`` (its :func:`_project`, redacted)."""
+    import pyarrow as pa
+
+    if value is None:
+        return None
+    if pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type):
+        return redacted
+    if pa.types.is_struct(arrow_type):
+        return {name: _restore(value.get(name), redacted[name], arrow_type.field(name).type)
+                for name in (arrow_type.field(i).name for i in range(arrow_type.num_fields))}
+    if pa.types.is_map(arrow_type):
+        return [(k, _restore(v, redacted[str(k)], arrow_type.item_type)) for k, v in value]
+    if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type):
+        return [_restore(v, r, arrow_type.value_type)
+                for v, r in zip(value, redacted, strict=True)]
+    return value
+
+
+def _redact_batch(engine: Redactor, batch: Any, columns: Sequence[str],
+                  findings: bool) -> Any:
+    import pyarrow as pa
+
+    names = batch.schema.names
+    indexes = [names.index(c) for c in columns]
+    values = {i: batch.column(i).to_pylist() for i in indexes}
+    documents = []
+    for row in range(batch.num_rows):
+        documents.append({names[i]: _project(values[i][row], batch.schema.field(i).type)
+                          for i in indexes if values[i][row] is not None})
+    results = redact_documents(engine, documents)
+    changed: set[int] = set()
+    counts: list[dict[str, int]] = []
+    for row, result in enumerate(results):
+        if result is None:
+            counts.append({})
+            continue
+        counts.append(dict(Counter(f.entity_type for f in result.findings)))
+        for i in indexes:
+            name = names[i]
+            if name in result.patch:
+                values[i][row] = _restore(values[i][row], result.value[name],
+                                          batch.schema.field(i).type)
+                changed.add(i)
+    arrays = [pa.array(values[i], type=batch.schema.field(i).type) if i in changed
+              else batch.column(i) for i in range(batch.num_columns)]
+    fields = list(batch.schema)
+    if findings:
+        arrays.append(pa.array([list(c.items()) for c in counts],
+                               type=pa.map_(pa.string(), pa.int64())))
+        fields.append(pa.field(FINDINGS_COLUMN, pa.map_(pa.string(), pa.int64())))
+    return pa.RecordBatch.from_arrays(arrays, schema=pa.schema(fields))
+
+
+def redact_dataframe(df: DataFrame, columns: Sequence[str] | None = None, *,
+                     settings: Settings | str | JobSettings | None = None,
+                     findings: bool = False) -> DataFrame:
+    """``df`` with personal data replaced in its string columns.
+
+    ``columns``: which columns (default: every column holding strings, nested structs,
+    arrays and map values included; map keys are kept, as JSON keys are).  Other
+    columns, and non-string fields inside nested ones, are left as they are.  Each row
+    is one document: column and field names are context, and a person's name found
+    in one column is redacted in the row's other columns too.  ``findings`` adds a
+    ``findings`` column: counts per entity type for the row (types and counts, never
+    values).
+    """
+    _require_pyspark()
+    from pyspark.sql.types import LongType, MapType, StringType, StructField, StructType
+
+    shipped = job_settings(settings)
+    by_name = {f.name: f for f in df.schema.fields}
+    if columns is None:
+        chosen = [f.name for f in df.schema.fields if _has_strings(f.dataType)]
+    else:
+        missing = [c for c in columns if c not in by_name]
+        if missing:
+            raise UsageError(f"no such column(s): {', '.join(missing)}")
+        chosen = [c for c in columns if _has_strings(by_name[c].dataType)]
+    if findings and FINDINGS_COLUMN in by_name:
+        raise UsageError(f"the data frame already has a column {FINDINGS_COLUMN!r}")
+    schema = df.schema
+    if findings:
+        schema = StructType([*schema.fields, StructField(
+            FINDINGS_COLUMN, MapType(StringType(), LongType(), valueContainsNull=False),
+            nullable=False)])
+    if not chosen and not findings:
+        return df
+
+    def redact(batches: Iterator[Any]) -> Iterator[Any]:
+        engine = _engine(shipped)
+        for batch in batches:
+            yield _redact_batch(engine, batch, chosen, findings)
+
+    return df.mapInArrow(redact, schema)
+
+
+# ----------------------------------------------------------------- text files
+
+def _split_same(text: str, count: int) -> list[str] | None:
+    pieces = text.split("\n")
+    return pieces if len(pieces) == count else None
+
+
+def _redact_lines_block(engine: Redactor, lines: list[str], fmt: str,
+                        names: set[str]) -> list[str]:
+    """One batch of a partition's lines, redacted as the local command redacts a block;
+    a finding that would swallow a line break is redacted line by line instead, so the
+    line count never changes."""
+    from redactor.batch import FileReport, _redact_lines, _redact_text
+
+    report = FileReport("<spark>")
+    block = "\n".join(lines)
+    if fmt == "jsonl":
+        out = _split_same(_redact_lines(engine, block + "\n", report)[:-1], len(lines))
+    else:
+        out = _split_same(_redact_text(engine, block, report, names), len(lines))
+    if out is not None:
+        return out
+    if fmt == "jsonl":
+        return [_redact_lines(engine, line + "\n", report)[:-1] for line in lines]
+    return [_redact_text(engine, line, report, names) for line in lines]
+
+
+def redact_text_files(spark: SparkSession, input: str | Sequence[str], output: str, *,
+                      format: Literal["text", "jsonl"] = "text",
+                      settings: Settings | str | JobSettings | None = None,
+                      compression: str | None = None, mode: str = "errorifexists") -> None:
+    """Redact text or JSON Lines files (gzip is read as it is) into ``output``, a folder of
+    one file per input partition (``compression="gzip"`` to write ``.gz``).
+
+    Lines are read and written as bytes (``\\n`` ends a line, so a ``\\r`` before it is
+    kept); bytes that are not UTF-8 pass through.  The line count is kept: a finding
+    that would cover a line break is redacted line by line.  What differs from
+    ``redactor redact``: a user name found in a partition is carried to that
+    partition's later lines only, and every line, the last included, ends with ``\\n``.
+    """
+    _require_pyspark()
+    import pyarrow as pa
+    from pyspark.sql import functions as F
+
+    if format not in ("text", "jsonl"):
+        raise UsageError(f"format must be 'text' or 'jsonl', not {format!r}")
+    shipped = job_settings(settings)
+    paths = [input] if isinstance(input, str) else list(input)
+    frame = spark.read.option("lineSep", "\n").text(paths)
+    raw = frame.select(F.col("value").cast("binary").alias("value"))
+
+    def redact(batches: Iterator[Any]) -> Iterator[Any]:
+        from redactor.batch import _decode, _encode
+
+        engine = _engine(shipped)
+        names: set[str] = set()  # user names found so far in this partition
+        for batch in batches:
+            lines = [_decode(v) for v in batch.column(0).to_pylist()]
+            out = _redact_lines_block(engine, lines, format, names)
+            encoded = [_encode(line, json_text=format == "jsonl") for line in out]
+            yield pa.RecordBatch.from_arrays([pa.array(encoded, type=pa.binary())],
+                                             names=["value"])
+
+    redacted = raw.mapInArrow(redact, raw.schema).select(F.col("value").cast("string"))
+    writer = redacted.write.mode(mode).option("lineSep", "\n")
+    if compression:
+        writer = writer.option("compression", compression)
+    try:
+        writer.text(output)
+    except Exception as exc:
+        raise _job_failed(exc, output) from None
+
+
+_URL = re.compile(r"\b(?:file|hdfs|s3a?|gs|abfss?|wasbs?|viewfs):/[^\s,;\]\)\"']+")
+
+
+def _job_failed(exc: BaseException, output: str) -> SparkError:
+    """The failure of a job, naming the input it was reading when Spark says which (its
+    own message is not repeated: it may quote a line)."""
+    kind = type(exc).__name__
+    for found in _URL.findall(str(exc)):
+        url = found.rstrip(".")
+        if output not in url:
+            return SparkError(f"{url}: cannot be read ({kind}); the job failed and "
+                              "Spark's output commit left no part file")
+    return SparkError(f"the Spark job failed ({kind})")
+
+
+# ----------------------------------------------------------------- sessions, CLI jobs
+
+def java_runtime() -> str | None:
+    """The ``java`` Spark would start (JAVA_HOME first), if there is one that runs."""
+    home = os.environ.get("JAVA_HOME")
+    candidate = str(Path(home) / "bin" / "java") if home else shutil.which("java")
+    if not candidate or not os.access(candidate, os.X_OK):
+        return None
+    try:
+        done = subprocess.run([candidate, "-version"], capture_output=True, text=True,  # noqa: S603
+                              timeout=60, stdin=subprocess.DEVNULL, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    first = (done.stderr or done.stdout).strip().splitlines()
+    return first[0] if done.returncode == 0 and first else None
+
+
+def spark_session(master: str = "local[*]", *, app_name: str = "redactor",
+                  config: dict[str, str] | None = None) -> SparkSession:
+    """A session for redactor's jobs: UI and console progress bar off; in local mode
+    bound to 127.0.0.1 and running this Python on the executors."""
+    _require_pyspark()
+    if java_runtime() is None:
+        raise SparkError("Spark needs a Java runtime (17 or 21): none runs from JAVA_HOME "
+                         "or PATH")
+    from pyspark.sql import SparkSession
+
+    local = master.startswith("local")
+    if local:
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    builder = (SparkSession.builder.master(master).appName(app_name)
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false"))
+    logging = Path(__file__).with_name("spark-log4j2.properties")
+    if logging.is_file() and "spark.driver.extraJavaOptions" not in (config or {}):
+        builder = builder.config("spark.driver.extraJavaOptions",
+                                 f"-Dlog4j2.configurationFile=file:{logging}")
+    if local:
+        builder = (builder.config("spark.driver.host", "127.0.0.1")
+                   .config("spark.driver.bindAddress", "127.0.0.1"))
+    for key, value in (config or {}).items():
+        builder = builder.config(key, value)
+    try:
+        session = builder.getOrCreate()
+    except Exception as exc:
+        raise SparkError(f"Spark did not start ({type(exc).__name__}); is the master "
+                         "reachable and Java 17 or 21 installed?") from None
+    session.sparkContext.setLogLevel("ERROR")
+    return session
+
+
+def _run_file(job: Job, shipped: JobSettings, options: Options) -> FileReport:
+    from redactor.batch import process_file
+
+    return process_file(_engine(shipped), job.source, job.destination, job.fmt,
+                        options=options)
+
+
+class _StageProgress:
+    """One line on stderr per stage change: its id, finished and total tasks."""
+
+    def __init__(self, spark: SparkSession, write: Callable[[str], None]) -> None:
+        self._tracker = spark.sparkContext.statusTracker()
+        self._write = write
+        self._stop = threading.Event()
+        self._seen: dict[int, tuple[int, int]] = {}
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def __enter__(self) -> _StageProgress:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._poll()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(1.0):
+            self._poll()
+
+    def _poll(self) -> None:
+        try:
+            active = list(self._tracker.getActiveStageIds())
+            for stage_id in dict.fromkeys([*self._seen, *active]):
+                info = self._tracker.getStageInfo(stage_id)
+                if info is None:
+                    continue
+                state = (info.numCompletedTasks, info.numTasks)
+                if self._seen.get(stage_id) != state:
+                    self._seen[stage_id] = state
+                    self._write(f"redactor: spark stage {stage_id}: {state[0]}/{state[1]} "
+                                "file(s) done")
+        except Exception:  # progress is best effort; the job's own errors still surface
+            return
+
+
+def redact_files(jobs: list[Job], *, master: str = "local[*]",
+                 settings: Settings | str | JobSettings | None = None,
+                 options: Options | None = None, progress: bool = False,
+                 spark: SparkSession | None = None) -> list[FileReport]:
+    """The CLI's ``--engine spark``: each input file is one Spark task that runs the
+    local command's per-file redaction on an executor (same output, atomic writes), so
+    inputs and outputs must be on a file system every executor sees (local mode, a
+    shared mount).  The largest files are scheduled first."""
+    from redactor.batch import DEFAULT_OPTIONS, FileReport
+
+    shipped = job_settings(settings)
+    chosen = DEFAULT_OPTIONS if options is None else options
+    if not jobs:
+        return []
+    ordered = sorted(range(len(jobs)), key=lambda i: -_size(jobs[i].source))
+    session = spark_session(master) if spark is None else spark
+    try:
+        rdd = session.sparkContext.parallelize([(i, jobs[i]) for i in ordered],
+                                               numSlices=len(jobs))
+
+        def one(item: tuple[int, Job]) -> tuple[int, FileReport]:
+            return item[0], _run_file(item[1], shipped, chosen)
+
+        def say(line: str) -> None:
+            print(line, file=sys.stderr, flush=True)
+
+        started = time.monotonic()
+        try:
+            if progress:
+                with _StageProgress(session, say):
+                    done = rdd.map(one).collect()
+            else:
+                done = rdd.map(one).collect()
+        except Exception as exc:
+            raise SparkError(f"the Spark job failed ({type(exc).__name__})") from None
+        if progress:
+            say(f"redactor: spark: {len(jobs)} file(s) in {time.monotonic() - started:.1f} s")
+    finally:
+        if spark is None:
+            session.stop()
+    reports: list[FileReport | None] = [None] * len(jobs)
+    for index, report in done:
+        reports[index] = report
+    return [r if r is not None else FileReport(str(jobs[i].source), error="no report")
+            for i, r in enumerate(reports)]
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
