@@ -309,12 +309,27 @@ def _window(engine: Any, text: str, report: FileReport,
     return str(engine.apply(text[:cut], findings)), text[cut:]
 
 
+class HitIndex:
+    """Which consecutive pieces of a block the prefilter's hits (sorted) reach."""
+
+    def __init__(self, hits: list[tuple[int, int]]) -> None:
+        self._hits = hits
+        self._starts = [h[0] for h in hits]
+        self._reach = 0  # hits before this one end before every piece still to come
+
+    def touches(self, start: int, end: int) -> bool:
+        """Does a hit overlap ``[start, end)``?  Pieces must be asked in order."""
+        index = bisect.bisect_left(self._starts, end)
+        while self._reach < index and self._hits[self._reach][1] <= start:
+            self._reach += 1
+        return any(self._hits[i][1] > start for i in range(self._reach, index))
+
+
 def _redact_lines(engine: Any, text: str, report: FileReport) -> str:
     # One prefilter scan for the block: a line no trigger hits, written without JSON
     # escapes (its strings are then pieces of the line itself), has nothing to redact.
     hits = engine.candidate_hits(text) if hasattr(engine, "candidate_hits") else None
-    hit_starts = [h[0] for h in hits] if hits is not None else []
-    reach_end = 0
+    index = HitIndex(hits) if hits is not None else None
     out: list[str] = []
     position = 0
     for line in text.splitlines(keepends=True):
@@ -324,13 +339,8 @@ def _redact_lines(engine: Any, text: str, report: FileReport) -> str:
         if not body.strip():
             out.append(line)
             continue
-        clean = False
-        if hits is not None and "\\" not in body:
-            index = bisect.bisect_left(hit_starts, position)
-            # hits are sorted by start; the ones starting before the line's end may reach it
-            while reach_end < index and hits[reach_end][1] <= line_start:
-                reach_end += 1
-            clean = not any(hits[i][1] > line_start for i in range(reach_end, index))
+        clean = index is not None and "\\" not in body \
+            and not index.touches(line_start, position)
         try:
             value = json.loads(body)
         except (ValueError, RecursionError):  # RecursionError: nested too deeply

@@ -147,24 +147,18 @@ def redact_documents(engine: Redactor, documents: Sequence[Any], *,
     nothing: one prefilter scan over the block of their JSON lines decides which rows
     go through the recognizers (a line no trigger hits and written without JSON
     escapes has nothing to redact, the fact the batch JSON Lines path rests on)."""
-    import bisect
+    from redactor.batch import HitIndex
 
     lines = [json.dumps(d, ensure_ascii=False) for d in documents]
-    block = "\n".join(lines)
-    hits = engine.candidate_hits(block)
-    starts = [h[0] for h in hits] if hits is not None else []
+    hits = engine.candidate_hits("\n".join(lines))
+    index = HitIndex(hits) if hits is not None else None
     results: list[JsonRedaction | None] = []
     position = 0
-    reach = 0
     for document, line in zip(documents, lines, strict=True):
         line_start, line_end = position, position + len(line)
         position = line_end + 1
-        clean = False
-        if hits is not None and "\\" not in line:
-            index = bisect.bisect_left(starts, line_end)
-            while reach < index and hits[reach][1] <= line_start:
-                reach += 1
-            clean = not any(hits[i][1] > line_start for i in range(reach, index))
+        clean = index is not None and "\\" not in line \
+            and not index.touches(line_start, line_end)
         if clean:
             results.append(None)
             continue
