@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -138,6 +139,7 @@ def run_checks(cwd: Path | None = None) -> list[Check]:
                             f"{status['uptime']} s, {status['rss'] // 2**20} MiB"))
     checks.append(_self_test(command))
     checks.append(_prefilter_check())
+    checks.append(spark_check())
     checks.extend(others)
     return checks
 
@@ -208,6 +210,37 @@ def _prefilter_check() -> Check:
         return Check("prefilter", True, "google-re2")
     return Check("prefilter", True, "Python re; install redactor[fast] (hyperscan on x86-64, "
                  "google-re2 elsewhere) for faster batch runs")
+
+
+_JAVA_MAJOR = re.compile(r'version "(?:1\.)?(\d+)')
+
+
+def spark_check() -> Check:
+    """Can ``redactor redact --engine spark`` run here?  Informational: Spark is an
+    optional extra, so its absence is no failure; PySpark without a usable Java is a
+    warning.  PySpark is looked up, not imported (importing it costs seconds)."""
+    from importlib.metadata import PackageNotFoundError, version
+    from importlib.util import find_spec
+
+    if find_spec("pyspark") is None:
+        return Check("Spark", True, "PySpark not installed; pip install 'redactor[spark]' "
+                     "for --engine spark")
+    try:
+        release = version("pyspark")
+    except PackageNotFoundError:
+        release = "unknown release"
+    from redactor.spark import java_runtime
+
+    java = java_runtime()
+    if java is None:
+        return Check("Spark", True, f"PySpark {release}, but no Java runtime runs from "
+                     "JAVA_HOME or PATH: --engine spark will fail (Spark 4 needs Java 17 "
+                     "or 21)", warning=True)
+    found = _JAVA_MAJOR.search(java)
+    if found and int(found.group(1)) < 17:
+        return Check("Spark", True, f"PySpark {release}, but Java is too old ({java}): "
+                     "Spark 4 needs Java 17 or 21", warning=True)
+    return Check("Spark", True, f"PySpark {release}, Java: {java}")
 
 
 def hermes_checks(home: Path | None = None) -> list[Check]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -143,3 +144,69 @@ def test_a_plugin_without_redactor_on_path_fails(home: Path, tmp_path: Path,
     local.parent.mkdir(parents=True, exist_ok=True)
     local.write_text(json.dumps({"enabledPlugins": {"redactor@redactor": False}}))
     assert not by_name(run_checks(tmp_path / "project"), "Claude Code plugin")
+
+
+# ----------------------------------------------------------------------- Spark check
+
+def fake_java(root: Path, banner: str, code: int = 0) -> Path:
+    """A JAVA_HOME whose ``bin/java -version`` prints BANNER on stderr."""
+    java = root / "bin" / "java"
+    java.parent.mkdir(parents=True)
+    java.write_text(f"#!/bin/sh\necho '{banner}' >&2\nexit {code}\n")
+    java.chmod(0o755)
+    return root
+
+
+def pyspark_installed() -> bool:
+    from importlib.util import find_spec
+
+    return find_spec("pyspark") is not None
+
+
+def test_spark_absent_is_no_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from redactor.doctor import spark_check
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "pyspark" else real(name, *a))
+    check = spark_check()
+    assert check.ok and not check.warning
+    assert "not installed" in check.detail and "redactor[spark]" in check.detail
+
+
+@pytest.mark.skipif(not pyspark_installed(), reason="PySpark is not installed")
+def test_spark_without_java_or_with_an_old_one_is_a_warning(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from redactor.doctor import spark_check
+
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    missing = spark_check()
+    assert missing.ok and missing.warning and "no Java runtime" in missing.detail
+
+    monkeypatch.setenv("JAVA_HOME", str(fake_java(tmp_path / "jdk11",
+                                                  'openjdk version "11.0.2" 2019-01-15')))
+    old = spark_check()
+    assert old.warning and "too old" in old.detail and "11.0.2" in old.detail
+
+    monkeypatch.setenv("JAVA_HOME", str(fake_java(tmp_path / "broken", "crash", code=1)))
+    broken = spark_check()
+    assert broken.warning and "no Java runtime" in broken.detail
+
+    monkeypatch.setenv("JAVA_HOME", str(fake_java(tmp_path / "jdk21",
+                                                  'openjdk version "21.0.4" 2024-07-16')))
+    fine = spark_check()
+    assert fine.ok and not fine.warning and "21.0.4" in fine.detail
+
+
+def test_the_spark_check_in_doctor_does_not_import_pyspark(home: Path) -> None:
+    code = ("import sys; from redactor.doctor import run_checks; "
+            "[c] = [c for c in run_checks() if c.name == 'Spark']; "
+            "print(c.ok, 'pyspark' in sys.modules, c.detail.split(',')[0])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, check=True, cwd=home)
+    ok, imported, first = done.stdout.split(" ", 2)
+    assert (ok, imported) == ("True", "False")
+    assert first.startswith("PySpark") and (pyspark_installed() == ("not installed" not in first))
