@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     from redactor.batch import FileReport, Job, Options
     from redactor.engine import Redactor
-    from redactor.results import JsonRedaction
+    from redactor.results import Finding, JsonRedaction
 
 __all__ = ["FINDINGS_COLUMN", "JobSettings", "SparkError", "java_runtime", "job_settings",
            "redact_column", "redact_dataframe", "redact_files", "redact_text_files",
@@ -362,29 +362,44 @@ def redact_dataframe(df: DataFrame, columns: Sequence[str] | None = None, *,
 
 # ----------------------------------------------------------------- text files
 
-def _split_same(text: str, count: int) -> list[str] | None:
-    pieces = text.split("\n")
-    return pieces if len(pieces) == count else None
+def _keep_lines(engine: Redactor, text: str, findings: Sequence[Finding]) -> str:
+    """``engine.apply(text, findings)`` where each finding's replacement is followed by
+    the line breaks its value held (a private key's block becomes its placeholder and
+    empty lines), so the line count is kept and nothing of the value is left."""
+    out: list[str] = []
+    cursor = 0
+    for finding in findings:
+        value = text[finding.start:finding.end]
+        moved = replace(finding, start=0, end=len(value))
+        replaced = engine.apply(value, [moved])
+        missing = value.count("\n") - replaced.count("\n")
+        if missing < 0:
+            replaced = replaced.replace("\n", " ")
+            missing = value.count("\n")
+        out += [text[cursor:finding.start], replaced, "\n" * missing]
+        cursor = finding.end
+    out.append(text[cursor:])
+    return "".join(out)
 
 
-def _redact_lines_block(engine: Redactor, lines: list[str], fmt: str,
-                        names: set[str]) -> list[str]:
-    """One batch of a partition's lines, redacted as the local command redacts a block;
-    a finding that would swallow a line break is redacted line by line instead, so the
-    line count never changes."""
-    from redactor.batch import FileReport, _redact_lines, _redact_text
+def _redact_block(engine: Redactor, block: str, fmt: str, names: set[str]) -> str:
+    """One batch of a partition's lines (joined by ``\n``), redacted as the local command
+    redacts a block, with the line count kept: a finding that covers line breaks (a
+    private key's block) keeps them after its placeholder."""
+    from redactor.batch import FileReport, _redact_lines
 
-    report = FileReport("<spark>")
-    block = "\n".join(lines)
     if fmt == "jsonl":
-        out = _split_same(_redact_lines(engine, block + "\n", report)[:-1], len(lines))
-    else:
-        out = _split_same(_redact_text(engine, block, report, names), len(lines))
-    if out is not None:
-        return out
-    if fmt == "jsonl":
-        return [_redact_lines(engine, line + "\n", report)[:-1] for line in lines]
-    return [_redact_text(engine, line, report, names) for line in lines]
+        # Each JSON line is redacted on its own (a line that is not JSON, as text): no
+        # finding crosses a line break.
+        out = _redact_lines(engine, block + "\n", FileReport("<spark>"))[:-1]
+        if out.count("\n") == block.count("\n"):
+            return out
+        return "\n".join(_redact_lines(engine, line + "\n", FileReport("<spark>"))[:-1]
+                         for line in block.split("\n"))
+    findings = engine.analyze(block, names=names)
+    if any("\n" in block[f.start:f.end] for f in findings):
+        return _keep_lines(engine, block, findings)
+    return engine.apply(block, findings)
 
 
 def redact_text_files(spark: SparkSession, input: str | Sequence[str], output: str, *,
@@ -396,7 +411,8 @@ def redact_text_files(spark: SparkSession, input: str | Sequence[str], output: s
 
     Lines are read and written as bytes (``\\n`` ends a line, so a ``\\r`` before it is
     kept); bytes that are not UTF-8 pass through.  The line count is kept: a finding
-    that would cover a line break is redacted line by line.  What differs from
+    that covers line breaks (a private key's block) is replaced by its placeholder
+    followed by as many empty lines.  What differs from
     ``redactor redact``: a user name found in a partition is carried to that
     partition's later lines only, and every line, the last included, ends with ``\\n``.
     """
@@ -412,16 +428,26 @@ def redact_text_files(spark: SparkSession, input: str | Sequence[str], output: s
     raw = frame.select(F.col("value").cast("binary").alias("value"))
 
     def redact(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow.compute as pc
+
         from redactor.batch import _decode, _encode
 
         engine = _engine(shipped)
         names: set[str] = set()  # user names found so far in this partition
         for batch in batches:
-            lines = [_decode(v) for v in batch.column(0).to_pylist()]
-            out = _redact_lines_block(engine, lines, format, names)
-            encoded = [_encode(line, json_text=format == "jsonl") for line in out]
-            yield pa.RecordBatch.from_arrays([pa.array(encoded, type=pa.binary())],
-                                             names=["value"])
+            lines = batch.column(0)
+            if len(lines) == 0:
+                yield batch
+                continue
+            # The batch as one block, joined and split in Arrow, decoded and encoded
+            # once: a line break is never part of a UTF-8 sequence, so this is what
+            # each line alone gives.
+            whole = pa.ListArray.from_arrays(pa.array([0, len(lines)], pa.int32()), lines)
+            block = _decode(pc.binary_join(whole, b"\n")[0].as_py())
+            out = _encode(_redact_block(engine, block, format, names),
+                          json_text=format == "jsonl")
+            split = pc.split_pattern(pa.array([out], pa.binary()), b"\n").flatten()
+            yield pa.RecordBatch.from_arrays([split], names=["value"])
 
     redacted = raw.mapInArrow(redact, raw.schema).select(F.col("value").cast("string"))
     writer = redacted.write.mode(mode).option("lineSep", "\n")
@@ -541,33 +567,52 @@ class _StageProgress:
                 if self._seen.get(stage_id) != state:
                     self._seen[stage_id] = state
                     self._write(f"redactor: spark stage {stage_id}: {state[0]}/{state[1]} "
-                                "file(s) done")
+                                "task(s) done")
         except Exception:  # progress is best effort; the job's own errors still surface
             return
+
+
+#: Tasks per core :func:`redact_files` aims at: enough for the longest file not to hold
+#: up the others, few enough that PySpark's cost per task (tens of ms) stays small.
+TASKS_PER_CORE: Final = 2
+
+
+def _bins(sizes: Sequence[int], count: int) -> list[list[int]]:
+    """Indexes of ``sizes`` in ``count`` groups of similar total size, largest first in
+    each (largest file to the least loaded group: the longest-processing-time rule)."""
+    bins: list[list[int]] = [[] for _ in range(max(1, min(count, len(sizes))))]
+    loads = [0] * len(bins)
+    for index in sorted(range(len(sizes)), key=lambda i: -sizes[i]):
+        target = loads.index(min(loads))
+        bins[target].append(index)
+        loads[target] += sizes[index]
+    return sorted((b for b in bins if b), key=lambda b: -sum(sizes[i] for i in b))
 
 
 def redact_files(jobs: list[Job], *, master: str = "local[*]",
                  settings: Settings | str | JobSettings | None = None,
                  options: Options | None = None, progress: bool = False,
                  spark: SparkSession | None = None) -> list[FileReport]:
-    """The CLI's ``--engine spark``: each input file is one Spark task that runs the
-    local command's per-file redaction on an executor (same output, atomic writes), so
-    inputs and outputs must be on a file system every executor sees (local mode, a
-    shared mount).  The largest files are scheduled first."""
+    """The CLI's ``--engine spark``: the local command's per-file redaction (same output,
+    atomic writes) run in Spark tasks, so inputs and outputs must be on a file system
+    every executor sees (local mode, a shared mount).  Files are grouped into about
+    :data:`TASKS_PER_CORE` tasks per core of similar total size (one file per task
+    when there are fewer files); each task redacts its files one after the other."""
     from redactor.batch import DEFAULT_OPTIONS, FileReport
 
     shipped = job_settings(settings)
     chosen = DEFAULT_OPTIONS if options is None else options
     if not jobs:
         return []
-    ordered = sorted(range(len(jobs)), key=lambda i: -_size(jobs[i].source))
     session = spark_session(master) if spark is None else spark
     try:
-        rdd = session.sparkContext.parallelize([(i, jobs[i]) for i in ordered],
-                                               numSlices=len(jobs))
+        cores = max(1, session.sparkContext.defaultParallelism)
+        groups = _bins([_size(job.source) for job in jobs], cores * TASKS_PER_CORE)
+        work = [[(i, jobs[i]) for i in group] for group in groups]
+        rdd = session.sparkContext.parallelize(work, numSlices=len(work))
 
-        def one(item: tuple[int, Job]) -> tuple[int, FileReport]:
-            return item[0], _run_file(item[1], shipped, chosen)
+        def run(group: list[tuple[int, Job]]) -> list[tuple[int, FileReport]]:
+            return [(index, _run_file(job, shipped, chosen)) for index, job in group]
 
         def say(line: str) -> None:
             print(line, file=sys.stderr, flush=True)
@@ -575,10 +620,12 @@ def redact_files(jobs: list[Job], *, master: str = "local[*]",
         started = time.monotonic()
         try:
             if progress:
+                say(f"redactor: spark: {len(jobs)} file(s) in {len(work)} task(s) on "
+                    f"{cores} core(s)")
                 with _StageProgress(session, say):
-                    done = rdd.map(one).collect()
+                    done = rdd.flatMap(run).collect()
             else:
-                done = rdd.map(one).collect()
+                done = rdd.flatMap(run).collect()
         except Exception as exc:
             raise SparkError(f"the Spark job failed ({type(exc).__name__})") from None
         if progress:

@@ -135,6 +135,9 @@ def test_the_cli_on_spark_writes_the_local_commands_tree(tmp_path: Path, spark: 
         json.loads((tmp_path / "local.json").read_text())
     assert "broken.log.gz" in done.stderr and "redactor: spark stage" in done.stderr
     assert CPF not in done.stderr and "52998224725" not in done.stderr
+    # Spark's own console chatter is off: errors only (the JVM's warning about its
+    # incubator module is printed by the JVM itself, before any logging starts).
+    assert "Setting default log level" not in done.stderr and " WARN " not in done.stderr
     assert b"[CPF]" in tree(tmp_path / "spark")["app.log"]
 
 
@@ -372,3 +375,41 @@ def test_findings_are_types_and_counts_only(spark: Any) -> None:
     frame = spark.createDataFrame([(f"{CPF} e {CPF}",)], "msg string")
     [row] = redact_dataframe(frame, findings=True, settings=Settings()).collect()
     assert row.findings == {"BR_CPF": 2} and Counter(row.findings).total() == 2
+
+
+def test_a_private_key_across_lines_and_batches_leaves_nothing(spark: Any,
+                                                              tmp_path: Path) -> None:
+    """A PEM block is one finding over several lines: Spark keeps the line count by
+    following its placeholder with empty lines, also when the block straddles two
+    Arrow batches (64 lines here), where each part is found on its own."""
+    from redactor.spark import redact_text_files
+    from tests.integration.test_secrets import pem
+
+    keys = [pem(), pem(label="PRIVATE KEY")]
+    filler = [f"linha {i} pedido {i * 7919} ok" for i in range(200)]
+    lines = [*filler[:58], *keys[0].split("\n"), *filler[58:100], *keys[1].split("\n"),
+             f"CPF {CPF}", *filler[100:]]
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / "keys.log").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    redact_text_files(spark, str(source), str(tmp_path / "out"), settings=Settings())
+    out = b"\n".join(part_lines(tmp_path / "out")).decode()
+    assert out.count("\n") + 1 == len(lines)
+    body = [line for key in keys for line in key.split("\n")[1:-1]]
+    assert not [line for line in body if line in out]
+    assert "PRIVATE KEY" not in out and CPF not in out and out.count("[SECRET]") >= 2
+    assert out.split("\n")[:58] == filler[:58]
+
+
+def test_files_are_grouped_into_tasks_of_similar_size() -> None:
+    from redactor.spark import _bins
+
+    sizes = [50, 10, 40, 30, 30, 20, 10, 5, 0]
+    groups = _bins(sizes, 4)
+    assert sorted(i for g in groups for i in g) == list(range(len(sizes)))
+    loads = [sum(sizes[i] for i in g) for g in groups]
+    assert len(groups) == 4 and loads == sorted(loads, reverse=True)
+    assert max(loads) - min(loads) <= max(sizes) // 2  # 50 | 40+5 | 30+20 | 30+10+10+0
+    assert all(sizes[g[0]] == max(sizes[i] for i in g) for g in groups)
+    assert _bins([7, 3], 8) == [[0], [1]]  # one file per task when files are few
+    assert _bins([], 4) == []
