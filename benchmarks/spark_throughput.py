@@ -7,19 +7,22 @@ of its own (a fresh JVM, as a user gets) that reports:
 
 - session start-up: ``spark_session(master)``, JVM and SparkContext;
 - the configuration read and checked on the driver (``job_settings``: one engine build);
-- a warm-up job on two small files: each executor's Python worker builds its engine;
-- ``redact_files`` (what ``redactor redact --engine spark`` runs: one task per file,
-  the local command's per-file redaction) on the corpus, and a second time;
-- ``redact_text_files`` (the DataFrame path: lines in Arrow batches) on the corpus.
+- warm-up jobs on two small files: Python workers start and build their engines;
+- then, in each of ``--rounds`` rounds, one after the other so that the machine's
+  drift touches all alike: ``redactor redact --jobs N`` (N = the master's cores) end to
+  end and on a 7 KB input (its start-up), the same per-file redaction in the driver on
+  its warm engine (one core), ``redact_files`` (what ``redactor redact --engine spark``
+  runs) and ``redact_text_files`` (the DataFrame path: lines in Arrow batches).
 
-The local command is timed end to end and on a 7 KB input (its start-up), so both
-sides are compared without start-up: the per-core overhead of Spark is
-``local MB/s / Spark MB/s - 1`` for the same number of cores (target <= 25 %).
-Outputs are checked: ``redact_files`` writes the local command's bytes, and no planted
-value is left in the DataFrame path's output.  Figures are printed, nothing asserted.
+Each figure is the best of its rounds.  The per-core overhead of Spark is
+``local MB/s / Spark MB/s - 1`` at the same number of cores, the local command taken
+without its start-up (target <= 25 %).  Outputs are checked: ``redact_files`` writes
+the local command's bytes, the DataFrame path writes the local command's lines (in its
+own order), and no planted value is left in it.
+Figures are printed, nothing is asserted.
 
     python benchmarks/spark_throughput.py [--mb 40] [--parts 8] [--corpus logs|digits]
-        [--masters local[1],local[2]] [--cli]
+        [--masters local[1],local[2]] [--rounds 3] [--cli]
 """
 
 from __future__ import annotations
@@ -28,11 +31,13 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +52,18 @@ def _digest_tree(root: Path) -> dict[str, str]:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+def _cores(master: str) -> int:
+    found = re.fullmatch(r"local\[(\d+)\]", master)
+    return int(found.group(1)) if found else os.cpu_count() or 1
+
+
 def _child(master: str, work: Path, rounds: int) -> dict[str, Any]:
-    """Runs in its own process: the Spark figures for one master, as a JSON object."""
+    """Runs in its own process: the figures for one master, as a JSON object."""
     from redactor import batch
     from redactor.spark import _engine, job_settings, redact_files, redact_text_files, spark_session
 
-    figures: dict[str, Any] = {"master": master}
+    cores = _cores(master)
+    figures: dict[str, Any] = {"master": master, "cores": cores}
     started = time.perf_counter()
     session = spark_session(master, app_name="redactor-benchmark")
     figures["session_start"] = time.perf_counter() - started
@@ -80,7 +91,6 @@ def _child(master: str, work: Path, rounds: int) -> dict[str, Any]:
             return time.perf_counter() - began
 
         def in_process(output: Path) -> float:
-            """The local command's per-file redaction here, on the driver's warm engine."""
             jobs = batch.plan([work / "in"], "*", output, in_place=False, scan=False,
                               requested=None)
             engine = _engine(shipped)
@@ -89,19 +99,23 @@ def _child(master: str, work: Path, rounds: int) -> dict[str, Any]:
                 batch.process_file(engine, job.source, job.destination, job.fmt)
             return time.perf_counter() - began
 
-        # The first job of each kind starts Python workers, builds their engines and
-        # warms the JVM: timed apart, on the small files.
+        def local(source: Path, output: Path) -> float:
+            shutil.rmtree(output, ignore_errors=True)
+            return timed_redactor(source, output, cores)[0]
+
         figures["warm_up"] = (files_job(work / "small", work / f"small-{master}")
                               + text_job(work / "small", work / f"small-text-{master}"))
-        for key in ("files", "text_files", "in_process"):
+        for key in ("startup", "local", "in_process", "files", "text_files"):
             figures[key] = []
         out = work / f"files-{master}"
         text_out = work / f"text-{master}"
         for _ in range(rounds):
+            figures["startup"].append(local(work / "small", work / "local-small"))
+            figures["local"].append(local(work / "in", work / f"local-{master}"))
             figures["in_process"].append(in_process(work / f"driver-{master}"))
             figures["files"].append(files_job(work / "in", out))
             figures["text_files"].append(text_job(work / "in", text_out))
-        figures["files_digest"] = _digest_tree(out)
+        figures["same_bytes"] = _digest_tree(out) == _digest_tree(work / f"local-{master}")
         figures["text_parts"] = len(list(text_out.glob("part-*")))
         figures["text_out"] = str(text_out)
     finally:
@@ -120,13 +134,38 @@ def _run_child(master: str, work: Path, rounds: int) -> dict[str, Any]:
     return result
 
 
-def _left(folder: Path, planted: list[str]) -> int:
-    text = "".join(p.read_text(encoding="utf-8") for p in sorted(folder.glob("part-*")))
-    return sum(1 for value in set(planted) if value in text)
+def _lines(folder: Path) -> Counter[bytes]:
+    """The lines of every file under ``folder`` (part files or the local command's)."""
+    counted: Counter[bytes] = Counter()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and not path.name.startswith(("_", ".")):
+            counted.update(path.read_bytes().splitlines())
+    return counted
+
+
+def _left(lines: Counter[bytes], planted: list[str]) -> int:
+    """Planted values still in ``lines``: each value-shaped token's substrings of a
+    planted value's length looked up in a set (a substring search per value would
+    take minutes on 100 MB)."""
+    values = {v.encode() for v in planted}
+    lengths = sorted({len(v) for v in values})
+    token = re.compile(rb"[0-9A-Za-z./-]{%d,}" % lengths[0]) if lengths else None
+    found: set[bytes] = set()
+    for line in lines:
+        for match in token.finditer(line) if token else ():
+            word = match.group()
+            for size in lengths:
+                found.update(word[i:i + size] for i in range(len(word) - size + 1)
+                             if word[i:i + size] in values)
+    return len(found)
 
 
 def _rate(megabytes: float, seconds: float) -> float:
     return megabytes / seconds if seconds > 0 else float("inf")
+
+
+def _runs(times: list[float]) -> str:
+    return ", ".join(f"{t:.1f}" for t in times)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     text, planted = (digit_corpus if args.corpus == "digits" else corpus)(args.mb)
     megabytes = len(text.encode()) / 1e6
     print(f"corpus ({args.corpus}): {megabytes:.1f} MB in {args.parts} files, "
-          f"{len(planted)} planted values; best of {args.rounds} runs each", flush=True)
+          f"{len(planted)} planted values; best of {args.rounds} rounds", flush=True)
     with tempfile.TemporaryDirectory(prefix="rdx-spark-bench") as folder:
         work = Path(folder)
         (work / "in").mkdir()
@@ -169,54 +208,36 @@ def main(argv: list[str] | None = None) -> int:
             (work / "small" / f"s{index}.log").write_text("nada pessoal aqui\n" * 400,
                                                           encoding="utf-8")
 
-        def best_cli(source: Path, jobs: int) -> float:
-            times = []
-            for run in range(args.rounds):
-                out = work / f"local-{source.name}-{jobs}-{run}"
-                times.append(timed_redactor(source, out, jobs)[0])
-            return min(times)
-
-        startup = best_cli(work / "small", 1)
-        local = {jobs: best_cli(work / "in", jobs) for jobs in (1, 2)}
-        local_rate = {jobs: _rate(megabytes, seconds - startup)
-                      for jobs, seconds in local.items()}
-        reference = _digest_tree(work / "local-in-1-0")
-        print(f"redactor redact start-up: {startup:.2f} s (7 KB input)")
-        for jobs, seconds in local.items():
-            print(f"redactor redact --jobs {jobs}: {_rate(megabytes, seconds):.2f} MB/s end "
-                  f"to end ({seconds:.1f} s), {local_rate[jobs]:.2f} MB/s without start-up",
-                  flush=True)
-
-        one_core: float | None = None
         for master in args.masters.split(","):
-            cores = {"local[1]": 1, "local[2]": 2}.get(master)
-            figures = _run_child(master, work, args.rounds)
-            same = figures["files_digest"] == reference
-            files_rate = _rate(megabytes, min(figures["files"]))
-            text_rate = _rate(megabytes, min(figures["text_files"]))
-            driver_rate = _rate(megabytes, min(figures["in_process"]))
-            one_core = driver_rate if one_core is None else max(one_core, driver_rate)
-            print(f"spark {master}: session start-up {figures['session_start']:.2f} s, "
-                  f"configuration checked on the driver {figures['driver_config']:.2f} s, "
-                  f"warm-up jobs (workers start, engines built) {figures['warm_up']:.2f} s")
-            print(f"  redact_files (--engine spark): {files_rate:.2f} MB/s "
-                  f"(runs: {', '.join(f'{t:.1f}' for t in figures['files'])} s); "
-                  f"same bytes as the local command: {'yes' if same else 'NO'}")
-            print(f"  redact_text_files (DataFrame, Arrow batches): {text_rate:.2f} MB/s "
-                  f"(runs: {', '.join(f'{t:.1f}' for t in figures['text_files'])} s, "
-                  f"{figures['text_parts']} part files); planted values left: "
-                  f"{_left(Path(figures['text_out']), planted)}")
-            print(f"  the same per-file redaction on the driver, warm engine, one core: "
-                  f"{driver_rate:.2f} MB/s (runs: "
-                  f"{', '.join(f'{t:.1f}' for t in figures['in_process'])} s)")
-            if cores is not None:
-                against = {"redactor redact --jobs " + str(cores): local_rate[cores],
-                           f"{cores} x the warm one-core rate": cores * one_core}
-                for label, rate in against.items():
-                    print(f"  per-core overhead against {label} ({rate:.2f} MB/s): "
-                          f"redact_files {100 * (rate / files_rate - 1):+.1f} %, "
-                          f"redact_text_files {100 * (rate / text_rate - 1):+.1f} % "
-                          "(target <= 25 %)", flush=True)
+            f = _run_child(master, work, args.rounds)
+            cores = f["cores"]
+            startup = min(f["startup"])
+            local_rate = _rate(megabytes, min(f["local"]) - startup)
+            rates = {"redact_files": _rate(megabytes, min(f["files"])),
+                     "redact_text_files": _rate(megabytes, min(f["text_files"]))}
+            warm = _rate(megabytes, min(f["in_process"]))
+            print(f"spark {master}: session start-up {f['session_start']:.2f} s, "
+                  f"configuration checked on the driver {f['driver_config']:.2f} s, "
+                  f"warm-up jobs (workers start, engines built) {f['warm_up']:.2f} s")
+            print(f"  redactor redact --jobs {cores}: {local_rate:.2f} MB/s without start-up "
+                  f"(runs: {_runs(f['local'])} s; start-up on 7 KB: {_runs(f['startup'])} s)")
+            print(f"  the same redaction on the driver's warm engine, one core: {warm:.2f} "
+                  f"MB/s (runs: {_runs(f['in_process'])} s)")
+            print(f"  redact_files (--engine spark): {rates['redact_files']:.2f} MB/s (runs: "
+                  f"{_runs(f['files'])} s); same bytes as the local command: "
+                  f"{'yes' if f['same_bytes'] else 'NO'}")
+            text_lines = _lines(Path(f["text_out"]))
+            same_lines = text_lines == _lines(work / f"local-{master}")
+            print(f"  redact_text_files (DataFrame, Arrow batches): "
+                  f"{rates['redact_text_files']:.2f} MB/s (runs: {_runs(f['text_files'])} s, "
+                  f"{f['text_parts']} part files); the local command's lines: "
+                  f"{'yes' if same_lines else 'NO'}; planted values left: "
+                  f"{_left(text_lines, planted)}")
+            for name, rate in rates.items():
+                print(f"  per-core overhead of {name}: {100 * (local_rate / rate - 1):+.1f} % "
+                      f"against redactor redact --jobs {cores}, "
+                      f"{100 * (cores * warm / rate - 1):+.1f} % against {cores} x the warm "
+                      "engine (target <= 25 %)", flush=True)
 
         if args.cli:
             master = args.masters.split(",")[-1]
@@ -225,9 +246,10 @@ def main(argv: list[str] | None = None) -> int:
                             "spark", "--master", master, "--output", str(work / "cli"),
                             str(work / "in")], check=True)
             seconds = time.perf_counter() - started
+            same = _digest_tree(work / "cli") == _digest_tree(work / f"local-{master}")
             print(f"redactor redact --engine spark --master {master}: {seconds:.1f} s end to "
                   f"end ({_rate(megabytes, seconds):.2f} MB/s with the session start-up); "
-                  f"same bytes: {'yes' if _digest_tree(work / 'cli') == reference else 'NO'}")
+                  f"same bytes: {'yes' if same else 'NO'}")
     return 0
 
 

@@ -124,14 +124,20 @@ def test_an_exit_2_without_an_answer_becomes_a_stop(tmp_path: Path) -> None:
     assert json.loads(done.stdout)["continue"] is False
 
 
-def test_a_cache_someone_else_can_write_is_not_believed(tmp_path: Path) -> None:
+def locating_program(tmp_path: Path) -> tuple[Path, Path, Path, Path, str]:
+    """A fake Python answering the fast form, and a ``redactor-hook`` under it that
+    locates (``--locate``) and answers slowly: (log, entry, python, program, PATH)."""
     log = tmp_path / "log"
     entry = tmp_path / "entry.py"
     entry.write_text("")
     python = fake_program(tmp_path / "py", "python", FAST.format(log=log))
     program = fake_program(tmp_path / "bin", "redactor-hook", LOCATING.format(
         python=python, entry=entry, log=log), interpreter=str(python))
-    path = f"{program.parent}:{BASE_PATH}"
+    return log, entry, python, program, f"{program.parent}:{BASE_PATH}"
+
+
+def test_a_cache_someone_else_can_write_is_not_believed(tmp_path: Path) -> None:
+    path = locating_program(tmp_path)[-1]
     assert run_script(PROMPT, path, tmp_path).stdout == '{"slow": true}\n'
     folder = tmp_path / ".cache" / "redactor"
     folder.chmod(0o777)
@@ -201,13 +207,7 @@ cat >/dev/null; echo "fast $*" >> {log}; echo '{{"fast": true}}'
 
 
 def test_the_fast_form_is_cached_and_refreshed_when_stale(tmp_path: Path) -> None:
-    log = tmp_path / "log"
-    entry = tmp_path / "entry.py"
-    entry.write_text("")
-    python = fake_program(tmp_path / "py", "python", FAST.format(log=log))
-    program = fake_program(tmp_path / "bin", "redactor-hook", LOCATING.format(
-        python=python, entry=entry, log=log), interpreter=str(python))
-    path = f"{program.parent}:{BASE_PATH}"
+    log, entry, python, program, path = locating_program(tmp_path)
 
     def call() -> str:
         done = run_script(PROMPT, path, tmp_path)
