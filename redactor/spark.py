@@ -190,7 +190,8 @@ def _column_name(col: Column | str) -> str:
 
 def redact_column(col: Column | str, *, settings: Settings | str | JobSettings | None = None,
                   entities: Sequence[str] | None = None) -> Column:
-    """A string column with personal data replaced (null stays null).
+    """A string column with personal data replaced (null stays null); a column of
+    another type is read as its string form, so the result is a string column.
 
     The column's name is context for its values, as a JSON key is (``cpf``, ``nome``);
     ``entities`` limits what is replaced.  Vectorised: one pandas UDF call per Arrow
@@ -224,7 +225,9 @@ def redact_column(col: Column | str, *, settings: Settings | str | JobSettings |
     # PySpark reads the kind of UDF from the hints; this module's are strings.
     redact.__annotations__ = {"values": pd.Series, "return": pd.Series}
     udf = pandas_udf(redact, StringType())  # type: ignore[call-overload]
-    target = F.col(col) if isinstance(col, str) else col
+    # Another type is read as its text (a CPF kept as a number is found too); the
+    # result is a string column either way.
+    target = (F.col(col) if isinstance(col, str) else col).cast(StringType())
     return udf(target).alias(label or "redacted")  # type: ignore[no-any-return]
 
 

@@ -233,6 +233,10 @@ def test_a_column_redacted_alone_with_its_name_as_context(spark: Any, engine: Re
     [row] = mixed.select(redact_column(F.col("texto"), settings=Settings(),
                                        entities=["EMAIL_ADDRESS"])).collect()
     assert row.texto == f"{CPF} [EMAIL]"
+    # A column of another type is read as its text: a CPF kept as a number is found.
+    numbers = spark.createDataFrame([(52998224725,), (12345,), (None,)], "cpf long")
+    got = [r.cpf for r in numbers.select(redact_column("cpf", settings=Settings())).collect()]
+    assert got == ["[CPF]", "12345", None]
 
 
 def test_the_configuration_travels_with_the_job(spark: Any, tmp_path: Path) -> None:
