@@ -325,6 +325,31 @@ class HitIndex:
         return any(self._hits[i][1] > start for i in range(self._reach, index))
 
 
+#: Keys of one JSON value past which :func:`keys_lift` stops reading and says yes.
+MAX_KEYS_READ: Final = 512
+
+
+def keys_lift(engine: Any, value: Any) -> bool:
+    """Does a key of ``value`` (a parsed JSON value) lift an entity (see
+    ``Redactor.labels_lift``)?  Yes when it cannot tell: too many keys, or an engine
+    that cannot answer."""
+    lifts = getattr(engine, "labels_lift", None)
+    if lifts is None:
+        return True
+    keys: set[str] = set()
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            keys.update(str(k) for k in item)
+            pending.extend(v for v in item.values() if isinstance(v, dict | list))
+        elif isinstance(item, list):
+            pending.extend(v for v in item if isinstance(v, dict | list))
+        if len(keys) > MAX_KEYS_READ:
+            return True
+    return bool(lifts(sorted(keys))) if keys else False
+
+
 def _redact_lines(engine: Any, text: str, report: FileReport) -> str:
     # One prefilter scan for the block: a line no trigger hits, written without JSON
     # escapes (its strings are then pieces of the line itself), has nothing to redact.
@@ -347,7 +372,7 @@ def _redact_lines(engine: Any, text: str, report: FileReport) -> str:
             report.malformed_lines += 1
             out.append(line if clean else _redact_text(engine, body, report) + ending)
             continue
-        if clean:
+        if clean and not keys_lift(engine, value):
             out.append(line)
             continue
         result = engine.redact_json(value)

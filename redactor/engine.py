@@ -332,6 +332,13 @@ class Redactor:
             return None
         return scanner.hits(normalized)
 
+    def labels_lift(self, labels: Sequence[str]) -> bool:
+        """Do ``labels`` (JSON keys, column names) hold a keyword of some entity?  Such
+        a label lifts every candidate of that entity in the values under it, which the
+        prefilter's triggers cannot see (``{"senha": "..."}``): a JSON line whose hits
+        are none is clean only when its keys lift nothing."""
+        return bool(self._lifted_by(tuple(labels))) if labels else False
+
     def may_contain(self, text: str) -> bool:
         """False only when no recognizer can find anything in ``text`` (no trigger hits).
 

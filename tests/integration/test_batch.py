@@ -235,6 +235,30 @@ def test_jsonl_lines_without_candidates_pass_untouched_with_the_same_result(
     assert sum(reports[0][0].values()) > 300 and reports[0][1] > 40
 
 
+def test_a_jsonl_line_whose_keys_lift_an_entity_is_never_passed_as_clean() -> None:
+    """``{"senha": "..."}``: no trigger hits the raw line, yet the key makes its value a
+    secret (the key lifts the entity, as in ``redact_json``).  The fast path must not
+    copy such a line; an ASCII block, where the fast path applies to every line."""
+    import io
+
+    lines = []
+    for index in range(60):
+        lines.append(json.dumps({"event": "heartbeat", "seq": index}))
+        lines.append(json.dumps({"senha_db": f"hunter{index}senha"} if index % 2 else
+                                {"app": {"senha_db": f"hunter{index}senha"}}))
+    text = "\n".join(lines) + "\n"
+    assert Redactor().candidate_hits(text) == []  # the case: nothing for the triggers
+    outputs = []
+    for choice in (True, False):
+        target = io.BytesIO()
+        batch.redact_stream(Redactor(prefilter=choice), io.BytesIO(text.encode()), target,
+                            "jsonl", batch.FileReport("x.jsonl"))
+        outputs.append(target.getvalue().decode())
+    assert outputs[0] == outputs[1]
+    assert outputs[0].count('"senha_db": "[SECRET]"') == 60
+    assert outputs[0].count('"event": "heartbeat"') == 60
+
+
 def test_progress_bar_shows_bytes_rate_and_findings(tree: Path, tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     jobs = batch.plan([tree], "*", tmp_path / "out", in_place=False, scan=False, requested=None)
