@@ -104,7 +104,8 @@ def job_settings(settings: Settings | str | JobSettings | None = None, *,
         users = _read_known_users(base.known_users_files)
         base = replace(base, known_users=(*base.known_users, *users), known_users_files=(),
                        hash_key_file=None)
-    extra = tuple(u.strip() for u in known_users if isinstance(u, str) and u.strip())
+    names = [known_users] if isinstance(known_users, str) else known_users
+    extra = tuple(u.strip() for u in names if isinstance(u, str) and u.strip())
     if extra:
         base = replace(base, known_users=(*base.known_users, *extra))
     if hash_key is not None:
@@ -147,7 +148,7 @@ def redact_documents(engine: Redactor, documents: Sequence[Any], *,
     nothing: one prefilter scan over the block of their JSON lines decides which rows
     go through the recognizers (a line no trigger hits and written without JSON
     escapes has nothing to redact, the fact the batch JSON Lines path rests on)."""
-    from redactor.batch import HitIndex
+    from redactor.batch import HitIndex, keys_lift
 
     lines = [json.dumps(d, ensure_ascii=False) for d in documents]
     hits = engine.candidate_hits("\n".join(lines))
@@ -158,7 +159,7 @@ def redact_documents(engine: Redactor, documents: Sequence[Any], *,
         line_start, line_end = position, position + len(line)
         position = line_end + 1
         clean = index is not None and "\\" not in line \
-            and not index.touches(line_start, line_end)
+            and not index.touches(line_start, line_end) and not keys_lift(engine, document)
         if clean:
             results.append(None)
             continue
@@ -176,7 +177,8 @@ def _require_pyspark() -> None:
 
 
 def _column_name(col: Column | str) -> str:
-    """The name a column reads as context (the last part of ``a.b``), "" for expressions."""
+    """The name a column reads as context: any name (``senha-db``, ``rg cliente``), the
+    field of ``a.b``, "" for expressions."""
     if isinstance(col, str):
         text = col
     else:
@@ -184,8 +186,13 @@ def _column_name(col: Column | str) -> str:
             text = str(getattr(col, "_jc").toString())  # noqa: B009 - private, typed as Column
         except Exception:  # Spark Connect columns have no JVM side: no context then
             return ""
-    name = text.rsplit(".", 1)[-1].strip("`")
-    return name if name and all(c.isalnum() or c == "_" for c in name) else ""
+    text = text.strip()
+    if len(text) > 1 and text.startswith("`") and text.endswith("`"):
+        name = text[1:-1].replace("``", "`")  # a quoted name, dots and all
+    else:
+        name = text.rsplit(".", 1)[-1]  # a struct's field reads as its own name
+    # An expression (a function call) has no name to read.
+    return name if name and "(" not in name else ""
 
 
 def redact_column(col: Column | str, *, settings: Settings | str | JobSettings | None = None,
@@ -201,7 +208,7 @@ def redact_column(col: Column | str, *, settings: Settings | str | JobSettings |
     import pandas as pd
     from pyspark.sql import functions as F
     from pyspark.sql.pandas.functions import pandas_udf
-    from pyspark.sql.types import StringType
+    from pyspark.sql.types import BinaryType, StringType
 
     shipped = job_settings(settings)
     label = _column_name(col)
@@ -212,23 +219,29 @@ def redact_column(col: Column | str, *, settings: Settings | str | JobSettings |
             raise UsageError(f"unknown or disabled entities: {', '.join(unknown)}")
 
     def redact(values: pd.Series) -> pd.Series:
+        from redactor.batch import _decode, _encode
+
         engine = _engine(shipped)
-        present = [i for i, v in enumerate(values) if isinstance(v, str) and v]
-        results = redact_documents(engine, [{label: values.iat[i]} for i in present],
+        present = [i for i, v in enumerate(values) if isinstance(v, bytes | bytearray) and v]
+        texts = {i: _decode(bytes(values.iat[i])) for i in present}
+        results = redact_documents(engine, [{label: texts[i]} for i in present],
                                    entities=only)
         out = values.copy()
         for i, result in zip(present, results, strict=True):
             if result is not None:
-                out.iat[i] = result.value[label]
+                out.iat[i] = _encode(result.value[label])
         return out
 
     # PySpark reads the kind of UDF from the hints; this module's are strings.
     redact.__annotations__ = {"values": pd.Series, "return": pd.Series}
-    udf = pandas_udf(redact, StringType())  # type: ignore[call-overload]
-    # Another type is read as its text (a CPF kept as a number is found too); the
-    # result is a string column either way.
-    target = (F.col(col) if isinstance(col, str) else col).cast(StringType())
-    return udf(target).alias(label or "redacted")  # type: ignore[no-any-return]
+    udf = pandas_udf(redact, BinaryType())  # type: ignore[call-overload]
+    # Through bytes, both ways: a value that is not UTF-8 (Spark lets a string hold one)
+    # is neither decoded by Arrow nor quoted in its error.  Casting to string keeps a
+    # string's or a binary's bytes and gives any other type its text (a CPF kept as a
+    # number is found too); the result is a string column.
+    source = F.col(col) if isinstance(col, str) else col
+    target = source.cast(StringType()).cast(BinaryType())
+    return udf(target).cast(StringType()).alias(label or "redacted")  # type: ignore[no-any-return]
 
 
 # ----------------------------------------------------------------- data frames
@@ -247,38 +260,75 @@ def _has_strings(data_type: Any) -> bool:
     return False
 
 
+def _twin(arrow_type: Any) -> Any:
+    """``arrow_type`` with binary in place of every string (keys included): the same
+    buffers, read without UTF-8 validation, so bytes that are not UTF-8 (which Spark
+    lets a string hold) reach Python as bytes instead of failing its decoding."""
+    import pyarrow as pa
+
+    if pa.types.is_string(arrow_type):
+        return pa.binary()
+    if pa.types.is_large_string(arrow_type):
+        return pa.large_binary()
+    if pa.types.is_struct(arrow_type):
+        return pa.struct([arrow_type.field(i).with_type(_twin(arrow_type.field(i).type))
+                          for i in range(arrow_type.num_fields)])
+    if pa.types.is_map(arrow_type):
+        return pa.map_(_twin(arrow_type.key_type), arrow_type.item_field.with_type(
+            _twin(arrow_type.item_type)), keys_sorted=arrow_type.keys_sorted)
+    if pa.types.is_large_list(arrow_type):
+        return pa.large_list(arrow_type.value_field.with_type(_twin(arrow_type.value_type)))
+    if pa.types.is_list(arrow_type):
+        return pa.list_(arrow_type.value_field.with_type(_twin(arrow_type.value_type)))
+    return arrow_type
+
+
+def _text(value: bytes | bytearray) -> str:
+    from redactor.batch import _decode
+
+    return _decode(bytes(value))
+
+
 def _project(value: Any, arrow_type: Any) -> Any:
-    """The JSON shape of an Arrow value: its strings, with everything else as null."""
+    """The JSON shape of an Arrow value read through its :func:`_twin`: its strings
+    (decoded; bytes that are not UTF-8 kept as escapes), everything else as null."""
     import pyarrow as pa
 
     if value is None:
         return None
     if pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type):
-        return value
+        return _text(value)
     if pa.types.is_struct(arrow_type):
         return {arrow_type.field(i).name: _project(value.get(arrow_type.field(i).name),
                                                     arrow_type.field(i).type)
                 for i in range(arrow_type.num_fields)}
     if pa.types.is_map(arrow_type):
-        return {str(k): _project(v, arrow_type.item_type) for k, v in value}
+        return {_key(k): _project(v, arrow_type.item_type) for k, v in value}
     if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type):
         return [_project(v, arrow_type.value_type) for v in value]
     return None
 
 
+def _key(key: Any) -> str:
+    return _text(key) if isinstance(key, bytes | bytearray) else str(key)
+
+
 def _restore(value: Any, redacted: Any, arrow_type: Any) -> Any:
-    """``value`` with its strings taken from ``redacted`` (its :func:`_project`, redacted)."""
+    """``value`` (read through its :func:`_twin`) with its strings taken from
+    ``redacted`` (its :func:`_project`, redacted), encoded back to bytes."""
     import pyarrow as pa
+
+    from redactor.batch import _encode
 
     if value is None:
         return None
     if pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type):
-        return redacted
+        return _encode(redacted)
     if pa.types.is_struct(arrow_type):
         return {name: _restore(value.get(name), redacted[name], arrow_type.field(name).type)
                 for name in (arrow_type.field(i).name for i in range(arrow_type.num_fields))}
     if pa.types.is_map(arrow_type):
-        return [(k, _restore(v, redacted[str(k)], arrow_type.item_type)) for k, v in value]
+        return [(k, _restore(v, redacted[_key(k)], arrow_type.item_type)) for k, v in value]
     if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type):
         return [_restore(v, r, arrow_type.value_type)
                 for v, r in zip(value, redacted, strict=True)]
@@ -291,7 +341,8 @@ def _redact_batch(engine: Redactor, batch: Any, columns: Sequence[str],
 
     names = batch.schema.names
     indexes = [names.index(c) for c in columns]
-    values = {i: batch.column(i).to_pylist() for i in indexes}
+    types = {i: batch.schema.field(i).type for i in indexes}
+    values = {i: batch.column(i).view(_twin(types[i])).to_pylist() for i in indexes}
     documents = []
     for row in range(batch.num_rows):
         documents.append({names[i]: _project(values[i][row], batch.schema.field(i).type)
@@ -310,7 +361,7 @@ def _redact_batch(engine: Redactor, batch: Any, columns: Sequence[str],
                 values[i][row] = _restore(values[i][row], result.value[name],
                                           batch.schema.field(i).type)
                 changed.add(i)
-    arrays = [pa.array(values[i], type=batch.schema.field(i).type) if i in changed
+    arrays = [pa.array(values[i], type=_twin(types[i])).view(types[i]) if i in changed
               else batch.column(i) for i in range(batch.num_columns)]
     fields = list(batch.schema)
     if findings:
@@ -345,7 +396,7 @@ def redact_dataframe(df: DataFrame, columns: Sequence[str] | None = None, *,
         if missing:
             raise UsageError(f"no such column(s): {', '.join(missing)}")
         chosen = [c for c in columns if _has_strings(by_name[c].dataType)]
-    if findings and FINDINGS_COLUMN in by_name:
+    if findings and any(name.lower() == FINDINGS_COLUMN for name in by_name):
         raise UsageError(f"the data frame already has a column {FINDINGS_COLUMN!r}")
     schema = df.schema
     if findings:
@@ -427,7 +478,10 @@ def redact_text_files(spark: SparkSession, input: str | Sequence[str], output: s
         raise UsageError(f"format must be 'text' or 'jsonl', not {format!r}")
     shipped = job_settings(settings)
     paths = [input] if isinstance(input, str) else list(input)
-    frame = spark.read.option("lineSep", "\n").text(paths)
+    # A corrupt or vanished input fails the job, whatever the session's defaults say:
+    # skipping it would write a partial output as if complete.
+    frame = (spark.read.option("lineSep", "\n").option("ignoreCorruptFiles", "false")
+             .option("ignoreMissingFiles", "false").text(paths))
     raw = frame.select(F.col("value").cast("binary").alias("value"))
 
     def redact(batches: Iterator[Any]) -> Iterator[Any]:
@@ -462,17 +516,23 @@ def redact_text_files(spark: SparkSession, input: str | Sequence[str], output: s
         raise _job_failed(exc, output) from None
 
 
-_URL = re.compile(r"\b(?:file|hdfs|s3a?|gs|abfss?|wasbs?|viewfs):/[^\s,;\]\)\"']+")
+_URL = re.compile(r"\b(?:file|hdfs|s3a?|gs|abfss?|wasbs?|viewfs):/[^\s\"'<>]+")
 
 
 def _job_failed(exc: BaseException, output: str) -> SparkError:
     """The failure of a job, naming the input it was reading when Spark says which (its
     own message is not repeated: it may quote a line)."""
+    from urllib.parse import unquote, urlsplit
+
     kind = type(exc).__name__
-    for found in _URL.findall(str(exc)):
-        url = found.rstrip(".")
-        if output not in url:
-            return SparkError(f"{url}: cannot be read ({kind}); the job failed and "
+    message = str(exc)
+    if "PATH_ALREADY_EXISTS" in message:
+        return SparkError(f"{output}: already exists; remove it or pass mode='overwrite'")
+    target = urlsplit(output).path if "://" in output else str(Path(output).absolute())
+    for found in _URL.findall(message):
+        path = unquote(urlsplit(found.rstrip(".,;:)]")).path)
+        if path and not (path == target or path.startswith(target.rstrip("/") + "/")):
+            return SparkError(f"{path}: cannot be read ({kind}); the job failed and "
                               "Spark's output commit left no part file")
     return SparkError(f"the Spark job failed ({kind})")
 
@@ -490,8 +550,10 @@ def java_runtime() -> str | None:
                               timeout=60, stdin=subprocess.DEVNULL, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
-    first = (done.stderr or done.stdout).strip().splitlines()
-    return first[0] if done.returncode == 0 and first else None
+    lines = (done.stderr or done.stdout).strip().splitlines()
+    # "Picked up JAVA_TOOL_OPTIONS: ..." may come first.
+    named = [line for line in lines if ' version "' in line]
+    return (named or lines)[0] if done.returncode == 0 and lines else None
 
 
 def spark_session(master: str = "local[*]", *, app_name: str = "redactor",
@@ -598,7 +660,9 @@ def redact_files(jobs: list[Job], *, master: str = "local[*]",
                  spark: SparkSession | None = None) -> list[FileReport]:
     """The CLI's ``--engine spark``: the local command's per-file redaction (same output,
     atomic writes) run in Spark tasks, so inputs and outputs must be on a file system
-    every executor sees (local mode, a shared mount).  Files are grouped into about
+    every executor sees (local mode, a shared mount).  Without ``spark``, the session
+    this process already runs is used and left running, else one is started for the
+    call (``master``) and stopped.  Files are grouped into about
     :data:`TASKS_PER_CORE` tasks per core of similar total size (one file per task
     when there are fewer files); each task redacts its files one after the other."""
     from redactor.batch import DEFAULT_OPTIONS, FileReport
@@ -607,11 +671,17 @@ def redact_files(jobs: list[Job], *, master: str = "local[*]",
     chosen = DEFAULT_OPTIONS if options is None else options
     if not jobs:
         return []
-    session = spark_session(master) if spark is None else spark
+    owned = spark is None and _active_session() is None
+    session = spark if spark is not None else _active_session() or spark_session(master)
+    # Executors resolve a relative path against their own working folder: ship absolute
+    # ones, and give the reports back under the names the caller used.
+    shipped_jobs = [replace(job, source=job.source.absolute(),
+                            destination=None if job.destination is None
+                            else job.destination.absolute()) for job in jobs]
     try:
         cores = max(1, session.sparkContext.defaultParallelism)
         groups = _bins([_size(job.source) for job in jobs], cores * TASKS_PER_CORE)
-        work = [[(i, jobs[i]) for i in group] for group in groups]
+        work = [[(i, shipped_jobs[i]) for i in group] for group in groups]
         rdd = session.sparkContext.parallelize(work, numSlices=len(work))
 
         def run(group: list[tuple[int, Job]]) -> list[tuple[int, FileReport]]:
@@ -634,13 +704,24 @@ def redact_files(jobs: list[Job], *, master: str = "local[*]",
         if progress:
             say(f"redactor: spark: {len(jobs)} file(s) in {time.monotonic() - started:.1f} s")
     finally:
-        if spark is None:
+        if owned:
             session.stop()
     reports: list[FileReport | None] = [None] * len(jobs)
     for index, report in done:
+        absolute, given = str(shipped_jobs[index].source), str(jobs[index].source)
+        report.path = given
+        if report.error and absolute != given:
+            report.error = report.error.replace(absolute, given)
         reports[index] = report
     return [r if r is not None else FileReport(str(jobs[i].source), error="no report")
             for i, r in enumerate(reports)]
+
+
+def _active_session() -> SparkSession | None:
+    """The session this process already runs, if any (it is used, and left running)."""
+    from pyspark.sql import SparkSession
+
+    return SparkSession.getActiveSession()
 
 
 def _size(path: Path) -> int:

@@ -191,6 +191,11 @@ def test_spark_without_java_or_with_an_old_one_is_a_warning(
     old = spark_check()
     assert old.warning and "too old" in old.detail and "11.0.2" in old.detail
 
+    # A banner line before the version (JAVA_TOOL_OPTIONS set) is read past.
+    monkeypatch.setenv("JAVA_HOME", str(fake_java(
+        tmp_path / "jdk11-opts", 'Picked up JAVA_TOOL_OPTIONS: -Xmx1g\nopenjdk version "11.0.2"')))
+    assert "too old" in spark_check().detail
+
     monkeypatch.setenv("JAVA_HOME", str(fake_java(tmp_path / "broken", "crash", code=1)))
     broken = spark_check()
     assert broken.warning and "no Java runtime" in broken.detail

@@ -45,6 +45,8 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     events = tmp_path_factory.mktemp("spark-events")
     session = spark_session("local[2]", app_name="redactor-tests", config={
         "spark.eventLog.enabled": "true", "spark.eventLog.dir": f"file://{events}",
+        # Spark 4 compresses the event log by default: plain text, so the tests can read it.
+        "spark.eventLog.compress": "false",
         "spark.sql.shuffle.partitions": "2",
         "spark.sql.execution.arrow.maxRecordsPerBatch": "64"})
     session.events = events  # type: ignore[attr-defined]
@@ -365,8 +367,13 @@ def test_a_corrupt_gzip_fails_the_job_naming_the_file(spark: Any, tmp_path: Path
     source.mkdir()
     (source / "good.log.gz").write_bytes(gzip.compress(f"CPF {CPF}\n".encode() * 10))
     (source / "bad.log.gz").write_bytes(truncated_gzip())
-    with pytest.raises(SparkError) as failure:
-        redact_text_files(spark, str(source), str(tmp_path / "out"), settings=Settings())
+    # Even where the session skips corrupt files by default.
+    spark.conf.set("spark.sql.files.ignoreCorruptFiles", "true")
+    try:
+        with pytest.raises(SparkError) as failure:
+            redact_text_files(spark, str(source), str(tmp_path / "out"), settings=Settings())
+    finally:
+        spark.conf.unset("spark.sql.files.ignoreCorruptFiles")
     message = str(failure.value)
     assert "bad.log.gz" in message and CPF not in message
     out = tmp_path / "out"
@@ -417,3 +424,73 @@ def test_files_are_grouped_into_tasks_of_similar_size() -> None:
     assert all(sizes[g[0]] == max(sizes[i] for i in g) for g in groups)
     assert _bins([7, 3], 8) == [[0], [1]]  # one file per task when files are few
     assert _bins([], 4) == []
+
+
+def test_values_that_are_not_utf8_pass_through_and_are_never_quoted(spark: Any) -> None:
+    """Spark lets a string hold any bytes (a Latin-1 file read as text): they reach the
+    engine as escapes and come back as they were, never through Arrow's UTF-8 decoding,
+    whose error would quote the value."""
+    from pyspark.sql import functions as F
+
+    from redactor.spark import redact_column, redact_dataframe
+
+    raw = b"caf\xe9 CPF " + CPF.encode()
+    frame = spark.createDataFrame([(bytearray(raw), bytearray(b"ok"))], "obs binary, b binary")
+    frame = frame.select(F.col("obs").cast("string").alias("obs"),
+                         F.struct(F.col("obs").cast("string").alias("inner")).alias("nested"),
+                         F.col("b"))
+    [row] = frame.select(redact_column("obs", settings=Settings()).cast("binary")).collect()
+    assert bytes(row.obs) == b"caf\xe9 CPF [CPF]"
+    [row] = redact_dataframe(frame, settings=Settings()).select(
+        F.col("obs").cast("binary").alias("obs"),
+        F.col("nested.inner").cast("binary").alias("inner"), "b").collect()
+    assert bytes(row.obs) == bytes(row.inner) == b"caf\xe9 CPF [CPF]"
+    assert bytes(row.b) == b"ok"  # a binary column is not a string column: left alone
+    logged = "".join(p.read_text(errors="replace") for p in spark.events.rglob("*")
+                     if p.is_file())
+    assert CPF not in logged
+
+
+def test_any_column_name_is_context(spark: Any) -> None:
+    from redactor.spark import job_settings, redact_column
+
+    frame = spark.createDataFrame([("hunter2senha", "12.345.678-9", "Maria e zequinha")],
+                                  "`senha-db` string, `rg cliente` string, `obs.x` string")
+    [row] = frame.select(redact_column("senha-db", settings=Settings()),
+                         redact_column("`rg cliente`", settings=Settings()),
+                         redact_column("`obs.x`", settings=job_settings(
+                             Settings(), known_users="zequinha"))).collect()
+    assert row.asDict() == {"senha-db": "[SECRET]", "rg cliente": "[RG]",
+                            "obs.x": "Maria e [USERNAME]"}
+
+
+def test_cli_jobs_ship_absolute_paths_and_report_the_given_ones(
+        spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Executors resolve paths in their own working folder (here the Python workers
+    started before this test moved), so relative names must not reach them."""
+    from redactor import batch
+    from redactor.spark import redact_files
+
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.log").write_text(f"CPF {CPF}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    jobs = batch.plan([Path("in")], "*", Path("out"), in_place=False, scan=False,
+                      requested=None)
+    [report] = redact_files(jobs, settings=Settings(), spark=spark)
+    assert report.error is None and report.path == "in/a.log"
+    assert (tmp_path / "out" / "a.log").read_text(encoding="utf-8") == "CPF [CPF]\n"
+    assert not spark.sparkContext._jsc.sc().isStopped()
+
+
+def test_a_failed_jobs_message_names_the_input() -> None:
+    from redactor.spark import _job_failed
+
+    error = RuntimeError("Encountered error while reading file file:///data/in%207,x/bad%20"
+                         "file.log.gz. Details: java.io.EOFException; line CPF 529.982.247-25")
+    message = str(_job_failed(error, "o"))
+    assert message.startswith("/data/in 7,x/bad file.log.gz: cannot be read")
+    assert CPF not in message
+    inside = RuntimeError("Task failed while writing rows to file:/tmp/out/part-0.")
+    assert str(_job_failed(inside, "/tmp/out")) == "the Spark job failed (RuntimeError)"
+    exists = RuntimeError("[PATH_ALREADY_EXISTS] Path file:/tmp/out already exists.")
+    assert "already exists" in str(_job_failed(exists, "/tmp/out"))
