@@ -671,17 +671,18 @@ def redact_files(jobs: list[Job], *, master: str = "local[*]",
     chosen = DEFAULT_OPTIONS if options is None else options
     if not jobs:
         return []
-    owned = spark is None and _active_session() is None
-    session = spark if spark is not None else _active_session() or spark_session(master)
+    active = _active_session() if spark is None else None
+    owned = spark is None and active is None
+    session = spark or active or spark_session(master)
     # Executors resolve a relative path against their own working folder: ship absolute
     # ones, and give the reports back under the names the caller used.
-    shipped_jobs = [replace(job, source=job.source.absolute(),
+    absolute_jobs = [replace(job, source=job.source.absolute(),
                             destination=None if job.destination is None
                             else job.destination.absolute()) for job in jobs]
     try:
         cores = max(1, session.sparkContext.defaultParallelism)
         groups = _bins([_size(job.source) for job in jobs], cores * TASKS_PER_CORE)
-        work = [[(i, shipped_jobs[i]) for i in group] for group in groups]
+        work = [[(i, absolute_jobs[i]) for i in group] for group in groups]
         rdd = session.sparkContext.parallelize(work, numSlices=len(work))
 
         def run(group: list[tuple[int, Job]]) -> list[tuple[int, FileReport]]:
@@ -708,7 +709,7 @@ def redact_files(jobs: list[Job], *, master: str = "local[*]",
             session.stop()
     reports: list[FileReport | None] = [None] * len(jobs)
     for index, report in done:
-        absolute, given = str(shipped_jobs[index].source), str(jobs[index].source)
+        absolute, given = str(absolute_jobs[index].source), str(jobs[index].source)
         report.path = given
         if report.error and absolute != given:
             report.error = report.error.replace(absolute, given)
