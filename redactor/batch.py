@@ -42,6 +42,7 @@ from types import FrameType
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, cast
 
 from redactor.errors import ConfigError, EngineBuildError, InputError, UsageError
+from redactor.jsonio import TooDeep
 
 if TYPE_CHECKING:
     from redactor.baseline import Baseline
@@ -347,7 +348,7 @@ def keys_lift(engine: Any, value: Any) -> bool:
             pending.extend(v for v in item if isinstance(v, dict | list))
         if len(keys) > MAX_KEYS_READ:
             return True
-    return bool(lifts(sorted(keys))) if keys else False
+    return bool(lifts(keys))
 
 
 def _redact_lines(engine: Any, text: str, report: FileReport) -> str:
@@ -375,7 +376,12 @@ def _redact_lines(engine: Any, text: str, report: FileReport) -> str:
         if clean and not keys_lift(engine, value):
             out.append(line)
             continue
-        result = engine.redact_json(value)
+        try:
+            result = engine.redact_json(value)
+        except TooDeep:  # parsed, but deeper than the JSON walk goes: read as text
+            report.malformed_lines += 1
+            out.append(_redact_text(engine, body, report) + ending)
+            continue
         report.counts.update(f.entity_type for f in result.findings)
         out.append((json.dumps(result.value, ensure_ascii=False) if result.findings else body)
                    + ending)

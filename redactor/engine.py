@@ -14,7 +14,7 @@ import hmac
 import os
 import re
 import threading
-from collections.abc import Callable, Collection, Iterator, Mapping, MutableSet, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, MutableSet, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -44,8 +44,10 @@ CHUNK_OVERLAP: Final = 32_768
 #: all of them; one scan costs microseconds, a Presidio pass over a short text about
 #: half a millisecond.
 PREFILTER_MIN_CHARS: Final = 0
-#: Label tuples whose lifted entities are remembered.
+#: Label tuples whose lifted entities are remembered, and the longest (characters in
+#: all) remembered: a file of huge unique keys must not pile up in the cache.
 LIFTED_CACHE_SIZE: Final = 4_096
+LIFTED_CACHE_MAX_CHARS: Final = 512
 #: Score of further occurrences of a user name found by its shape.
 PROPAGATED_SCORE: Final = 0.6
 #: Characters of a JSON key put in front of its value for analysis.
@@ -332,12 +334,13 @@ class Redactor:
             return None
         return scanner.hits(normalized)
 
-    def labels_lift(self, labels: Sequence[str]) -> bool:
+    def labels_lift(self, labels: Iterable[str]) -> bool:
         """Do ``labels`` (JSON keys, column names) hold a keyword of some entity?  Such
         a label lifts every candidate of that entity in the values under it, which the
         prefilter's triggers cannot see (``{"senha": "..."}``): a JSON line whose hits
-        are none is clean only when its keys lift nothing."""
-        return bool(self._lifted_by(tuple(labels))) if labels else False
+        are none is clean only when its keys lift nothing.  Asked label by label (a
+        set of labels lifts what its members lift), so each key is looked up once."""
+        return any(self._lifted_by((label,)) for label in labels)
 
     def may_contain(self, text: str) -> bool:
         """False only when no recognizer can find anything in ``text`` (no trigger hits).
@@ -391,6 +394,8 @@ class Redactor:
                     lifted.append(entity)
                     break
         result = tuple(lifted)
+        if sum(len(label) for label in labels) > LIFTED_CACHE_MAX_CHARS:
+            return result
         if len(self._lifted_cache) >= LIFTED_CACHE_SIZE:
             self._lifted_cache.clear()
         self._lifted_cache[labels] = result

@@ -404,3 +404,30 @@ def test_stale_temporary_files_are_swept_and_never_taken_as_inputs(tmp_path: Pat
     assert (folder / "a.log").read_text(encoding="utf-8") == "CPF [CPF]\n"
     # A name that only ends like one is a user's file: redacted, never swept.
     assert user_file.read_text(encoding="utf-8") == "parcial CPF [CPF]\n"
+
+
+def test_jsonl_keys_huge_unique_deep_or_many_are_answered(engine: Redactor) -> None:
+    """The clean-line test reads each line's keys: huge unique keys are not remembered,
+    more keys than it reads send the line to full redaction, deep nesting is walked
+    without recursion; each line keeps its meaning and the output stays JSON Lines."""
+    from redactor.engine import LIFTED_CACHE_MAX_CHARS
+
+    deep: object = {"fim": "ok"}
+    for level in range(900):
+        deep = {f"n{level}": deep}
+    lines = [json.dumps({f"k{i}" + "x" * 4000: "valor"}) for i in range(50)]
+    lines.append(json.dumps({f"campo{i}": i for i in range(batch.MAX_KEYS_READ + 5)}))
+    lines.append(json.dumps(deep))
+    lines.append(json.dumps({"a": [{"senha_db": "hunter7senha"}], "b": float("nan")}))
+    text = "\n".join(lines) + "\n"
+    before = len(engine._lifted_cache)
+    target = io.BytesIO()
+    report = batch.FileReport("keys.jsonl")
+    batch.redact_stream(engine, io.BytesIO(text.encode()), target, "jsonl", report)
+    out = target.getvalue().decode().splitlines()
+    # The deep line (more keys than read, deeper than the JSON walk) is read as text.
+    assert len(out) == len(lines) and out[:-1] == lines[:-1] and report.error is None
+    assert report.malformed_lines == 1
+    assert json.loads(out[-1].replace("NaN", "null"))["a"] == [{"senha_db": "[SECRET]"}]
+    assert all(sum(map(len, k)) <= LIFTED_CACHE_MAX_CHARS for k in engine._lifted_cache)
+    assert len(engine._lifted_cache) - before < 50
