@@ -9,6 +9,7 @@ backend installed is checked against the unfiltered path.
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import string
 
@@ -555,3 +556,44 @@ def test_a_known_users_entry_without_a_word_builds_on_every_backend() -> None:
     """``known_users = ["  "]`` gave the listed-name trigger a pattern that can never match,
     which hyperscan refused to compile: the engine could not be built."""
     _same_on_every_backend(("  ",), "cliente 529.982.247-25 login jsilva " * 3)
+
+
+_KEYS = st.sampled_from(["senha_db", "senha", "password", "cpf", "cnpj", "nome", "user",
+                         "usuario", "telefone", "rg", "email", "token", "api_key", "obs",
+                         "msg", "id", "pedido", "evento", "nascimento", "endereco"])
+
+
+@st.composite
+def _documents(draw: st.DrawFn) -> dict[str, object]:
+    """A JSON object of keyword and plain keys over generated values, nested at times."""
+    def value() -> object:
+        return draw(st.one_of(_fragment(), st.sampled_from(["hunter7senha", "ok", "", "x1"]),
+                              st.integers(0, 10**12)))
+
+    document: dict[str, object] = {}
+    for key in draw(st.lists(_KEYS, min_size=1, max_size=4, unique=True)):
+        document[key] = {draw(_KEYS): value()} if draw(st.booleans()) else value()
+    return document
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.data_too_large])
+@given(documents=st.lists(_documents(), min_size=1, max_size=12))
+def test_json_lines_fast_paths_equal_redact_json_line_by_line(
+        prefiltered: Redactor, unfiltered: Redactor, documents: list[dict[str, object]]) -> None:
+    """The batch JSON Lines path and Spark's row batches skip lines the prefilter clears;
+    what they give must be what ``redact_json`` gives each line on the whole text."""
+    from redactor.batch import FileReport, _redact_lines
+    from redactor.spark import redact_documents
+
+    expected = []
+    for document in documents:
+        result = unfiltered.redact_json(document)
+        expected.append(result.value if result.findings else document)
+    lines = "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in documents)
+    got = [json.loads(line) for line in
+           _redact_lines(prefiltered, lines, FileReport("x")).splitlines()]
+    assert got == expected
+    rows = redact_documents(prefiltered, documents)
+    assert [r.value if r is not None else d for r, d in zip(rows, documents, strict=True)] \
+        == expected
