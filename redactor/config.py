@@ -17,6 +17,7 @@ file, the key and the fix.  Nothing falls back to defaults silently.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
@@ -39,7 +40,9 @@ __all__ = [
     "Rule",
     "Settings",
     "config_files",
+    "for_hooks",
     "load_settings",
+    "own_account_names",
     "settings_from_toml",
 ]
 
@@ -204,6 +207,10 @@ class Settings:
     wrap_bash: bool = False
     hook_time_budget: float = 20.0
     hermes_mode: Literal["block", "redact"] = "block"
+    #: The hooks leave the local account's own login and home folder name alone
+    #: (``hooks.own_account = "keep"``): they are not someone else's data to hide from
+    #: the person's own agent, and a redacted home path names no file.
+    keep_own_account: bool = True
     sources: tuple[Path, ...] = field(default=(), compare=False)
 
     def operator_for(self, entity: str) -> OperatorSpec:
@@ -216,6 +223,33 @@ class Settings:
     def with_overrides(self, **changes: Any) -> Settings:
         """A copy with some fields changed (for flags and tests)."""
         return replace(self, **changes)
+
+
+def own_account_names(env: Mapping[str, str]) -> tuple[str, ...]:
+    """The local account's login (from the system's user database) and the name of its
+    home folder (from ``$HOME``): what a home path or a prompt on this machine shows."""
+    import pwd
+
+    names: list[str] = []
+    with contextlib.suppress(KeyError, OSError):
+        names.append(pwd.getpwuid(os.getuid()).pw_name)
+    home = env.get("HOME")
+    if home:
+        leaf = Path(home).name
+        if leaf and leaf not in (".", ".."):
+            names.append(leaf)
+    return tuple(dict.fromkeys(name for name in names if name.strip()))
+
+
+def for_hooks(settings: Settings, env: Mapping[str, str]) -> Settings:
+    """The settings the hooks' engine is built with: with ``hooks.own_account = "keep"``
+    the local login and home folder name join the service accounts, never redacted."""
+    if not settings.keep_own_account:
+        return settings
+    own = [name for name in own_account_names(env) if name not in settings.service_accounts]
+    if not own:
+        return settings
+    return replace(settings, service_accounts=(*settings.service_accounts, *own))
 
 
 # --------------------------------------------------------------------------- loading
@@ -357,6 +391,8 @@ _SCHEMA: Final[dict[str, dict[str, str]]] = {
         "permission_decision": "none, allow or ask (sent with a rewritten tool call)",
         "wrap_bash": "true or false: pipe Bash output through redactor, failures included",
         "time_budget_seconds": "number of seconds a hook call may take before failing closed",
+        "own_account": "keep or redact: the local login and home folder name in tool "
+                       "input and output",
     },
     "hermes": {
         "mode": "block (stop a turn holding personal data) or redact (go on with placeholders)",
@@ -663,6 +699,14 @@ def _apply_key(settings: Settings, path: Path, key: str, value: Any, *, project:
             raise _fail(path, key, f"must be a number of seconds from 0.5 to {MAX_TIME_BUDGET:g}",
                         "the host stops waiting at 30 s and the hook client at 25 s; e.g. 20")
         changes["hook_time_budget"] = float(value)
+    elif key == "hooks.own_account":
+        if value not in ("keep", "redact"):
+            raise _fail(path, key, f"has the unknown value {value!r}", 'use "keep" (the '
+                        'default) or "redact" (for transcripts that others will read)')
+        if project and value == "keep" and not settings.keep_own_account:
+            raise _fail(path, key, "cannot keep what the user redacts", "a project file may "
+                        "only choose redact")
+        changes["keep_own_account"] = value == "keep"
     elif key == "hermes.mode":
         if value not in ("block", "redact"):
             raise _fail(path, key, f"has the unknown mode {value!r}", 'use "block" or "redact"')

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Final, Literal, Protocol
 
 from redactor import jsonio, messages
-from redactor.config import MAX_TIME_BUDGET, Settings, load_settings
+from redactor.config import MAX_TIME_BUDGET, Settings, for_hooks, load_settings
 from redactor.patch import apply_patch, plain_field_name, walk_json
 from redactor.policy import match_prompt, match_tool
 from redactor.serve.protocol import HOSTS
@@ -130,7 +130,8 @@ class LazyEngine:
     """The shared engine for these settings, built on first use only."""
 
     def __init__(self, settings: Settings, env: Mapping[str, str]) -> None:
-        self._settings = settings
+        # The local account's own login and home folder are left alone by default.
+        self._settings = for_hooks(settings, env)
         self._env = env
 
     def __getattr__(self, name: str) -> Any:

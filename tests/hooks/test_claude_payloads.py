@@ -362,3 +362,25 @@ def test_tool_input_keeps_addresses_and_birth_dates_tool_output_does_not() -> No
     outcome = answer(pre("Write", {"file_path": "/tmp/x.txt", "content": content}), settings)
     written = json.loads(outcome.stdout or "")["hookSpecificOutput"]["updatedInput"]["content"]
     assert written.startswith("[ENDERECO] nascimento 12/03/1980")
+
+
+def test_own_home_paths_stay_usable_in_tool_input_and_output() -> None:
+    """The agent reads and edits files of a project under the user's own home: the
+    login in that path is not someone else's data, and redacting it names no file."""
+    env = {"HOME": "/home/tcarvalho"}
+    path = "/home/tcarvalho/projeto/README.md"
+    outcome = claude.run(json.dumps(pre("Read", {"file_path": path})).encode(), Settings(),
+                         env=env)
+    assert outcome.stdout is None and outcome.exit_code == 0
+    response = {"stdout": "/home/tcarvalho/projeto\nuser=jsilva", "stderr": "",
+                "interrupted": False, "isImage": False}
+    outcome = claude.run(json.dumps(post("Bash", response)).encode(), Settings(), env=env)
+    assert outcome.stdout is not None
+    assert "/home/tcarvalho/projeto" in outcome.stdout and "jsilva" not in outcome.stdout
+    # Someone else's home is still redacted, and the setting redacts one's own too.
+    other = claude.run(json.dumps(pre("Read", {"file_path": "/home/jsilva/x.txt"})).encode(),
+                       Settings(), env=env)
+    assert other.stdout is not None and "jsilva" not in other.stdout
+    strict = claude.run(json.dumps(pre("Read", {"file_path": path})).encode(),
+                        Settings(keep_own_account=False), env=env)
+    assert strict.stdout is not None and "tcarvalho" not in strict.stdout

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from redactor.config import DEFAULT_ENTITIES, OperatorSpec, Settings, config_files, load_settings
+from redactor.config import (
+    DEFAULT_ENTITIES,
+    OperatorSpec,
+    Settings,
+    config_files,
+    for_hooks,
+    load_settings,
+    own_account_names,
+)
 from redactor.errors import ConfigError
 
 
@@ -250,3 +259,29 @@ def test_input_entities_default_and_project_files_may_only_add(tmp_path: Path) -
     assert settings.input_entities == ("BR_CPF",)
     merged = load_settings(env={}, files=[(user, "user"), (project, "project")])
     assert merged.input_entities == ("BR_CPF", "BR_ENDERECO")
+
+
+def test_own_account_names_are_the_login_and_the_home_folder() -> None:
+    import pwd
+
+    names = own_account_names({"HOME": "/home/tcarvalho"})
+    assert names[0] == pwd.getpwuid(os.getuid()).pw_name
+    assert "tcarvalho" in names
+    assert own_account_names({"HOME": "/"}) == (pwd.getpwuid(os.getuid()).pw_name,)
+
+
+def test_hooks_keep_the_own_account_unless_told_to_redact(tmp_path: Path,
+                                                           env: dict[str, str]) -> None:
+    home = {"HOME": "/home/tcarvalho"}
+    kept = for_hooks(Settings(), home)
+    assert "tcarvalho" in kept.service_accounts
+    assert for_hooks(Settings(keep_own_account=False), home) == Settings(keep_own_account=False)
+    write(tmp_path / "xdg/redactor/config.toml", '[hooks]\nown_account = "redact"\n')
+    assert load_settings(cwd=tmp_path, env=env).keep_own_account is False
+    # A project may choose to redact it, never to keep what the user redacts.
+    write(tmp_path / ".redactor.toml", '[hooks]\nown_account = "keep"\n')
+    with pytest.raises(ConfigError, match="own_account"):
+        load_settings(cwd=tmp_path, env=env)
+    write(tmp_path / ".redactor.toml", '[hooks]\nown_account = "hide"\n')
+    with pytest.raises(ConfigError, match="keep"):
+        load_settings(cwd=tmp_path, env=env)
