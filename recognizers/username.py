@@ -16,7 +16,7 @@ left alone unless the caller switches that allowlist off.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -25,6 +25,7 @@ from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 from recognizers._text import fold
 from recognizers.base import FLAGS, RawContextMixin, make_result
+from recognizers.lexicon import is_common_word
 from recognizers.prefilter import Prefilter, Trigger, literal_pattern
 
 if TYPE_CHECKING:
@@ -35,9 +36,15 @@ __all__ = [
     "KnownUsernameRecognizer",
     "ServiceAccounts",
     "UsernameRecognizer",
+    "login_spans",
 ]
 
 ENTITY: Final = "USERNAME"
+#: Metadata key of a result whose name may be spread to its other occurrences, and how:
+#: the same token exactly (Unix, most systems) or in any case (SAP, Windows).
+SPREAD_KEY: Final = "spread"
+SPREAD_EXACT: Final = "exact"
+SPREAD_CASELESS: Final = "caseless"
 #: Lists longer than this are not compiled into prefilter triggers (see
 #: KnownUsernameRecognizer.prefilter).
 MAX_COMPILED_NAMES: Final = 16
@@ -130,6 +137,11 @@ class _Shape:
     pattern: regex.Pattern[str]
     score: float
     check: Callable[[str, regex.Match[str]], bool] | None = None
+    #: The form admits nothing but a user name (``uid=1000(x)``, ``Invalid user x from``):
+    #: a common word there is still a (tried) login.  ``None``: decided per match.
+    strong: bool | None = False
+    #: The name comes from a system whose user names ignore case (SAP, Windows).
+    caseless: bool = False
 
 
 def _flag_needs_command(text: str, match: regex.Match[str]) -> bool:
@@ -156,16 +168,16 @@ _KEYS: Final = (
 _SHAPES: Final = (
     # user=jsilva, usuário: jsilva, "login": "jsilva", BNAME = JSILVA
     _Shape("key/value", regex.compile(
-        rf"(?i:\b(?:{_KEYS})\b)[\"']?[ \t]*[=:][ \t]*[\"']?{_DISPLAY_NAME}{_END}", FLAGS),
-        0.85),
+        rf"(?i:\b(?P<key>{_KEYS})\b)(?P<sep>[\"']?[ \t]*[=:][ \t]*[\"'<]?){_DISPLAY_NAME}{_END}",
+        FLAGS), 0.85, strong=None),
     # <user>jsilva</user>, <login>jsilva</login>
     _Shape("xml element", regex.compile(
-        rf"<(?i:(?P<tag>{_KEYS}))>[ \t]*{_NAME}[ \t]*</(?P=tag)>", FLAGS), 0.85),
+        rf"<(?i:(?P<tag>{_KEYS}))>[ \t]*{_NAME}[ \t]*</(?P=tag)>", FLAGS), 0.85, strong=True),
     # uid=1000(jsilva); a gid names a group, caught by propagation when it is the user's
-    _Shape("uid", regex.compile(rf"\be?uid=[0-9]{{1,10}}\({_NAME}\)", FLAGS), 0.85),
+    _Shape("uid", regex.compile(rf"\be?uid=[0-9]{{1,10}}\({_NAME}\)", FLAGS), 0.85, strong=True),
     # sudo's own log line: "sudo: jsilva : TTY=pts/0 ; PWD=..."
     _Shape("sudo log", regex.compile(
-        rf"\bsudo(?:\[[0-9]+\])?:[ \t]+{_NAME}[ \t]+:[ \t]", FLAGS), 0.85),
+        rf"\bsudo(?:\[[0-9]+\])?:[ \t]+{_NAME}[ \t]+:[ \t]", FLAGS), 0.85, strong=True),
     # --user jsilva, --user=jsilva, sudo -u jsilva, psql -U jsilva
     _Shape("command flag", regex.compile(
         rf"(?<![\w-])(?P<flag>--user(?:name)?|--login|--owner|-u|-U)(?:[ \t]+|=)"
@@ -173,24 +185,32 @@ _SHAPES: Final = (
         FLAGS), 0.75, _flag_needs_command),
     # SAP system log and audit messages: "Logon failed for user JSILVA", "usuário JSILVA"
     _Shape("user message", regex.compile(
-        rf"(?i:\b(?:user|usu[aá]rio|benutzer)[ \t]+){_SAP_NAME}(?![\w-])", FLAGS), 0.75),
+        # One space: a wider gap is a page layout ("Comandos de usuário     CKSUM(1)"),
+        # and a name never stands before a manual section.
+        rf"(?i:\b(?:user|usu[aá]rio|benutzer)[ \t]){_SAP_NAME}(?![\w-]|\([0-9])", FLAGS), 0.75,
+        caseless=True),
     _Shape("quoted user", regex.compile(
         rf"(?i:\b(?:user|usu[aá]rio|benutzer)[ \t]+)[\"'`]{_NAME}[\"'`]", FLAGS), 0.8),
     # sshd and PAM: "Failed password for invalid user jsilva from", "session opened for user jsilva"
     _Shape("auth log", regex.compile(
         rf"(?i:\b(?:password|publickey|keyboard-interactive(?:/pam)?|hostbased)[ \t]+for"
-        rf"[ \t]+(?:invalid[ \t]+user[ \t]+)?){_NAME}(?=[ \t]+from\b)", FLAGS), 0.85),
+        rf"[ \t]+(?:invalid[ \t]+user[ \t]+)?){_NAME}(?=[ \t]+from\b)", FLAGS), 0.85,
+        strong=True),
     _Shape("auth log", regex.compile(
-        rf"(?i:\b(?:invalid[ \t]+user|for[ \t]+user|by[ \t]+user|por[ \t]+usu[aá]rio|"
+        rf"(?i:\b(?:(?:invalid|unknown|illegal)[ \t]+user|session[ \t]+(?:opened|closed)[ \t]+"
+        rf"for[ \t]+user)[ \t]+){_NAME}{_END}", FLAGS), 0.7,
+        strong=True),
+    _Shape("auth log", regex.compile(
+        rf"(?i:\b(?:for[ \t]+user|by[ \t]+user|por[ \t]+usu[aá]rio|"
         rf"pelo[ \t]+usu[aá]rio|do[ \t]+usu[aá]rio)[ \t]+){_NAME}{_END}", FLAGS), 0.7),
     # Home directories on Linux and macOS, then Windows.  Two patterns: joined in one
     # alternation, the regex module tried every branch at every character of any text.
     _Shape("home path", regex.compile(
         rf"(?:(?<![\w.])/home/|(?<![\w.])/Users/|(?<![\w.])/export/home/){_NAME}{_END}",
-        FLAGS), 0.85),
+        FLAGS), 0.85, strong=True),
     _Shape("home path", regex.compile(
         rf"(?i:\b[A-Z]:(?:\\\\|\\|/)(?:Users|Documents and Settings)(?:\\\\|\\|/)){_NAME}{_END}",
-        FLAGS), 0.85),
+        FLAGS), 0.85, strong=True, caseless=True),
     # jsilva@srv01:~$, [jsilva@srv01 ~]$, ssh jsilva@10.0.0.5, scp f jsilva@host:/tmp
     _Shape("user@host", regex.compile(
         rf"(?<![\w.%+/@-]){_NAME}@(?P<host>[A-Za-z][\w-]*(?:\.[\w-]+)*"
@@ -308,6 +328,70 @@ def name_spans(text: str, names: Iterable[str]) -> list[tuple[int, int]]:
     return spans
 
 
+#: Up to this many names are each searched with ``str.find``; more, with one pass over
+#: the word chains of the text and set lookups.
+_FIND_NAMES: Final = 32
+
+
+def login_spans(text: str, exact: Collection[str], caseless: Collection[str] = ()
+                ) -> dict[tuple[str, bool], list[tuple[int, int]]]:
+    """Where each user name stands in ``text`` as a whole token, left to right.
+
+    ``exact`` names match as written (Unix and most systems); ``caseless`` ones, given
+    case-folded, in any case (SAP, Windows).  A whole token touches no word character,
+    nor a word character and a "." or "-", on either side: ``jsilva`` is not found in
+    ``jsilva.bak`` or ``a-jsilva``.  Keys are ``(name, caseless)``.
+    """
+    found: dict[tuple[str, bool], list[tuple[int, int]]] = {}
+    if exact:
+        _token_spans(text, text, exact, False, found)
+    if caseless:
+        folded = text.casefold()
+        if len(folded) == len(text):
+            _token_spans(text, folded, caseless, True, found)
+        else:  # a character whose case fold is longer (ß): offsets must stay the text's
+            for name in caseless:
+                pattern = re.compile(re.escape(name), re.IGNORECASE)
+                spans = [m.span() for m in pattern.finditer(text)
+                         if m.group().casefold() == name and _whole(text, *m.span())]
+                if spans:
+                    found[(name, True)] = spans
+    return found
+
+
+def _whole(text: str, start: int, end: int) -> bool:
+    before = text[max(0, start - 2):start]
+    after = text[end:end + 2]
+    return not (before[-1:].isalnum() or before[-1:] == "_"
+                or (before[-1:] in (".", "-") and len(before) == 2
+                    and (before[0].isalnum() or before[0] == "_"))
+                or after[:1].isalnum() or after[:1] == "_"
+                or (after[:1] in (".", "-") and len(after) == 2
+                    and (after[1].isalnum() or after[1] == "_")))
+
+
+def _token_spans(text: str, haystack: str, names: Collection[str], caseless: bool,
+                 found: dict[tuple[str, bool], list[tuple[int, int]]]) -> None:
+    chained = {name for name in names if _CHAIN.fullmatch(name)} \
+        if len(names) > _FIND_NAMES else set()
+    for name in names:
+        if name in chained or not name:
+            continue
+        spans = []
+        index = haystack.find(name)
+        while index >= 0:
+            if _whole(text, index, index + len(name)):
+                spans.append((index, index + len(name)))
+            index = haystack.find(name, index + 1)
+        if spans:
+            found[(name, caseless)] = spans
+    if chained:
+        for match in _CHAIN.finditer(haystack):
+            token = match.group()
+            if token in chained:
+                found.setdefault((token, caseless), []).append(match.span())
+
+
 def _alternation_spans(text: str, names: set[str]) -> list[tuple[int, int]]:
     """:func:`name_spans` for names that do not start and end with a word character."""
     pattern = regex.compile(
@@ -321,6 +405,27 @@ def _alternation_spans(text: str, names: set[str]) -> list[tuple[int, int]]:
 def _make_result(recognizer: EntityRecognizer, start: int, end: int, score: float,
                  shape: str) -> RecognizerResult:
     return make_result(recognizer, ENTITY, start, end, score=score, pattern_name=shape)
+
+
+#: SAP user fields: the value is a user name whatever word it is, in SAP's case rules.
+_SAP_KEYS: Final = frozenset({"bname", "usnam", "ernam", "aenam", "sy-uname", "uname"})
+
+
+def _strength(shape: _Shape, match: regex.Match[str]) -> tuple[bool, bool]:
+    """Whether the form admits nothing but a user name, and whether case is ignored.
+
+    A key/value pair is such a form when written as code or data writes it:
+    ``user=x``, ``user = x``, ``"login": "x"`` (a quoted key and value) or an SAP
+    user field (``BNAME = X``); ``login: Disconnected`` in a log line is not.
+    """
+    if shape.strong is not None:
+        return shape.strong, shape.caseless
+    key = fold(match.group("key"))
+    if key in _SAP_KEYS:
+        return True, True
+    separator = match.group("sep")
+    strong = "=" in separator or (separator[0] in "\"'" and separator[-1] in "\"'")
+    return strong, key == "benutzer"
 
 
 def _is_plausible_name(value: str) -> bool:
@@ -365,18 +470,33 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
     ) -> list[RecognizerResult]:
         """Return one result per name, spanning the name only."""
         best: dict[tuple[int, int], RecognizerResult] = {}
+        spread: dict[tuple[int, int], str] = {}
         for shape in _SHAPES:
             for match in shape.pattern.finditer(text):
                 value = match.group("v")
-                if not _is_plausible_name(value) or value in self.service_accounts:
+                # "_usuário_", "<user>": a placeholder of documentation, marked up.
+                core = value.strip("_")
+                if not _is_plausible_name(core) or value in self.service_accounts \
+                        or core in self.service_accounts:
                     continue
                 if shape.check is not None and not shape.check(text, match):
                     continue
+                strong, caseless = _strength(shape, match)
+                common = is_common_word(core)
+                if common and not strong:
+                    continue  # "login: Disconnected", "do usuário ou"
                 start, end = match.span("v")
+                # Spread to the name's other occurrences only when it is no word.
+                how = "" if common else (SPREAD_CASELESS if caseless else SPREAD_EXACT)
+                if how and spread.get((start, end)) != SPREAD_CASELESS:
+                    spread[(start, end)] = how
                 known = best.get((start, end))
                 if known is not None and known.score >= shape.score:
                     continue
                 best[(start, end)] = _make_result(self, start, end, shape.score, shape.name)
+        for key, result in best.items():
+            if key in spread:
+                result.recognition_metadata[SPREAD_KEY] = spread[key]
         return sorted(best.values(), key=lambda r: (r.start, r.end))
 
     def prefilter(self, threshold: float) -> Prefilter:

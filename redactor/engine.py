@@ -9,6 +9,7 @@ then Presidio operators applied segment by segment onto the original text.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import hashlib
 import hmac
 import os
@@ -57,9 +58,14 @@ HASH_CHARS: Final = 12
 LANGUAGE: Final = "pt"
 #: Entity reported by a configured spaCy model's NER (people's names).
 NER_ENTITY: Final = "PERSON"
-#: Marks the words of people's names in a carried ``names`` set (user names are folded
-#: words, which never start with it).
+#: Marks the words of people's names in a carried ``names`` set (user names never
+#: start with it), and the user names compared in any case (SAP, Windows).
 PERSON_MARK: Final = "\x00"
+CASELESS_MARK: Final = "\x01"
+#: A user name is not spread where it would add more than SPREAD_FLOOR occurrences and
+#: over SPREAD_RATIO times as many as its cues in the text.
+SPREAD_FLOOR: Final = 40
+SPREAD_RATIO: Final = 20
 
 
 #: Invisible format characters (Unicode category Cf in common use: soft hyphen, zero-width
@@ -86,6 +92,9 @@ class _Span:
     recognizer: str
     #: Words between the span and the keyword that lifted it (NO_KEYWORD: none).
     distance: int = NO_KEYWORD
+    #: A user name to spread to its other occurrences, and how ("exact", "caseless");
+    #: "" for any other span (recognizers.username.SPREAD_KEY).
+    spread: str = ""
 
 
 def _chunks(length: int, size: int, overlap: int) -> Iterator[tuple[int, int, int, int]]:
@@ -353,6 +362,8 @@ class Redactor:
     def _analyze(self, normalized: str, entities: list[str],
                  ctx: list[str] | None) -> dict[tuple[int, int, str], _Span]:
         """Presidio over the text in overlapping chunks: best span per (start, end, entity)."""
+        from recognizers.username import SPREAD_KEY
+
         found: dict[tuple[int, int, str], _Span] = {}
         threshold = self.settings.score_threshold
         for start, end, keep_from, keep_to in _chunks(len(normalized), CHUNK_SIZE, CHUNK_OVERLAP):
@@ -374,7 +385,8 @@ class Redactor:
                     continue
                 span = _Span(absolute, start + result.end, result.entity_type,
                              float(result.score), _recognizer_name(result),
-                             _context_distance(result))
+                             _context_distance(result),
+                             (result.recognition_metadata or {}).get(SPREAD_KEY, ""))
                 key = (span.start, span.end, span.entity)
                 if key not in found or found[key].score < span.score:
                     found[key] = span
@@ -472,8 +484,7 @@ class Redactor:
                 start, end = span.start + shift, span.end + shift
                 if not region.trust_from <= start < end <= region.trust_to:
                     continue
-                moved = _Span(start, end, span.entity, span.score, span.recognizer,
-                              span.distance)
+                moved = dataclasses.replace(span, start=start, end=end)
                 new_key = (start, end, key[2])
                 if new_key not in found or found[new_key].score < moved.score:
                     found[new_key] = moved
@@ -481,24 +492,41 @@ class Redactor:
 
     def _propagated(self, normalized: str, found: dict[tuple[int, int, str], _Span],
                     carried: MutableSet[str] | None = None) -> list[_Span]:
-        """A user name found by its shape is personal data wherever else it stands as a word."""
-        from recognizers._text import fold
+        """A user name found by its shape, when it is no common word, is personal data
+        wherever else it stands as the same whole token (in any case for SAP and Windows
+        names) -- unless it stands there so often that the cues are no evidence.
 
-        names = {fold(normalized[s.start:s.end]) for s in found.values()
-                 if s.recognizer == "UsernameRecognizer"}
+        The unit over which cues and spread are counted is one analysed text: a hook's
+        value, a batch block, a JSON document's strings, a Spark batch.  Names carried
+        from earlier pieces of a stream (``carried``) count as one cue each.
+        """
+        from recognizers.username import SPREAD_CASELESS
+
+        cues: dict[str, int] = {}
+        for span in found.values():
+            if span.spread:
+                value = normalized[span.start:span.end]
+                key = CASELESS_MARK + value.casefold() if span.spread == SPREAD_CASELESS \
+                    else value
+                cues[key] = cues.get(key, 0) + 1
+        names: set[str] = set(cues)
         if carried is not None:
             carried |= names
             names = {name for name in carried if not name.startswith(PERSON_MARK)}
         if not names:
             return []
-        from recognizers.username import name_spans
+        from recognizers.username import login_spans
 
+        exact = {name for name in names if not name.startswith(CASELESS_MARK)}
+        caseless = {name[1:] for name in names if name.startswith(CASELESS_MARK)}
         extra: list[_Span] = []
-        # One pass over the words with set lookups: linear however many names.
-        for start, end in name_spans(normalized, names):
-            if (start, end, "USERNAME") in found:
-                continue
-            extra.append(_Span(start, end, "USERNAME", PROPAGATED_SCORE, "UsernameRecognizer"))
+        for (name, folded), spans in login_spans(normalized, exact, caseless).items():
+            key = CASELESS_MARK + name if folded else name
+            new = [(start, end) for start, end in spans if (start, end, "USERNAME") not in found]
+            if len(new) > SPREAD_FLOOR and len(new) > SPREAD_RATIO * max(cues.get(key, 0), 1):
+                continue  # a word cued once and found hundreds of times is a word
+            extra.extend(_Span(start, end, "USERNAME", PROPAGATED_SCORE, "UsernameRecognizer")
+                         for start, end in new)
         return extra
 
     def _persons_propagated(self, normalized: str, found: dict[tuple[int, int, str], _Span],

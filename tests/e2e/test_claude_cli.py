@@ -93,8 +93,9 @@ class Run:
         return json.dumps(self.fake.tool_results(), ensure_ascii=False)
 
 
-def make_project(tmp_path: Path, config: str | None = None) -> Path:
-    project = tmp_path / "project"
+def make_project(tmp_path: Path, config: str | None = None,
+                 project: Path | None = None) -> Path:
+    project = tmp_path / "project" if project is None else project
     project.mkdir()
     if config is not None:
         (project / ".redactor.toml").write_text(config, encoding="utf-8")
@@ -364,3 +365,35 @@ def test_a_hook_that_cannot_start_blocks_where_claude_knows_on_failure(tmp_path:
         assert not any("onFailure" in h for h in handlers)
         assert "onFailure" in install.stderr  # the installer said what is missing
         assert (project / "ran.txt").exists()
+
+
+@pytest.fixture
+def login_home() -> Iterator[Path]:
+    """A home folder with a login-shaped name right under /home, removed afterwards."""
+    import secrets
+
+    if not os.access("/home", os.W_OK):
+        pytest.skip("/home is not writable here, so no home folder can be made for the test")
+    name = "tcarvalho" + "".join(secrets.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(4))
+    home = Path("/home") / name
+    home.mkdir()
+    try:
+        yield home
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def test_a_project_in_the_users_own_home_can_be_read_by_absolute_path(
+        tmp_path: Path, login_home: Path) -> None:
+    # Claude Code's Read takes absolute paths: under /home/<login> the hook must not
+    # turn the login into a placeholder (a path that names no file).
+    project = make_project(tmp_path, project=login_home / "projeto")
+    readme = project / "README.md"
+    readme.write_text("Projeto interno: relatorio mensal\n", encoding="utf-8")
+    script = Script("Read", {"file_path": str(readme)})
+    run = run_claude(tmp_path, project, "leia o README", script,
+                     extra_env={"HOME": str(login_home)})
+    got = run.model_got()
+    assert "relatorio mensal" in got
+    assert "[USERNAME]" not in got
+    assert run.post_tool_inputs() == [{"file_path": str(readme)}]

@@ -1,0 +1,113 @@
+"""What a user name is not: common words of Portuguese and English, and the words of
+computing (program names, protocols, weekday and month names).
+
+A word captured after a cue such as ``usuário`` or ``login:`` is a user name only if it
+is not one of these, unless the form around it admits nothing else (``user=admin``,
+``Invalid user test from``); and a user name that is one of these is never spread to
+its other occurrences.  The definition, written down once:
+
+* a **common word** is one that :mod:`pyspellchecker`'s Portuguese list (subtitle
+  frequencies) counts at least :data:`PT_MIN` times, or its English list at least
+  :data:`EN_MIN` times, compared without case and accents; or one of the hand-written
+  words of ``data/technical_words.txt``;
+* except a **given name** borne by at least :data:`GIVEN_MIN` people in the 2010 census
+  (``maria``, ``james``) that the lists count fewer than :data:`NAME_PT_MAX` /
+  :data:`NAME_EN_MAX` times: that one is decided by the form around it alone.
+
+Only whole single words are looked up: ``john.smith``, ``e-smith`` or ``jsilva2`` are
+never common words.  The lists are read on first use (about a quarter of a second).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import hashlib
+import json
+import os
+from functools import cache
+from importlib import resources
+from typing import Final
+
+from recognizers._text import cache_dir, fold
+
+__all__ = ["EN_MIN", "GIVEN_MIN", "PT_MIN", "is_common_word"]
+
+#: Counts from which a word of the Portuguese / English list is common.
+PT_MIN: Final = 100
+EN_MIN: Final = 200
+#: A given name with this many bearers is a name, not a common word...
+GIVEN_MIN: Final = 1_000
+#: ... unless the word lists count it at least this often (``mark``, ``will``).
+NAME_PT_MAX: Final = 2_000
+NAME_EN_MAX: Final = 5_000
+
+
+def _frequencies(language: str, minimum: int) -> dict[str, int]:
+    source = resources.files("spellchecker") / "resources" / f"{language}.json.gz"
+    counts: dict[str, int] = {}
+    for word, count in json.loads(gzip.decompress(source.read_bytes())).items():
+        if count >= minimum:
+            key = fold(word)
+            counts[key] = max(count, counts.get(key, 0))
+    return counts
+
+
+@cache
+def _technical() -> frozenset[str]:
+    text = (resources.files("recognizers") / "data" / "technical_words.txt").read_text(
+        encoding="utf-8")
+    return frozenset(word.lower() for line in text.splitlines()
+                     if not line.startswith("#") for word in line.split())
+
+
+#: Part of the disk cache's key: change it when the definition above changes.
+_CACHE_VERSION: Final = b"lexicon-1"
+
+
+@cache
+def _common() -> frozenset[str]:
+    """The common words, kept as JSON under ``$XDG_CACHE_HOME/redactor`` keyed by a hash
+    of the sources (building them reads 450,000 words: half a second).  A cache that
+    cannot be read or holds anything but a list of words is rebuilt."""
+    sources = [resources.files("spellchecker") / "resources" / f"{lang}.json.gz"
+               for lang in ("pt", "en")]
+    sources.append(resources.files("recognizers") / "data" / "given_names.tsv")
+    digest = hashlib.sha256(_CACHE_VERSION)
+    for source in sources:
+        digest.update(source.read_bytes())
+    path = cache_dir() / f"lexicon-{digest.hexdigest()[:24]}.json"
+    with contextlib.suppress(OSError, ValueError, RecursionError):
+        loaded = json.loads(path.read_bytes())
+        if isinstance(loaded, list) and all(type(word) is str for word in loaded):
+            return frozenset(loaded) | _technical()
+    common = _build()
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(sorted(common)), encoding="utf-8")
+        os.replace(temporary, path)
+    return frozenset(common) | _technical()
+
+
+def _build() -> set[str]:
+    from recognizers.names import given_names
+
+    portuguese = _frequencies("pt", PT_MIN)
+    english = _frequencies("en", EN_MIN)
+    names = given_names()
+    common: set[str] = set()
+    for word in portuguese.keys() | english.keys():
+        if not word.isalpha():
+            continue
+        if names.get(word.upper(), 0) >= GIVEN_MIN and portuguese.get(word, 0) < NAME_PT_MAX \
+                and english.get(word, 0) < NAME_EN_MAX:
+            continue
+        common.add(word)
+    return common
+
+
+def is_common_word(value: str) -> bool:
+    """Whether ``value``, a single word, is a common word or a word of computing."""
+    key = fold(value)
+    return key in _technical() or (key.isalpha() and key in _common())

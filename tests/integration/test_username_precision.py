@@ -1,0 +1,75 @@
+"""User names, precision first (issue 28): a cue captures a login, not the next word of
+the language, and propagation spreads only sure names, as the same token."""
+
+from __future__ import annotations
+
+import pytest
+
+from recognizers.lexicon import is_common_word
+from redactor.engine import Redactor
+
+
+def usernames(engine: Redactor, text: str) -> list[str]:
+    return [text[f.start:f.end] for f in engine.analyze(text) if f.entity_type == "USERNAME"]
+
+
+@pytest.mark.parametrize("text", [
+    "[Sat Jan 04 10:00:01 2014] [error] [client 192.0.2.7] File does not exist: /var/www",
+    "dovecot: pop3-login: Disconnected (no auth attempts): rip=192.0.2.4, lip=192.0.2.1",
+    "postfix/smtpd[812]: warning: unknown[192.0.2.9]: SASL LOGIN authentication failed: x",
+    "Os grupos do usuário ou um dos IDs de usuário podem ser alterados.",
+    "GREP(1)                    Comandos de usuário                    GREP(1)",
+    "imap-login: Login: user=<>, method=PLAIN, rip=192.0.2.3, TLS: Disconnected",
+    "login: Aborted (auth failed, 1 attempts)",
+    "o usuário: administrador do sistema",
+    "user message from the server follows",
+    "Failed for user _usuário_ no exemplo",
+])
+def test_an_ordinary_word_after_a_weak_cue_is_no_user_name(engine: Redactor, text: str) -> None:
+    assert usernames(engine, text) == []
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("dovecot: imap-login: Aborted login (auth failed): user=<rcunha>, method=PLAIN", "rcunha"),
+    ("sshd[1]: Invalid user test from 192.0.2.1 port 4242", "test"),
+    ("sshd[1]: Failed password for invalid user admin2 from 192.0.2.1 port 22", "admin2"),
+    ("pam_unix(sshd:session): session opened for user known by (uid=0)", "known"),
+    ('{"user": "sales", "action": "login"}', "sales"),
+    ("BNAME = TESTER", "TESTER"),
+    ("user = http", "http"),
+])
+def test_a_strong_form_takes_even_a_word(engine: Redactor, text: str, name: str) -> None:
+    # Attempted logins are real user names, whatever word they are.
+    assert name in usernames(engine, text)
+
+
+def test_a_word_found_as_a_login_is_not_spread(engine: Redactor) -> None:
+    text = ("sshd[1]: Invalid user http from 192.0.2.1\n"
+            'GET http://example.com/ HTTP/1.1 "http" test\n'
+            "sshd[2]: Invalid user test from 192.0.2.2\nrunning the test suite\n")
+    assert usernames(engine, text) == ["http", "test"]
+
+
+def test_a_login_is_spread_as_the_same_token_in_its_systems_case(engine: Redactor) -> None:
+    unix = "session opened for user=rcunha\nrcunha logged in; RCUNHA; rcunha.bak; /home/rcunha"
+    assert usernames(engine, unix) == ["rcunha", "rcunha", "rcunha"]
+    sap = "BNAME = RCUNHA\nrcunha alterou o pedido; Rcunha saiu"
+    assert usernames(engine, sap) == ["RCUNHA", "rcunha", "Rcunha"]
+
+
+def test_a_spread_that_dwarfs_its_evidence_is_dropped(engine: Redactor) -> None:
+    # Cued once, found 200 times: a word of this text, not a login.
+    text = "user=zorblat\n" + "the zorblat module restarted\n" * 200
+    assert usernames(engine, text) == ["zorblat"]
+    # A few mentions per cue still spread.
+    few = "user=zorblat\n" + "zorblat ran a job\n" * 10
+    assert len(usernames(engine, few)) == 11
+
+
+def test_the_common_word_lexicon() -> None:
+    for word in ("ou", "client", "Disconnected", "authentication", "http", "grep", "Fri",
+                 "janeiro", "usuário", "sexta"):
+        assert is_common_word(word), word
+    # Logins, and given names decided by the form around them.
+    for word in ("jsilva", "rcunha", "maria", "joao", "carla", "john.smith", "e-smith"):
+        assert not is_common_word(word), word
