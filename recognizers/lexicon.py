@@ -31,7 +31,10 @@ from typing import Final
 
 from recognizers._text import cache_dir, fold
 
-__all__ = ["EN_MIN", "GIVEN_MIN", "PT_MIN", "is_common_word"]
+__all__ = ["DATA_FILES", "EN_MIN", "GIVEN_MIN", "PT_MIN", "is_common_word"]
+
+#: The data files of recognizers/data this module reads.
+DATA_FILES: Final = ("technical_words.txt",)
 
 #: Counts from which a word of the Portuguese / English list is common.
 PT_MIN: Final = 100
