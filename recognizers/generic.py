@@ -15,6 +15,7 @@ scored on the raw text.  Two changes of behaviour:
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable
 from functools import lru_cache
@@ -69,6 +70,21 @@ class _Tuned(RawContextMixin):
 
 def _bare_digits(written: str) -> bool:
     return written.isdigit()
+
+
+_CARD_SEPARATOR: Final = re.compile(r"[- ]+")
+
+
+def _not_card_grouped(written: str) -> bool:
+    """A run of digits, or one whose groups are not a card's (``1419 200 154996``, the
+    columns of a log): cards are printed in fours (the last group shorter, up to 19
+    digits) or as 4-6-5 and 4-6-4 (American Express, Diners)."""
+    groups = [len(group) for group in _CARD_SEPARATOR.split(written.strip()) if group]
+    if len(groups) <= 1:
+        return True
+    if groups[:-1] == [4] * (len(groups) - 1) and 1 <= groups[-1] <= 4 and len(groups) >= 4:
+        return False
+    return groups not in ([4, 6, 5], [4, 6, 4])
 
 
 #: A phone's written shape: a plus sign, brackets around the area code (``(11)``,
@@ -305,6 +321,46 @@ def email_spans(text: str, flags: int) -> list[tuple[int, int]]:
 _URL_USERINFO: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,15}://[^\s/?#@:]{0,64}:\Z")
 
 
+#: Local parts that name a role, a team or a robot, never one person.
+_ROLE_LOCAL_PARTS: Final = frozenset({
+    "postmaster", "hostmaster", "webmaster", "abuse", "noreply", "no-reply", "donotreply",
+    "do-not-reply", "nao-responda", "naoresponda", "mailer-daemon", "bounce", "bounces",
+    "info", "sales", "support", "help", "helpdesk", "contact", "security", "privacy",
+    "billing", "marketing", "newsletter", "press", "office", "team", "jobs", "careers",
+    "contato", "suporte", "vendas", "faleconosco", "atendimento", "ouvidoria", "comercial",
+    "financeiro", "imprensa", "sac", "cobranca", "rh", "nfe", "fiscal", "juridico",
+    "compras", "licitacao", "licitacoes", "secretaria", "protocolo",
+})
+#: Mailing lists and bug trackers: ``bug-grep@gnu.org``, ``debian-user@lists.debian.org``.
+_LIST_LOCAL_PART: Final = re.compile(
+    r"(?i)^(?:bugs?|bug-[\w.-]+|[\w.-]+-(?:bugs?|devel|dev|users?|announce|request|owner|"
+    r"help|l10n|i18n|admin|admins|list|team|maintainers|discuss|commits|general|"
+    r"portuguese|publicity|doc|docs|www|security))$")
+#: An SSH algorithm or extension name (RFC 4251 §6: ``name@domain``):
+#: ``hmac-sha2-256-etm@openssh.com``, ``rijndael-cbc@lysator.liu.se``.
+_SSH_NAME: Final = re.compile(
+    r"(?i)^(?:hmac|umac|aes\d*|rijndael|chacha20|arcfour|blowfish|3des|cast128|curve\d+|"
+    r"ecdh|ecdsa|ed25519|ed448|ssh|sk-ssh|sk-ecdsa|sntrup\d*x?\d*|mlkem\d*x?\d*|"
+    r"diffie-hellman|kex|zlib|server-sig-algs|keepalive|hostkeys|no-more-sessions|"
+    r"publickey-hostbound|limits|session-bind|agent-forwarding|"
+    r"poly1305|gcm)(?:[-.][\w.-]*)?$")
+#: A message id's local part: hexadecimal and digit groups (``44087D8C.9090407``).
+_MESSAGE_ID: Final = re.compile(r"^[0-9A-Fa-f]+(?:[.$_-][0-9A-Fa-f]+)+$")
+
+
+def not_a_person_address(address: str) -> bool:
+    """Whether an e-mail address names a role, a list or a program, never one person
+    (``postmaster@``, ``bug-grep@gnu.org``, ``…@lists.debian.org``, an SSH algorithm name,
+    a message id): none of it is personal data."""
+    local, _, domain = address.rpartition("@")
+    key = local.lower()
+    domain = domain.lower()
+    return (key in _ROLE_LOCAL_PARTS or bool(_LIST_LOCAL_PART.match(key))
+            or domain.startswith(("lists.", "list.", "listas.", "googlegroups."))
+            or domain == "googlegroups.com" or bool(_SSH_NAME.match(key))
+            or (bool(_MESSAGE_ID.match(local)) and sum(c.isdigit() for c in local) >= 6))
+
+
 class BrEmailRecognizer(_Tuned, EmailRecognizer):
     """E-mail addresses, validated against the bundled public suffix list."""
 
@@ -332,6 +388,8 @@ class BrEmailRecognizer(_Tuned, EmailRecognizer):
             if _URL_USERINFO.search(text, max(0, start - 80), start):
                 continue  # https://user:token@github.com: a URL's password and host
             written = text[start:end]
+            if not_a_person_address(written):
+                continue
             validation = self.validate_result(written)
             description = self.build_regex_explanation(
                 name, pattern.name, pattern.regex, pattern.score, validation, flags)
@@ -515,11 +573,12 @@ class BrCreditCardRecognizer(_Tuned, CreditCardRecognizer):
         nlp_artifacts: NlpArtifacts | None = None,
         regex_flags: int | None = None,
     ) -> list[RecognizerResult]:
-        """Presidio's analysis, with bare digit runs lowered below the threshold."""
+        """Presidio's analysis, with bare digit runs and numbers not grouped like a card's
+        lowered below the threshold (a keyword lifts them)."""
         results: list[RecognizerResult] = super().analyze(
             text, entities, nlp_artifacts, regex_flags
         )
-        return cap_scores(results, text, _bare_digits, BARE_NUMBER_SCORE)
+        return cap_scores(results, text, _not_card_grouped, BARE_NUMBER_SCORE)
 
     def prefilter(self, threshold: float) -> Prefilter:
         """Presidio's card shape with at least one separator; bare runs need a keyword."""
@@ -555,8 +614,67 @@ def _ip_patterns() -> list[Pattern]:
             for p in IpRecognizer.PATTERNS]
 
 
+#: What stands right before a version number written like an address: a product name
+#: and a slash (``Firefox/2.0.0.14``), ``rv:`` or ``v``, or a word naming a version.
+_VERSION_BEFORE: Final = re.compile(
+    r"(?:[A-Za-z][\w.+-]*/|\brv:|\b[vV]|\b(?i:vers[aã]o|version|release|kernel|build|"
+    r"se[cç][aã]o|section|cap[ií]tulo|chapter|item|passo|step|rfc|oid)"
+    r"[ \t]*[:=]?[ \t]*)\Z")
+#: A heading's section number: at a line's start, followed by a title ("3.11.3.3 Configurando").
+_TITLE_AFTER: Final = re.compile(r"\.[ \t]{1,8}\S|[ \t]{1,4}[A-ZÀ-Ý][a-zà-ÿ]")
+#: How far back the checks of :func:`not_a_host` read (the prefilter's margin is wider).
+_HOST_LOOKBACK: Final = 24
+_PREFIX_LENGTH: Final = re.compile(r"/([0-9]{1,3})(?![0-9])")
+
+
+def not_a_host(text: str, start: int, end: int) -> bool:
+    """Whether the address at ``text[start:end]`` names no one's machine.
+
+    Loopback, unspecified, multicast and reserved addresses, the broadcast address and
+    netmasks (``255.255.255.0``) belong to no host; a network written with its prefix
+    (``192.168.1.0/24``, host bits all zero) and an address ending in ``.0`` are networks;
+    a version number written like an address (``Firefox/2.0.0.14``, ``rv:1.8.1.14``,
+    ``kernel 2.6.23.6``) and a section number (``3.11.3.3. Testando``, ``Seção 3.11.3.3``)
+    are no addresses.
+    """
+    import ipaddress
+
+    written, _, length = text[start:end].partition("/")
+    try:
+        address = ipaddress.ip_address(written.split("%", 1)[0])
+    except ValueError:
+        return False
+    if address.is_loopback or address.is_unspecified or address.is_multicast \
+            or address.is_reserved:
+        return True
+    if address.version == 4:
+        value = int(address)
+        if value & 0xFF == 0 and not length:
+            return True  # x.y.z.0 names a network
+        zeros = ~value & 0xFFFFFFFF
+        if written.startswith("255.") and zeros & (zeros + 1) == 0:
+            return True  # a netmask: ones, then zeros
+        before = text[max(0, start - _HOST_LOOKBACK):start]
+        if _VERSION_BEFORE.search(before):
+            return True
+        newline = before.rfind("\n")
+        at_line_start = not before[newline + 1:].strip(" \t") and (
+            newline >= 0 or start <= _HOST_LOOKBACK)
+        if at_line_start and _TITLE_AFTER.match(text, end):
+            return True
+    prefix = _PREFIX_LENGTH.match(text, end)
+    if length or prefix is not None:
+        with contextlib.suppress(ValueError):
+            network = ipaddress.ip_network(
+                f"{written}/{length or (prefix.group(1) if prefix else '')}", strict=False)
+            if network.prefixlen < network.max_prefixlen and network.network_address == address:
+                return True
+    return False
+
+
 class BrIpRecognizer(_Tuned, IpRecognizer):
-    """IPv4 and IPv6 addresses (an IPv4 address not inside a longer dotted number)."""
+    """IPv4 and IPv6 addresses (an IPv4 address not inside a longer dotted number) that
+    may name someone's machine (see :func:`not_a_host`)."""
 
     DEFAULT_CONTEXT = ("ip", "ipv4", "ipv6", "endereco ip", "host", "servidor")
 
@@ -565,12 +683,24 @@ class BrIpRecognizer(_Tuned, IpRecognizer):
         super().__init__(supported_language, context)
         self.patterns: list[Pattern] = _ip_patterns()
 
+    def analyze(
+        self,
+        text: str,
+        entities: list[str],
+        nlp_artifacts: NlpArtifacts | None = None,
+        regex_flags: int | None = None,
+    ) -> list[RecognizerResult]:
+        """Presidio's analysis, less the addresses that name no host."""
+        results: list[RecognizerResult] = super().analyze(
+            text, entities, nlp_artifacts, regex_flags)
+        return [r for r in results if not not_a_host(text, r.start, r.end)]
+
     def prefilter(self, threshold: float) -> Prefilter:
         """A dotted quad, or IPv6 (every form but the full eight groups holds ``::``)."""
         hex4 = "[0-9A-Fa-f]{1,4}"
         return Prefilter("IP_ADDRESS", (
             Trigger("[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}",
-                    before=64, after=8, name="ipv4"),
+                    before=64, after=16, name="ipv4"),
             Trigger(f"::|{hex4}(?::{hex4}){{7}}", before=48, after=64, name="ipv6"),
         ))
 

@@ -157,7 +157,11 @@ def _flag_needs_command(text: str, match: regex.Match[str]) -> bool:
 
 
 def _host_is_plausible(text: str, match: regex.Match[str]) -> bool:
-    return fold(match.group("host")) not in _NON_USER_HOSTS
+    """Not a tag (``npm i x@latest``), nor a role or list address (``bug-grep@gnu.org``)."""
+    from recognizers.generic import not_a_person_address
+
+    return fold(match.group("host")) not in _NON_USER_HOSTS \
+        and not not_a_person_address(f"{match.group('v')}@{match.group('host')}")
 
 
 _KEYS: Final = (

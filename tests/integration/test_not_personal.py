@@ -1,0 +1,66 @@
+"""Values shaped like personal data that name no one (issue 28): loopback and network
+addresses, versions and section numbers, role and list e-mail addresses, log columns
+that pass a card's Luhn check."""
+
+from __future__ import annotations
+
+import pytest
+
+from redactor.engine import Redactor
+
+
+def found(engine: Redactor, text: str) -> list[tuple[str, str]]:
+    return [(f.entity_type, text[f.start:f.end]) for f in engine.analyze(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "backend up at 127.0.0.1:8080 and ::1, listening on 0.0.0.0",
+    "netmask 255.255.255.0 broadcast 255.255.255.255",
+    "a rede 192.168.1.0/24 e a rede 10.20.0.0/16; a rede 192.168.1.0",
+    'Mozilla/5.0 (X11; U; Linux i686; en-US; rv:1.8.1.14) Gecko/20080404 Firefox/2.0.0.14',
+    "o kernel 2.6.23.6 e a versão 1.2.3.4",
+    "3.11.3.3. Testando o funcionamento\n15.6.2.1. /etc/resolv.conf",
+    "Veja a Seção 3.11.3.3, `Testando o funcionamento'.",
+    "multicast 224.0.0.251 e ff02::1",
+])
+def test_addresses_that_name_no_host(engine: Redactor, text: str) -> None:
+    assert [v for e, v in found(engine, text) if e == "IP_ADDRESS"] == []
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ('192.0.2.44 - - [10/Oct/2024:13:55:36 -0300] "GET / HTTP/1.1" 200 2326', "192.0.2.44"),
+    ("Failed password for root from 203.0.113.9 port 22 ssh2", "203.0.113.9"),
+    ("inet 192.168.1.10/24 brd 192.168.1.255", "192.168.1.10/24"),
+    ("cliente em 10.0.0.1 Fulano", "10.0.0.1"),
+    ("v6 2001:db8::5 ok", "2001:db8::5"),
+])
+def test_host_addresses_are_still_found(engine: Redactor, text: str, address: str) -> None:
+    assert ("IP_ADDRESS", address) in found(engine, text)
+
+
+@pytest.mark.parametrize("address", [
+    "portuguese@lists.debian.org", "bug-grep@gnu.org", "wdiff-bugs@gnu.org",
+    "postmaster@exemplo.com.br", "noreply@exemplo.com", "contato@empresa.com.br",
+    "hmac-sha2-256-etm@openssh.com", "rijndael-cbc@lysator.liu.se",
+    "44087D8C.9090407@exemplo.com",
+])
+def test_role_list_and_program_addresses_name_no_one(engine: Redactor, address: str) -> None:
+    assert found(engine, f"escreva para {address} hoje") == []
+
+
+@pytest.mark.parametrize("address", [
+    "carla.menezes@exemplo.com.br", "jsilva@empresa.com.br", "ana-souza@exemplo.com",
+])
+def test_personal_addresses_are_still_found(engine: Redactor, address: str) -> None:
+    assert found(engine, f"escreva para {address} hoje") == [("EMAIL_ADDRESS", address)]
+
+
+def test_log_columns_that_pass_luhn_are_no_card(engine: Redactor) -> None:
+    line = '192.0.2.9:5123 [06/Feb/2009:12:14:14.655] fe be/srv 10/0/30/69/109 200 2750 - -'
+    columns = "GET /index 1419 200 154996 - 5206 200 154456"
+    assert [e for e, _ in found(engine, columns)] == []
+    assert ("CREDIT_CARD", "4111 1111 1111 1111") in found(engine, "pago 4111 1111 1111 1111")
+    assert ("CREDIT_CARD", "3782 822463 10005") in found(engine, "amex 3782 822463 10005")
+    # A keyword still lifts a number written in other groups.
+    assert [e for e, _ in found(engine, "cartão 1419 200 154996")] == ["CREDIT_CARD"]
+    assert "CREDIT_CARD" not in [e for e, _ in found(engine, line)]
