@@ -71,8 +71,10 @@ def _die_with_parent() -> None:
 def warm() -> None:
     """Build the default engine and its prefilter, as the first call would."""
     from redactor.api import get_redactor
+    from redactor.config import for_hooks, load_settings
 
-    engine = get_redactor()
+    # The engine the hooks ask for: with the local account's own names kept.
+    engine = get_redactor(for_hooks(load_settings(), os.environ))
     engine.redact("aquecimento 529.982.247-25")
     # The prefilter of large tool outputs: loaded from the cache, or compiled now
     # (once per configuration) rather than inside a hook's time budget.

@@ -312,3 +312,27 @@ def test_doctor_reports_a_live_guard(env: Env) -> None:
                                                                   "Python re")
     assert f"[ok] prefilter: {expected}" in done.stdout
     assert CPF not in done.stdout
+
+
+def test_the_warmed_engine_is_the_one_the_hooks_use(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # A worker warms the engine of the hooks' settings (the own account kept), so the
+    # first hook call builds nothing within its time budget.
+    from redactor import api
+    from redactor.hosts import claude
+    from redactor.serve import worker
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home" / "tcarvalho"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    api._cache.clear()
+    worker.warm()
+    built = dict(api._cache)
+    assert len(built) == 1
+    event = {**{"session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": str(tmp_path)},
+             "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_use_id": "t1",
+             "tool_input": {"command": "cat /home/tcarvalho/notas.txt /home/jsilva/x"}}
+    outcome = claude.run(json.dumps(event).encode())
+    assert outcome.stdout is not None and "jsilva" not in outcome.stdout
+    assert "/home/tcarvalho/notas.txt" in outcome.stdout
+    assert api._cache == built
