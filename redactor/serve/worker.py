@@ -75,7 +75,8 @@ def warm() -> None:
 
     # The engine the hooks ask for: with the local account's own names kept.
     engine = get_redactor(for_hooks(load_settings(), os.environ))
-    engine.redact("aquecimento 529.982.247-25")
+    # A user-name cue loads the common-word lexicon too (built once per machine).
+    engine.redact("aquecimento 529.982.247-25 user=aquecimento")
     # The prefilter of large tool outputs: loaded from the cache, or compiled now
     # (once per configuration) rather than inside a hook's time budget.
     engine.may_contain("aquecimento")
