@@ -27,21 +27,37 @@ if TYPE_CHECKING:
 __all__ = ["BrCnpjRecognizer", "looks_like_timestamp"]
 
 # The mask is the same for both formats; lower case is accepted here and folded
-# before the check (validate-docbr accepts it, it is not part of the format).
-_MASKED: Final = r"[0-9A-Za-z]{2}\.[0-9A-Za-z]{3}\.[0-9A-Za-z]{3}/[0-9A-Za-z]{4}-[0-9]{2}"
+# before the check (validate-docbr accepts it, it is not part of the format).  Each of
+# its four separators may have a space on either side (python-stdnum's example
+# ``12. ABC.345 /01DE-35``; dash variants are mapped onto ``-`` before matching): all
+# four marks in place are as distinctive as the plain mask.
+_MASKED: Final = (r"[0-9A-Za-z]{2} ?\. ?[0-9A-Za-z]{3} ?\. ?[0-9A-Za-z]{3} ?/ ?[0-9A-Za-z]{4}"
+                  r" ?- ?[0-9]{2}")
 _SEPARATED: Final = (
     r"(?=[0-9]{2,12}[-. /])[0-9]{2}[. ]?[0-9]{3}[. ]?[0-9]{3}[/. ]?[0-9]{4}[-. ]?[0-9]{2}"
 )
 _BARE: Final = r"[0-9]{14}"
-# Unmasked alphanumeric: upper case only and at least one letter, so lower-case hex
-# and base32 identifiers stay out.
-_BARE_ALNUM: Final = r"(?=[0-9A-Z]{0,11}[A-Z])[0-9A-Z]{12}[0-9]{2}"
+# Unmasked alphanumeric, compact or with some of the mask's marks (``AA345678/000A-29``):
+# letters all upper case or all lower case, at least one of them.  Lower case, which
+# hex and base32 identifiers are written in, also needs a digit among the first twelve
+# characters (checked in invalidate_result): ``usuarioteste01`` is no CNPJ.
+_ALNUM_UPPER: Final = (r"(?=[0-9./-]{0,15}[A-Z])"
+                       r"[0-9A-Z]{2}\.?[0-9A-Z]{3}\.?[0-9A-Z]{3}[/.]?[0-9A-Z]{4}[-.]?[0-9]{2}")
+_ALNUM_LOWER: Final = (r"(?=[0-9./-]{0,15}[a-z])"
+                       r"[0-9a-z]{2}\.?[0-9a-z]{3}\.?[0-9a-z]{3}[/.]?[0-9a-z]{4}[-.]?[0-9]{2}")
+# Alphanumeric groups separated by single spaces (``12 ABC 345 01DE 35``): words and
+# numbers of prose fall into this shape, so it needs a CNPJ keyword.
+_ALNUM_SPACED: Final = (r"(?=[0-9 ]{0,16}[A-Za-z])"
+                        r"[0-9A-Za-z]{2} [0-9A-Za-z]{3} [0-9A-Za-z]{3} [0-9A-Za-z]{4} [0-9]{2}")
 _MASKED_RE: Final = regex.compile(_MASKED)
+_NOT_ALNUM: Final = regex.compile(r"[^0-9A-Za-z]")
 _DIGITS14_RE: Final = regex.compile(r"[0-9]{14}")
 
 #: Score of a bare 14-digit run that also reads as YYYYMMDDhhmmss: below the
 #: threshold, so only a CNPJ keyword nearby brings it back.
 TIMESTAMP_SCORE: Final = 0.1
+#: Score of the space-separated alphanumeric form: a CNPJ keyword lifts it.
+SPACED_SCORE: Final = 0.1
 
 
 def looks_like_timestamp(digits: str) -> bool:
@@ -119,9 +135,43 @@ def _not_timestamp_pattern() -> str:
 _EDGE: Final = "(?:^|[^0-9A-Za-z])"
 _END_EDGE: Final = "(?:[^0-9A-Za-z]|$)"
 _NUMERIC_ANY: Final = _digits_pattern((_any(14),))
-# Twelve characters with at least one letter, by the position of the first letter.
-_ALNUM_WITH_LETTER: Final = "(?:" + "|".join(
-    "[0-9]" * k + "[A-Z]" + "[0-9A-Z]" * (11 - k) for k in range(12)) + ")"
+
+
+#: Every unmasked alphanumeric form, either case, the mask's places optionally separated
+#: (digit runs match too: the trigger's accept drops those, left to the numeric trigger).
+#: Spelling out where the first letter stands, as a pattern, made hyperscan's database
+#: too large once the separators were added.
+_ALNUM_ANY: Final = ("[0-9A-Za-z]{2}[-./]?[0-9A-Za-z]{3}[-./]?[0-9A-Za-z]{3}[-./]?"
+                     "[0-9A-Za-z]{4}[-./]?[0-9]{2}")
+
+
+def _spaced_with_letter() -> str:
+    """The space-separated form (``12 ABC 345 01DE 35``) holding a letter, by the place of
+    its first letter: with a space allowed between any groups, every date and time of a
+    log (``20241111 101500``) was a hit to refuse."""
+    groups = (2, 3, 3, 4)
+    places = [(g, i) for g, size in enumerate(groups) for i in range(size)]
+    alternatives = []
+    for first_group, first_index in places:
+        parts = []
+        for g, size in enumerate(groups):
+            if g < first_group:
+                parts.append(f"[0-9]{{{size}}}")
+            elif g == first_group:
+                rest = size - first_index - 1
+                parts.append((f"[0-9]{{{first_index}}}" if first_index else "") + "[A-Za-z]"
+                             + (f"[0-9A-Za-z]{{{rest}}}" if rest else ""))
+            else:
+                parts.append(f"[0-9A-Za-z]{{{size}}}")
+        alternatives.append(" ".join(parts) + " [0-9]{2}")
+    return "(?:" + "|".join(alternatives) + ")"
+_NOT_LETTER: Final = re.compile(r"[^A-Za-z]*")
+
+
+def _alphanumeric_and_valid(candidate: str) -> bool:
+    """A hit of the alphanumeric trigger holding a letter (a digit run is the numeric
+    trigger's) whose check digits pass."""
+    return not _NOT_LETTER.fullmatch(candidate) and cnpj_is_valid(candidate)
 
 
 # Digit runs a keyword may lift: those the numeric trigger leaves out (no edges: a
@@ -157,6 +207,11 @@ class BrCnpjRecognizer(PackPatternRecognizer):
     passes the raw checksum).  A 14-digit run, bare or loosely separated
     (``20240115 103059``), that reads as a plausible timestamp needs a CNPJ keyword
     nearby; the canonical mask does not.
+
+    Letters are upper case in the format; systems that lower-case text write
+    ``12abc34501de35``, which counts as well (with a digit among its first twelve
+    characters, so that words followed by two digits stay out), as does the mask with
+    a space around its marks.  Groups separated by spaces alone need a keyword.
     """
 
     ENTITY = "BR_CNPJ"
@@ -164,7 +219,9 @@ class BrCnpjRecognizer(PackPatternRecognizer):
         Pattern("CNPJ (masked)", bounded(_MASKED), 1.0),
         Pattern("CNPJ (separated)", bounded(_SEPARATED), CHECKSUM_PASS_SCORE),
         Pattern("CNPJ (bare)", bounded(_BARE), CHECKSUM_PASS_SCORE),
-        Pattern("CNPJ (bare alphanumeric)", bounded(_BARE_ALNUM), CHECKSUM_PASS_SCORE),
+        Pattern("CNPJ (alphanumeric)", bounded(_ALNUM_UPPER), CHECKSUM_PASS_SCORE),
+        Pattern("CNPJ (alphanumeric, lower case)", bounded(_ALNUM_LOWER), CHECKSUM_PASS_SCORE),
+        Pattern("CNPJ (alphanumeric, spaced)", bounded(_ALNUM_SPACED), SPACED_SCORE),
     )
     DEFAULT_CONTEXT = (
         "cnpj", "c.n.p.j.", "cnpj/mf", "cgc", "inscrita no cnpj", "inscrito no cnpj",
@@ -202,8 +259,10 @@ class BrCnpjRecognizer(PackPatternRecognizer):
         valid = checked(cnpj_is_valid)
         triggers = [
             Trigger(_MASKED, accept=valid, name="masked"),
-            Trigger(f"{_EDGE}{_ALNUM_WITH_LETTER}[0-9]{{2}}{_END_EDGE}", accept=valid,
+            Trigger(f"{_EDGE}{_ALNUM_ANY}{_END_EDGE}", accept=checked(_alphanumeric_and_valid),
                     name="alphanumeric"),
+            Trigger(f"{_EDGE}{_spaced_with_letter()}{_END_EDGE}", accept=valid,
+                    name="alphanumeric, spaced"),
             Trigger(f"{_EDGE}{numeric}{_END_EDGE}", accept=valid, name="numeric"),
         ]
         # At or below TIMESTAMP_SCORE the numeric trigger already hits every run.
@@ -219,5 +278,17 @@ class BrCnpjRecognizer(PackPatternRecognizer):
         return None
 
     def invalidate_result(self, pattern_text: str) -> bool | None:
-        """Drop any form whose check digits fail."""
-        return not cnpj_is_valid(pattern_text)
+        """Drop any form whose check digits fail, and unmasked alphanumeric forms that
+        mix cases or, in lower case or spaced, have no digit among their first twelve
+        characters (words: ``de uma vez para 10``)."""
+        if not cnpj_is_valid(pattern_text):
+            return True
+        if _MASKED_RE.fullmatch(pattern_text):
+            return False
+        core = _NOT_ALNUM.sub("", pattern_text)
+        if core.isdigit():
+            return False
+        if not (core.isupper() or core.islower()):
+            return True
+        return (core.islower() or " " in pattern_text) and not any(
+            c.isdigit() for c in core[:12])

@@ -12,6 +12,8 @@ from recognizers.checksums import titulo_is_valid
 __all__ = ["BrTituloEleitorRecognizer"]
 
 _SPACED: Final = r"[0-9]{4}[ .][0-9]{4}[ .][0-9]{4}"
+#: Sequence, sequence, UF code, check digits: brutils' format (``2776 2712 28 52``).
+_FIELDS: Final = r"[0-9]{4} [0-9]{4} [0-9]{2} [0-9]{2}"
 _BARE: Final = r"[0-9]{12}"
 
 
@@ -25,9 +27,10 @@ class BrTituloEleitorRecognizer(PackPatternRecognizer):
     ENTITY = "BR_TITULO_ELEITOR"
     PATTERNS = (
         Pattern("Titulo (grouped)", bounded(_SPACED), 0.3),
+        Pattern("Titulo (fields)", bounded(_FIELDS), 0.3),
         Pattern("Titulo (bare)", bounded(_BARE), 0.1),
     )
-    PREFILTER = ((_SPACED, 0.3), (_BARE, 0.1))
+    PREFILTER = ((_SPACED, 0.3), (_FIELDS, 0.3), (_BARE, 0.1))
     MAX_LENGTH = 14
     CONTEXT_SCORE = 1.0
     DEFAULT_CONTEXT = (

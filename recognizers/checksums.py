@@ -51,8 +51,16 @@ def _validator(name: str) -> DocumentBase:
 
 
 def canonical(candidate: str) -> str:
-    """Return the candidate without separators, NFKC-folded and upper-cased."""
-    return unicodedata.normalize("NFKC", candidate).translate(_SEPARATORS).upper()
+    """Return the candidate without separators, NFKC-folded and upper-cased.
+
+    Dash and space variants that NFKC leaves alone (``–``, U+2212, zero-width spaces)
+    then go through the matching table (recognizers._text), so ``12.ABC.345/01DE–35``
+    reads as its ASCII form, as it does once the engine has normalised the text.
+    """
+    from recognizers._text import normalize_for_matching
+
+    folded = normalize_for_matching(unicodedata.normalize("NFKC", candidate))
+    return folded.translate(_SEPARATORS).upper()
 
 
 def _all_equal(value: str) -> bool:
@@ -196,10 +204,12 @@ def cnj_is_valid(candidate: str) -> bool:
     """CNJ unified process number NNNNNNN-DD.AAAA.J.TR.OOOO (Resolução CNJ 65/2008).
 
     The check digits DD make ``NNNNNNN AAAA J TR OOOO DD`` equal 1 modulo 97
-    (ISO 7064 mod 97-10).
+    (ISO 7064 mod 97-10).  The segment J is 1 to 9 (art. 1º, § 4º: STF, CNJ, STJ,
+    federal, labour, electoral, military, state and state military courts); the
+    courts within a segment are not checked.
     """
     digits = _digits(candidate, 20)
-    if digits is None:
+    if digits is None or digits[13] == "0":
         return False
     number, check, rest = digits[:7], digits[7:9], digits[9:]
     return int(number + rest + check) % 97 == 1

@@ -118,3 +118,44 @@ def test_generated_identifiers_with_keywords_are_found(engine: Redactor) -> None
         ]
     missed = [(t, e) for t, e in cases if e not in {x for x, _ in found(engine, t)}]
     assert missed == []
+
+
+# Forms of other projects' test suites (issue 28; tests/integration/test_peer_values.py
+# runs their published values).  Each finding is the whole written value.
+@pytest.mark.parametrize(("text", "entity", "value"), [
+    ("placa abc1d23", "BR_PLACA", "abc1d23"),
+    ("Placa: abc-1234", "BR_PLACA", "abc-1234"),
+    ("veículo abc1234 multado", "BR_PLACA", "abc1234"),
+    ("Placa: ABC 1234", "BR_PLACA", "ABC 1234"),
+    ("placa abc 1d23", "BR_PLACA", "abc 1d23"),
+    ("ABC-1D23 na garagem", "BR_PLACA", "ABC-1D23"),
+    ("ver 0002080/25.2012.5.15.0049 hoje", "BR_CNJ", "0002080/25.2012.5.15.0049"),
+    ("ver 0002080-25.2012.515.0049 hoje", "BR_CNJ", "0002080-25.2012.515.0049"),
+    ("processo 0000001 83 2017 8 26 0100", "BR_CNJ", "0000001 83 2017 8 26 0100"),
+    ("RENAVAM: 8166853556-2", "BR_RENAVAM", "8166853556-2"),
+    ("RENAVAM 0063988.4962", "BR_RENAVAM", "0063988.4962"),
+    ("renavam 00639884-962", "BR_RENAVAM", "00639884-962"),
+    ("RENAVAM 01993520012-5", "BR_RENAVAM", "01993520012-5"),   # a valid run and its -D
+    ("RENAVAM 01993520012/2024", "BR_RENAVAM", "01993520012"),  # another token after it
+    ("título eleitoral 2776 2712 28 52", "BR_TITULO_ELEITOR", "2776 2712 28 52"),
+    ("CNPJ 12 ABC 345 01DE 35", "BR_CNPJ", "12 ABC 345 01DE 35"),
+])
+def test_forms_of_other_test_suites(engine: Redactor, text: str, entity: str,
+                                    value: str) -> None:
+    assert found(engine, text) == [(entity, value)]
+
+
+# A lower-case plate is never a plate alone: seven characters of three letters, a digit,
+# a letter or digit and two digits are also short git hashes and identifiers.  A space
+# after the letters counts only right after "placa" ("com 1234" is prose).
+@pytest.mark.parametrize("text", [
+    "commit abc1d23 merged", "git log fed1a23..bad4c56", "id abc1234 user-abc-1234",
+    "carro com 1234 km rodados", "multa de BRL 1000", "moto g52 abc 1234",
+    "ABC 1234", "12 ABC 345 01DE 35",    # spaced: a keyword is needed
+    "0000001 83 2017 8 26 0100",         # the CNJ fields spaced: a keyword is needed
+    "0000100-69.2008.0.00.0000",         # check digits pass, but segment 0 does not exist
+    "8166853556-2", "RENAVAM: 0639884963",  # no keyword; a wrong check digit
+    "RENAVAM 0199352001-3",              # neither reading passes: left whole
+])
+def test_forms_that_need_more(engine: Redactor, text: str) -> None:
+    assert found(engine, text) == []

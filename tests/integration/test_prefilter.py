@@ -127,6 +127,12 @@ FIXED = [
     "chave pix 123e4567-e12b-12d1-a456-426655440000", "placa ABC1D23", "ABC-1234", "BRL1000",
     "Ag. 1234-5 C/C 12345-6", "conta corrente 12345-6", "processo 0000001-54.2014.8.26.0564",
     "00000015420148260564", "56835394633", "CPF do pai, PIS 56835394633",
+    # forms of other projects' test suites (issue 28)
+    "12abc34501de35", "CNPJ 12. ABC.345 /01DE-35", "AA345678/000A-29", "1Z 000 000 0000 39",
+    "cnpj 12 ABC 345 01DE 35", "abcdefghijkl80", "placa abc1d23", "veículo abc-1234",
+    "Placa: abc 1234", "ABC-1D23", "carro com 1234", "0002080/25.2012.5.15.0049",
+    "0002080-25.2012.515.0049", "processo 0000001 83 2017 8 26 0100", "RENAVAM: 8166853556-2",
+    "renavam 0063988.4962", "título eleitoral 2776 2712 28 52",
     "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802"
     "BR5913Fulano de Tal6008BRASILIA62070503***63041D3D",
     # people's names and their look-alikes
@@ -152,6 +158,8 @@ FIXED = [
     "kind: Secret", "data:", "\ndata:\n  password: czNjcjN0\n  user: YWRtaW4=\nkind: Secret\n",
     '{"data": {"k": "djE="}, "kind": "Secret"}', "stringData:\n  A: b\n", "---",
     "session=Zk9vYmFyMTIzNDU2Nzg5MGFi", "api_key = 'k3y-v4lu3-123'", "[SECRET:00ff]",
+    "A senha é gatinho558!", "the password is hunter2", "a senha do wifi é Casa@2024",
+    "a senha é muito fraca", "the password is 12345678 characters long",
     # noise
     "2024-11-05 10:15:00.000", "20241105 101500", "20240229 000159", "IDOC 1234567890123456",
     "Order 4512345678 created", "v1.2.3", "ação", "usua\u0301rio", "ｃｐｆ",

@@ -22,6 +22,7 @@ def test_cpf_forms(engine: Redactor, written: str) -> None:
 @pytest.mark.parametrize("written", [
     "11.222.333/0001-81", "11222333000181", "11.222.333.0001-81", "11 222 333 0001 81",
     "11222333/0001-81", "12.ABC.345/01DE-35", "12ABC34501DE35", "12.abc.345/01de-35",
+    "12abc34501de35", "12. ABC.345 /01DE-35", "AA345678/000A-29", "12.345.678/000A-08",
 ])
 def test_cnpj_forms(engine: Redactor, written: str) -> None:
     assert found(engine, f"fornecedor {written} ok") == [("BR_CNPJ", written)]
@@ -33,7 +34,9 @@ def test_cnpj_forms(engine: Redactor, written: str) -> None:
     "111.111.111-11 00000000000",         # all equal
     "00.000.000/0000-00 11111111111111",  # all equal (the zero one passes the raw check)
     "12ABC34501DE45",                     # base-36 mistake
-    "12abc34501de35",                     # lower case is accepted only in the mask
+    "12aBc34501dE35",                     # mixed case is accepted only in the mask
+    "abcdefghijkl80",                     # lower case with no digit before the DVs: a word
+    "CNPJ 12 abc 345 01de 36",            # spaced, bad check digit
     "ts 20240115103059 fim",              # valid checksum, but a timestamp
     "em 20240115 103059 fim",             # the same, separated like SAP writes it
     "chave 35241011222333000181550010000012341000012345",  # CNPJ inside an NF-e key

@@ -346,6 +346,79 @@ def test_look_alikes_stay(engine: Redactor, text: str) -> None:
     assert secrets_in(engine, text) == []
 
 
+# ------------------------------------------------------------------ chat sentences (issue 28)
+
+#: A password said in a sentence, as in a chat, a ticket or an e-mail: the value only.
+CHAT_SECRETS = [
+    ("A senha é gatinho558!", "gatinho558!"),
+    ("minha senha: X9abc", "X9abc"),
+    ("minha senha: gatinho558!", "gatinho558!"),
+    ("a senha do wifi é Casa@2024", "Casa@2024"),
+    ("the password is hunter2", "hunter2"),
+    ("my password: hunter2", "hunter2"),
+    ("The password is: hunter2", "hunter2"),
+    ("a senha é: gatinho558", "gatinho558"),
+    ("A senha é 123456", "123456"),
+    ("Senha é 4455.", "4455"),
+    ("Your password is Tr0ub4dor&3", "Tr0ub4dor&3"),
+    ("a senha nova é abc123 e o usuário é maria", "abc123"),
+    ("the new password is now Zq8Kx7Lm.", "Zq8Kx7Lm"),
+    ("a senha do wifi é minhacasa123 tá", "minhacasa123"),
+    ("A SENHA É GATINHO558!", "GATINHO558!"),
+    ("the password is \u201chunter2\u201d", "hunter2"),
+    ("the password for the router is 'Janela77'", "Janela77"),
+    ("a senha que te passei é Verao2024, não perde", "Verao2024"),
+    ("oi! a senha do email eh bolo#laranja amanhã troco", "bolo#laranja"),
+]
+
+
+@pytest.mark.parametrize(("text", "value"), CHAT_SECRETS)
+def test_a_password_said_in_a_sentence(engine: Redactor, text: str, value: str) -> None:
+    assert secrets_in(engine, text) == [(value, "password_assignment")]
+    assert value not in redact(text).text
+
+
+#: Sentences about a password: what follows "é"/"is" is a word, a phrase or a number
+#: explained by the words after it, not a password.
+CHAT_PROSE = [
+    "a senha é muito fraca",
+    "the password is incorrect",
+    "the password is expired",
+    "the password is too short",
+    "a senha é obrigatória",
+    "the password is stored in vault",
+    "a senha é gatinho",                      # a word alone: not taken unquoted
+    "The password is base64-encoded before storage.",
+    "The password is SHA256 hashed",
+    "the password is 12345678 characters long",
+    "the password hash is 5f4dcc3b5aa765d61d8327deb882cf99",
+    "a senha é de 8 dígitos",
+    "the password is case-sensitive.",
+    "the password is 8-16 characters",
+    "A senha é a data de nascimento",
+    "the password you entered is incorrect",
+    "the password is 'password'",
+    "the password is <redacted>",
+    "a senha é ********",
+    "the password is 2FA protected",
+    "The password is at least 12 characters.",
+    "the boarding pass is A12B34",
+    "the password length is 12345",
+    "a senha é válida até 2025",
+    "the password was changed 3 times",
+    "A senha é enviada por e-mail",
+    "the token is invalid",
+    "the password is 100% secure",
+    "a senha não é 1234",
+    "a política de senha é P@ss-2024",
+]
+
+
+@pytest.mark.parametrize("text", CHAT_PROSE)
+def test_a_sentence_about_a_password_is_no_secret(engine: Redactor, text: str) -> None:
+    assert secrets_in(engine, text) == []
+
+
 def test_the_bundled_example_log_comes_out_as_without_secrets() -> None:
     text = (REPO / "examples" / "sap-system.log").read_text(encoding="utf-8")
     assert "PWD=" in text and "chave=" in text

@@ -41,7 +41,8 @@ INVALID: dict[str, list[str]] = {
     "cns": ["898000000043209", "398000000043208", "89800000004320"],
     "renavam": ["38872054170", "01993520013", "00000000000"],
     "rg_sp": ["12.345.678-3"],
-    "cnj": ["0000001-55.2014.8.26.0564", "0000001-54.2014.8.26.056"],
+    "cnj": ["0000001-55.2014.8.26.0564", "0000001-54.2014.8.26.056",
+            "0000100-69.2008.0.00.0000"],  # check digits pass; no segment 0 (art. 1º, § 4º)
     "brcode": [
         "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802"
         "BR5913Fulano de Tal6008BRASILIA62070503***63041D3E"],
@@ -185,3 +186,11 @@ def test_every_one_character_change_of_a_br_code_breaks_its_crc() -> None:
             if char != body[index]:
                 changed = body[:index] + char + body[index + 1:] + payload[-4:]
                 assert not c.brcode_crc_ok(changed), (index, char)
+
+
+def test_dash_and_space_variants_read_as_their_ascii_form() -> None:
+    # python-stdnum's example of the alphanumeric CNPJ, with an en dash; the engine maps
+    # the dash before matching, and the checks read it the same way on their own.
+    assert c.cnpj_is_valid("12. ABC.345 /01DE\u201335")
+    assert c.cpf_is_valid("529.982.247\u221225") and c.cpf_is_valid("529\u00a0982\u00a0247\u00a025")
+    assert c.canonical("0199352001\u20132") == "01993520012"
