@@ -1,4 +1,5 @@
-"""Name data for recognising people's names: given names, surnames, Brazilian places.
+"""Name data for recognising people's names: given names, surnames, Brazilian places,
+foreign given names.
 
 The files live in ``recognizers/data`` (sources and licences in its LICENSES.md) and
 are read once, on first use.  Words are compared folded: :func:`fold_name` drops
@@ -13,11 +14,12 @@ from functools import cache
 from importlib import resources
 from typing import Final
 
-__all__ = ["DATA_FILES", "fold_name", "given_names", "places", "surnames"]
+__all__ = ["DATA_FILES", "fold_name", "foreign_given_names", "foreign_surnames", "given_names",
+           "places", "surnames"]
 
 #: The data files this module reads.
 DATA_FILES: Final = ("given_names.tsv", "surnames.txt", "surnames_hand.txt", "places.txt",
-                     "stop_words.txt")
+                     "stop_words.txt", "foreign_given_names.tsv", "foreign_surnames.txt")
 
 
 def fold_name(word: str) -> str:
@@ -41,6 +43,24 @@ def given_names() -> Mapping[str, int]:
         name, count = line.split("\t")
         counts[name] = int(count)
     return counts
+
+
+@cache
+def foreign_given_names() -> Mapping[str, int]:
+    """Folded given names of other countries (``KEVIN``, ``MARK``) and how frequent each
+    is as an English word (0 when it is none): the names of Faker's foreign locales."""
+    frequencies: dict[str, int] = {}
+    for line in _lines("foreign_given_names.tsv"):
+        name, count = line.split("\t")
+        frequencies[name] = int(count)
+    return frequencies
+
+
+@cache
+def foreign_surnames() -> frozenset[str]:
+    """Folded surnames of other countries (``MITCHELL``, ``HOCEVAR``): Faker's foreign
+    locales."""
+    return frozenset(_lines("foreign_surnames.txt"))
 
 
 @cache

@@ -15,18 +15,52 @@ is known about the words (``recognizers.names``, the common-word list of
   Marcos``) or as the whole value of a name key (``{"nome": "Fernanda"}``, ``NAME1=``,
   ``Cliente:``), in an e-mail or git header (``De: Nome <x@y>``) and in citations
   (``SILVA, João``).
-* **Not names**: cities and states (``São José dos Campos``), what follows a company,
-  street or public-body head word (``Banco do Brasil``, ``Rua``), months, weekdays,
-  holidays, and runs that end in a company suffix (``Ltda``, ``S/A``).
+* **Person cues of real prose** (issue 28), read around the run's first words:
+
+  - an *attribution*: a dash at a line's start, glued or not (``-- Nome``, ``—Nome``),
+    or after the end of a sentence or a spaced double dash, the run ending its line (or
+    followed by a comma or a parenthesis): a single unknown word (``-- Voltaire``) or
+    a run without a known name is a name there, and a name's ordinary words belong to
+    it (``-- Salvador Dali``); a dash that opens an item of a list or a line of a
+    dialogue (a neighbouring line opens with the same dash, or the line before ends
+    in ``:``), or a single hyphen glued to one word (``-Onível``), is none;
+  - a *speaker's label*: ``Nome:`` at a line's start (maybe after a time stamp), in a
+    dialogue (a neighbouring line opens with a label too);
+  - a *verb of saying* before or after the run (``disse Kevin``, ``Kevin afirmou``),
+    or of a life's event (``Morre Thiemo Seufer``: two or three unknown words too);
+  - an *article* before a given name that is no ordinary word (``o João``, ``a
+    Maria``, ``do Pedro``, ``O Manuel chega``), not before an acronym (``pela IANA``).
+
+  Next to these cues and titles, a **foreign given name** (Faker's lists of other
+  countries, ``recognizers.names.foreign_given_names``) is a given name; without a
+  cue, only before a foreign surname (``Bill Mitchell``) or, if it is no English word,
+  before an unknown word (``Linus Torvalds``).
+* **Shapes**: a run may start right after an opening quote or a dash (``'Bruno
+  Rocha'``, ``--Nome``) and go on past a line break where the line is wrapped prose;
+  two initials or more make a name with an unknown word (``H. L. Mencken``, ``R.`` is
+  an initial there, not ``Rua``); a town's name right after a given name is a
+  surname (``Mário Quintana``), unless a place cue stands before them (``em Olavo
+  Bilac``); so is a head word of a street or a company that is a surname too
+  (``Manuel Estrada Sainz``); ``McIntyre`` is no camelCase word.
+* **Not names**: cities and states (``São José dos Campos``, and big cities whose
+  names read as a person's: ``João Pessoa``, unless a title stands before them), what
+  follows a company, street or public-body head word (``Banco do Brasil``, ``Rua``),
+  ``S. Paulo`` (São Paulo), months, weekdays, holidays, English and Portuguese month
+  and weekday names next to a number or each other (``[Fri Jan 03 09:20:23 2014]``),
+  and runs that end in a company suffix (``Ltda``, ``S/A``) or in ``do Brasil``
+  (``FUJIFILM do Brasil``).
 
 The engine also redacts, elsewhere in the same text or JSON document, the given name
 and the rarer surnames of a name found in full (``Redactor`` asks
-:meth:`PersonRecognizer.propagation_keys` and :meth:`PersonRecognizer.standalone`).
+:meth:`PersonRecognizer.propagation_keys` and :meth:`PersonRecognizer.standalone`),
+unless such a word stands alone far more often than the names found hold it
+(SPREAD_RATIO): then that one name was the mistake.
 
 Decisions are local, so that the engine may analyse only the windows around the
 prefilter's hits: a word is at most MAX_WORD letters (plus two hyphenated or apostrophe
 parts), a run of more than MAX_RUN name words is a heading or a list, not a name, and
-a decision reads at most CONTEXT_TOKENS words before the run and one after it.
+a decision reads at most CONTEXT_TOKENS words before the run and one after it, and the
+lines next to it within LINES_READ characters (attributions, labels, wrapped lines).
 """
 
 from __future__ import annotations
@@ -38,7 +72,7 @@ import json
 import os
 import re
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -48,7 +82,14 @@ from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 from recognizers._text import cache_dir
 from recognizers.base import make_result
-from recognizers.names import fold_name, given_names, places, surnames
+from recognizers.names import (
+    fold_name,
+    foreign_given_names,
+    foreign_surnames,
+    given_names,
+    places,
+    surnames,
+)
 
 if TYPE_CHECKING:
     from presidio_analyzer.nlp_engine import NlpArtifacts
@@ -74,8 +115,11 @@ MAX_RUN: Final = 10
 CONTEXT_TOKENS: Final = 3
 #: Characters of the line before a run that its decision reads.
 PREVIOUS_CHARS: Final = 48
+#: The most characters of blanks between two words: spaces, or a line break between
+#: spaces (a name wrapped at the end of a line).
+SPACE_CHARS: Final = 4 + 2 + 8
 #: The most characters one word and the gap after it take (see _TOKEN and _GAP).
-TOKEN_SPAN: Final = (MAX_WORD + 2 * (MAX_PART + 1)) + 4 + 2 * (5 + 4)
+TOKEN_SPAN: Final = (MAX_WORD + 2 * (MAX_PART + 1)) + SPACE_CHARS + 2 * (5 + SPACE_CHARS)
 #: How far a finding may stand from a trigger hit, and what a decision reads around it.
 REACH: Final = (MAX_RUN + 1) * TOKEN_SPAN
 MARGIN: Final = (MAX_RUN + CONTEXT_TOKENS + 2) * TOKEN_SPAN + PREVIOUS_CHARS + 64
@@ -98,9 +142,18 @@ _WORD: Final = (rf"{_U}{_L}{{0,{MAX_WORD - 1}}}(?:['’-]{_L}{{1,{MAX_PART}}}){{
                 rf"(?![{LETTER}0-9_=])")
 _INITIAL: Final = rf"{_U}\.(?![{LETTER}0-9_])"
 _TOKEN: Final = rf"(?:{_INITIAL}|{_WORD})"
-_GAP: Final = rf"[ \t]{{1,4}}(?:{_PARTICLE}[ \t]{{1,4}}){{0,2}}"
+#: Blanks between two words of a name: spaces, or one line break (text wrapped in lines).
+_SPACE: Final = r"(?:[ \t]{1,4}|[ \t]{0,4}\r?\n[ \t]{0,8})"
+_GAP: Final = rf"{_SPACE}(?:{_PARTICLE}{_SPACE}){{0,2}}"
+#: Dashes: the hyphen, the figure, en and em dashes, the horizontal bar, the minus sign.
+DASHES: Final = "\\-\u2012\u2013\u2014\u2015\u2212"
+#: Where a run of capitalised words may start: not right after a letter, digit or one
+#: of ``_@/\\.'’-`` (``d'Ávila``, ``Ex-Presidente``, ``a.Nome``), except after an opening
+#: quote or a dash that follows no letter or digit (``'Bruno Rocha'``, ``--Nome``).
+_RUN_START: Final = (rf"(?:(?<![{LETTER}0-9_@/\\.'’{DASHES}])|(?<=[^{LETTER}0-9_]['’{DASHES}])"
+                     rf"|(?<=^['’{DASHES}]))")
 #: A run of capitalised words (the "chain"), lower-case particles between them.
-_CHAIN: Final = re.compile(rf"(?<![{LETTER}0-9_@/\\.'’-]){_TOKEN}(?:{_GAP}{_TOKEN})*")
+_CHAIN: Final = re.compile(rf"{_RUN_START}{_TOKEN}(?:{_GAP}{_TOKEN})*")
 _TOKENS: Final = re.compile(rf"{_INITIAL}|{_L}+(?:['’-]{_L}+)*")
 _LETTERS: Final = re.compile(f"{_L}+")
 
@@ -157,7 +210,10 @@ _NEVER: Final = frozenset({
     "SUMULA", "CONSTITUICAO", "RECURSO", "AGRAVO", "HABEAS", "MANDADO", "ACAO", "PROCESSO",
     "TURMA", "CAMARA", "SECAO", "PLENARIO", "VARA", "COMARCA", "FORO", "DJ", "DJE", "STF",
     "STJ", "TST", "TSE", "TCU", "OAB", "CPF", "RG", "CNPJ", "FLS", "FL", "PUBLICA", "PUBLICO",
-    "GERAL", "BOM", "BOA", "DIA", "TARDE", "NOITE", "FELIZ", "FERIADO",
+    "GERAL", "BOM", "BOA", "DIA", "TARDE", "NOITE", "FELIZ", "FERIADO", "MONDAY", "TUESDAY",
+    "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY", "JANUARY", "FEBRUARY", "SEPTEMBER",
+    "OCTOBER", "NOVEMBER", "DECEMBER", "ANON", "ANONYMOUS", "ANONIMO", "ANONIMA", "UNKNOWN",
+    "DESCONHECIDO", "DESCONHECIDA",
 })
 #: Heads of company, public-body, street and place names: the name after them is no person.
 ORG_HEADS: Final = frozenset({
@@ -205,10 +261,99 @@ BY_CUES: Final = frozenset({
 _STATES: Final = frozenset({"AC", "AL", "AP", "AM", "BA", "CE", "DF", "ES", "GO", "MA", "MT",
                             "MS", "MG", "PA", "PB", "PR", "PE", "PI", "RJ", "RN", "RS", "RO",
                             "RR", "SC", "SP", "SE", "TO"})
+#: Articles and contractions of a preposition with an article: a given name right after
+#: one is a person (``o João``, ``a Maria``, ``do Pedro``), a strong Portuguese cue.
+ARTICLES: Final = frozenset({"O", "A", "AO", "DO", "DA", "NO", "NA", "PELO", "PELA", "PRO",
+                             "PRA"})
+#: Verbs of saying: a name right before or after one is a person (``disse Kevin``,
+#: ``Kevin Mitnick afirmou``); ``segundo`` only before it.
+SPEECH_VERBS: Final = frozenset({
+    "DISSE", "DIZ", "DIZIA", "AFIRMOU", "AFIRMA", "DECLAROU", "DECLARA", "EXPLICOU", "EXPLICA",
+    "ESCREVEU", "PERGUNTOU", "RESPONDEU", "COMENTOU", "CONTOU", "LEMBROU", "ACRESCENTOU",
+    "RESSALTOU", "DESTACOU", "AVALIOU", "CRITICOU", "ARGUMENTOU", "OBSERVOU", "CONCLUIU",
+    "COMPLETOU", "INDAGOU", "PONDEROU", "REBATEU", "ADMITIU", "CONTINUOU", "SAID", "SAYS",
+    "WROTE", "ASKED", "REPLIED",
+})
+#: Verbs of what only people do (``morreu``, ``nasceu``): before or after them, a run of
+#: two or three unknown capitalised words is a name too (``Morre Thiemo Seufer``).
+LIFE_VERBS: Final = frozenset({"MORREU", "MORRE", "MORREM", "MORRERAM", "FALECEU", "FALECE",
+                               "NASCEU", "NASCE", "CASOU"})
+SPEECH_BEFORE: Final = SPEECH_VERBS | LIFE_VERBS | {"SEGUNDO", "CONFORME"}
+#: Big Brazilian cities whose names read as a person's (``João Pessoa``): places unless a
+#: title, an attribution or another name word stands next to them.
+_PERSON_SHAPED_CITIES: Final = frozenset({
+    ("JOAO", "PESSOA"), ("TEOFILO", "OTONI"), ("LAURO", "DE", "FREITAS"),
+    ("BENTO", "GONCALVES"), ("PAULO", "AFONSO"), ("TEIXEIRA", "DE", "FREITAS"),
+    ("SIMOES", "FILHO"), ("FERRAZ", "DE", "VASCONCELOS"), ("FRANCISCO", "MORATO"),
+    ("FRANCO", "DA", "ROCHA"), ("FRANCISCO", "BELTRAO"), ("VENANCIO", "AIRES"),
+    ("MARECHAL", "DEODORO"), ("BELFORD", "ROXO"), ("GOVERNADOR", "VALADARES"),
+})
+#: Countries: a run that ends in ``do Brasil`` is a company or a body (``FUJIFILM do Brasil``).
+_COUNTRIES: Final = frozenset({"BRASIL", "PORTUGAL", "ANGOLA", "MOCAMBIQUE", "ARGENTINA",
+                               "URUGUAI", "PARAGUAI", "MEXICO", "JAPAO", "CANADA", "ITALIA",
+                               "ALEMANHA", "INGLATERRA", "ESPANHA", "CHILE", "PERU"})
+#: Month and weekday names and abbreviations (English and Portuguese) that are given names
+#: too (``July``, ``Jan``, ``Fri``...): no name next to a number or another of them.
+_DATE_WORDS: Final = frozenset({
+    "JAN", "FEB", "FEV", "MAR", "APR", "ABR", "MAY", "MAI", "JUN", "JUL", "AUG", "AGO", "SEP",
+    "SEPT", "SET", "OCT", "OUT", "NOV", "DEC", "DEZ", "APRIL", "JUNE", "JULY", "AUGUST",
+    "MARCH", "MON", "TUE", "TUES", "WED", "THU", "THUR", "THURS", "FRI", "SAT", "SUN", "SEG",
+    "TER", "QUA", "QUI", "SEX", "SAB", "DOM", "MARCO",
+})
+#: Cues next to which a foreign given name is a name (a pending attribution or speaker's
+#: label is confirmed by what follows the run).
+_FOREIGN_CUES: Final = frozenset({"attribution?", "dash?", "speaker?", "attribution", "dash",
+                                  "speaker", "speech", "life", "role"})
+#: Cues next to which a foreign given name may be a Portuguese word too (``Bill``).
+_LABEL_CUES: Final = frozenset({"attribution?", "dash?", "speaker?", "attribution", "dash",
+                                "speaker"})
+#: Cues strong enough to hold rare ordinary words in a name (``-- Mark Twain``).
+_STRONG_CUES: Final = frozenset({"attribution", "dash", "speaker", "speech", "life"})
+#: Capitalised articles that open a sentence (``O Manuel chega``).
+_CAPITAL_ARTICLES: Final = frozenset({"O", "A", "À", "Ao", "Do", "Da", "No", "Na", "Pelo",
+                                      "Pela"})
+#: How far around a run the attribution and speaker-label cues read (lines before and
+#: after it), in characters: well within MARGIN.
+LINES_READ: Final = 320
+
+_DASH_RUN: Final = rf"[{DASHES}]{{1,3}}"
+#: A dash at a line's start: ``-- Nome``, ``—Nome`` (and the text before the run).
+_LINE_START_DASH: Final = re.compile(rf"(?:^|[\n\r])[ \t]{{0,8}}(?P<dash>{_DASH_RUN})[ \t]{{0,4}}$")
+#: A dash after the end of a sentence, maybe closing a quotation: ``... vida." -- Nome``
+#: (not after a quoted term: ``cvs' - Concurrent Versions System``).
+_SENTENCE_DASH: Final = re.compile(rf"[.!?…][\"”»'’]?[ \t]{{0,4}}{_DASH_RUN}[ \t]{{0,4}}$")
+#: A double dash after a space: ``texto -- Nome``.
+_SPACED_DOUBLE_DASH: Final = re.compile(r"[ \t](?:-{2,3}|[\u2014\u2015]{1,2})[ \t]{0,4}$")
+#: What may follow an attribution: the end of the line, ``,``, ``;``, a parenthesis...
+_ATTRIBUTION_END: Final = re.compile(
+    rf"[ \t]*(?:$|[\n\r,;(\[]|[.!?…][ \t]*(?:$|[\n\r])|[{DASHES}][ \t])")
+#: What may stand before a speaker's label on its line: a time or date stamp, in brackets
+#: or parentheses (``[10:15]``), or followed by a dash (``12/03/2024 10:15 - ``).
+_SPEAKER_PREFIX: Final = (r"(?:[\[(][0-9][0-9/.,: ]{0,28}(?:[AaPp]\.?[Mm]\.?)?[\])][ \t]{0,3}"
+                          r"|[0-9][0-9/.,: ]{2,30}(?:[AaPp]\.?[Mm]\.?[ \t]{0,3})?"
+                          rf"[{DASHES}][ \t]{{0,3}})?")
+_SPEAKER_BEFORE: Final = re.compile(rf"(?:^|[\n\r])[ \t]{{0,8}}{_SPEAKER_PREFIX}$")
+#: A line that opens with a speaker's label (``ANA: Bom dia``, ``[10:15] Carlos: oi``).
+_SPEAKER_LINE: Final = re.compile(
+    rf"(?m)^[ \t]{{0,8}}{_SPEAKER_PREFIX}{_U}[{LETTER}'’.-]{{0,{MAX_WORD}}}"
+    rf"(?:[ \t]{{1,2}}(?:{_PARTICLE}[ \t]{{1,2}})?{_U}[{LETTER}'’.-]{{0,{MAX_WORD}}}){{0,3}}"
+    rf"[ \t]{{0,2}}:(?:[ \t]|$)")
+_LOWER_WORD_AFTER: Final = re.compile(r"[ \t]{1,3}[a-zà-ÿ]")
+_SPEAKER_COLON: Final = re.compile(r"[ \t]{0,2}:(?:[ \t]|$)", re.MULTILINE)
+_ARTICLE_BEFORE: Final = re.compile(
+    rf"(?<![{LETTER}0-9_])(?:o|a|à|ao|do|da|no|na|pelo|pela|pro|pra)[ \t]{{1,3}}$")
+_SPEECH_AFTER: Final = re.compile(rf",?[ \t]{{1,3}}({_L}+)")
+_NUMBER_NEAR: Final = re.compile(r"[ \t,]{0,3}(?:de[ \t]{1,3})?[0-9]")
+_NUMBER_BEFORE: Final = re.compile(r"[0-9](?:[ \t]{1,3}de)?[ \t,]{0,3}$")
 _ORG_TAIL: Final = re.compile(
     r"[ \t]{0,3}(?:-[ \t]{0,3})?(?:S[ ]?/[ ]?A\b|S\.[ ]?A\.?|Ltda\b|LTDA\b|EIRELI\b|ME\b|EPP\b|"
     r"&|Cia\b|CIA\b|Advogados\b|ADVOGADOS\b|Associados\b|ASSOCIADOS\b|Engenharia\b|"
     r"ENGENHARIA\b|Com[ée]rcio\b|COM[ÉE]RCIO\b)")
+#: A word in Title Case (not an acronym in capitals, nor camelCase).
+_TITLE_CASE: Final = re.compile(rf"{_U}[a-zà-ÿ'’-]+$")
+#: Surnames written with a capital inside: McIntyre, MacKenzie, DeVito, LaGuardia, DiCaprio.
+_PREFIXED_SURNAME: Final = re.compile(
+    rf"(?:Mc|Mac|De|Di|Da|La|Le|Van|Fitz)[{UPPER}][a-zà-ÿ]{{2,}}$")
 _CLITIC: Final = re.compile(r"(?i).+-(?:se|lhe|lhes|lo|la|los|las|me|te|nos|vos|o|a|os|as|no|na)$")
 _LOWER_AFTER_HYPHEN: Final = re.compile(r"-[a-zà-ÿ]")
 
@@ -293,6 +438,13 @@ SHORT_NAME: Final = 3
 SHORT_NAME_MIN: Final = 2000
 #: A given name that is also a one-word city counts as a place below this many bearers.
 CITY_NAME_MIN: Final = 5000
+#: A foreign given name this frequent as an English word is no name (``Love``, ``Said``).
+FOREIGN_WORD_MAX: Final = 60_000
+#: A foreign given name rarer than this as an English word makes a name before an unknown
+#: word without a cue (``Linus Torvalds``, not ``Urban Planning``).
+FOREIGN_FIRST_EN_MAX: Final = 3_000
+#: ... nor, next to an attribution or a label, one this frequent in Portuguese (``Durante``).
+FOREIGN_WORD_PT_MAX: Final = 5_000
 
 
 def _place_key(word: str) -> str:
@@ -308,6 +460,9 @@ class _Lexicon:
     hard: frozenset[str]
     place_first: Mapping[str, tuple[tuple[str, ...], ...]]
     city_single: frozenset[str]
+    foreign: frozenset[str]
+    foreign_first: frozenset[str]
+    foreign_surnames: frozenset[str]
 
 
 @cache
@@ -346,10 +501,23 @@ def _lexicon() -> _Lexicon:
                                 "Goiás", "Maranhão", "Paraná", "Paraíba", "Pará",
                                 "Pernambuco", "Piauí", "Rondônia", "Roraima", "Sergipe",
                                 "Tocantins")}
+    foreign = frozenset(name for name, frequency in foreign_given_names().items()
+                        if frequency < FOREIGN_WORD_MAX and name not in hard)
+    foreign_first = frozenset(name for name in _foreign_first_names()
+                              if name in foreign and words.get(name, 0) < SOFT_MAX)
     return _Lexicon(
         classes, words, given, known_surnames, frozenset(hard),
         {k: tuple(sorted(v, key=len, reverse=True)) for k, v in place_first.items()},
-        frozenset(city_single))
+        frozenset(city_single), foreign, foreign_first,
+        frozenset(name for name in foreign_surnames() if name not in hard))
+
+
+@cache
+def _foreign_first_names() -> frozenset[str]:
+    """Foreign given names that are rare English words (``Kevin``, ``Linus``, not ``Mark``):
+    before an unknown word they make a name without a cue (Linus Torvalds)."""
+    return frozenset(name for name, frequency in foreign_given_names().items()
+                     if frequency < FOREIGN_FIRST_EN_MAX)
 
 
 @cache
@@ -365,6 +533,20 @@ def _is_name_word(word: str) -> bool:
     if fold_name(word) in names:
         return True
     return any(len(p) > 1 and fold_name(p) in names for p in re.split(r"['’-]", word))
+
+
+def _is_foreign_pair(first: str, last: str) -> bool:
+    """A foreign given name before a foreign surname, or, if it is a rare English word,
+    before any word (a superset of what _mark_context reads as a name)."""
+    key = fold_name(first)
+    return key in _foreign_first_names() or (
+        key in foreign_given_names() and fold_name(last) in foreign_surnames())
+
+
+@lru_cache(maxsize=1 << 16)
+def _is_cued_name_word(word: str) -> bool:
+    """A known name, or a foreign given name (a name next to a person cue)."""
+    return _is_name_word(word) or fold_name(word) in foreign_given_names()
 
 
 # ---------------------------------------------------------------- the recognizer
@@ -414,6 +596,8 @@ class PersonRecognizer(EntityRecognizer):
             return "P" if token in _LOWER_PARTICLES else "c"
         if token.endswith("."):
             return "C" if fold_name(token[:-1]) in ORG_HEADS else "I"  # R. das Flores
+        if ("ç" in token or "Ç" in token) and token.lower() == "março":
+            return "C"  # folds to the given name Marco
         if len(token) == 1:
             return "C"  # a bare capital letter (spaced headings: M E N T A)
         lexicon = _lexicon()
@@ -447,8 +631,9 @@ class PersonRecognizer(EntityRecognizer):
             return "p"
         if token.isupper() and not re.search("[AEIOUY]", key):
             return "C"  # an acronym without a vowel
-        if any(ch.isupper() for ch in token[1:]) and not token.isupper():
-            return "C"  # camelCase
+        if (any(ch.isupper() for ch in token[1:]) and not token.isupper()
+                and not _PREFIXED_SURNAME.match(token)):
+            return "C"  # camelCase, but McIntyre, MacKenzie, DeVito
         return "U"
 
     # -- context
@@ -478,8 +663,8 @@ class PersonRecognizer(EntityRecognizer):
     def spans(self, text: str) -> list[tuple[int, int, float, str]]:
         """``(start, end, score, reason)`` of every name, disjoint and sorted."""
         found: list[tuple[int, int, float, str]] = []
-        for chain in _CHAIN.finditer(text):
-            self._chain(text, chain.start(), chain.group(), found, None)
+        for start, chain in _chains(text):
+            self._chain(text, start, chain, found, None)
         found.extend(self._citations(text))
         found.extend(self._key_values(text))
         return _merge(found)
@@ -495,44 +680,167 @@ class PersonRecognizer(EntityRecognizer):
         if len(tokens) == 1 and tokens[0].cls not in "GSUwC":
             return
         classes = [t.cls for t in tokens]
-        if any(t.key.replace("'", "") in _lexicon().place_first for t in tokens):
+        lexicon = _lexicon()
+        if any(t.key.replace("'", "") in lexicon.place_first or t.text == "S." for t in tokens):
             self._mark_places(text, tokens, classes)
         previous = self._previous(text, base)
+        _mark_context(text, tokens, classes, previous[0])
         n = len(tokens)
         i = 0
+        lead = ""  # the cue a leading word of the chain lends the run after it
+        if n > 1 and tokens[0].key in SPEECH_BEFORE:
+            # Segundo Kevin Mitnick, ...; Morre Thiemo Seufer
+            i, lead = 1, "life" if tokens[0].key in LIFE_VERBS else "speech"
+        elif n > 1 and tokens[0].text in _CAPITAL_ARTICLES:
+            lead = "article"  # O Manuel chega
         while i < n:
-            c = classes[i]
             if i == 0:
                 b1, b2 = previous
                 b1_cls = "T" if b1 in TITLES else ""
             else:
                 b1, b2, b1_cls = tokens[i - 1].key, (tokens[i - 2].key if i > 1
                                                      else previous[0]), classes[i - 1]
-            honor = (b1 in HONORIFICS and b1_cls in ("T", "") and c != "P"
-                     and (c in "GSUw" or (c == "C" and i + 1 < n and classes[i + 1] in "GSUw")))
-            lexicon = _lexicon()
-            if c not in _IN_RUN and not (honor and c == "C" and tokens[i].key not in lexicon.hard
-                                         and tokens[i].text[0].isupper()):
+            if i == 0:
+                cue = self._cue_before(text, tokens, b1, b1_cls)
+            else:
+                cue = lead if i == 1 and lead else "role" if b1_cls == "T" else ""
+            saved = classes[i]
+            span: tuple[int, bool] | None = None
+            for lending, naming in ((True, True), (False, True), (False, False)):
+                # First with what a pending cue lends the run (the words an attribution
+                # holds, a foreign given name), then, while it is not confirmed, without.
+                lend = lending and cue == "attribution?"
+                foreign = naming and self._foreign_here(text, tokens, i, saved, cue)
+                if foreign:
+                    classes[i] = "G"  # a foreign given name next to a person cue
+                span = self._run(tokens, classes, i, b1, b1_cls, lend=lend)
+                confirmed = "" if span is None else self._cue_confirmed(text, tokens, cue,
+                                                                         span[0])
+                if (not foreign or confirmed in _FOREIGN_CUES) and (
+                        not lend or confirmed == "attribution"):
+                    break
+                classes[i] = saved
+            cue = confirmed
+            if span is None:
                 i += 1
                 continue
-            j = _run_end(tokens, classes, i, honor, lexicon.hard)
-            if honor and j - i > MAX_RUN:
-                # An honorific lends its capitalised words to a name of at most MAX_RUN
-                # words; a longer run is read as if no honorific stood before it.
-                honor = False
-                if c not in _IN_RUN:
-                    i += 1
-                    continue
-                j = _run_end(tokens, classes, i, honor, lexicon.hard)
-            if j - i <= MAX_RUN and not self._after_org(tokens, i, previous):
+            j, honor = span
+            if j - i <= MAX_RUN and not self._after_org(tokens, classes, i, previous):
                 self._decide(text, tokens, classes, i, j, b1=b1, b2=b2, b1_cls=b1_cls,
-                             honor=honor, found=found, singles=singles)
+                             honor=honor, found=found, singles=singles, cue=cue)
             i = j
 
+    def _foreign_here(self, text: str, tokens: list[_Token], i: int, cls: str,
+                      cue: str) -> bool:
+        """tokens[i], of class ``cls``, is a foreign given name next to a person cue: any
+        cue for a word that is no ordinary Portuguese word (``Kevin``), an attribution or
+        a speaker's label for a rarer ordinary one (``-- Bill Gates``)."""
+        lexicon = _lexicon()
+        key = tokens[i].key
+        if cls not in "CwUp" or key not in lexicon.foreign:
+            return False
+        if cls == "C" and (cue not in _LABEL_CUES
+                           or lexicon.words.get(key, 0) > FOREIGN_WORD_PT_MAX):
+            return False
+        return cue in _FOREIGN_CUES or bool(self._speech_after(text, tokens[-1].end))
+
     @staticmethod
-    def _after_org(tokens: list[_Token], i: int, previous: tuple[str, str]) -> bool:
-        """A company, street or public-body head among the words just before the run."""
-        keys = [t.key for t in tokens[max(0, i - CONTEXT_TOKENS):i]]
+    def _run(tokens: list[_Token], classes: list[str], i: int, b1: str, b1_cls: str, *,
+             lend: bool = False) -> tuple[int, bool] | None:
+        """Where the run of name words starting at tokens[i] ends, and whether an
+        honorific (or, with ``lend``, an attribution before a given name or surname)
+        stands before it, lending the run its capitalised ordinary words; None when no
+        run starts there."""
+        n = len(tokens)
+        c = classes[i]
+        hard = _lexicon().hard
+        honor = ((lend and c in "GS") or (
+            b1 in HONORIFICS and b1_cls in ("T", "") and c != "P"
+            and (c in "GSUw" or (c == "C" and i + 1 < n and classes[i + 1] in "GSUw"))))
+        if c not in _IN_RUN and not (honor and c == "C" and tokens[i].key not in hard
+                                     and tokens[i].text[0].isupper()):
+            return None
+        j = _run_end(tokens, classes, i, honor, hard)
+        if honor and j - i > MAX_RUN:
+            # An honorific lends its capitalised words to a name of at most MAX_RUN
+            # words; a longer run is read as if no honorific stood before it.
+            honor = False
+            if c not in _IN_RUN:
+                return None
+            j = _run_end(tokens, classes, i, honor, hard)
+        return j, honor
+
+    @staticmethod
+    def _cue_before(text: str, tokens: list[_Token], b1: str, b1_cls: str) -> str:
+        """The person cue before the chain's first run, as far as the text before it
+        tells: ``life``, ``speech``, ``article``, ``role``, "", or one that what follows
+        the run must confirm (_cue_confirmed): ``attribution?``, ``dash?``, ``speaker?``."""
+        start = tokens[0].start
+        line = _line_before(text, start, 64)
+        dash = _LINE_START_DASH.search(line) if line is not None else None
+        if line is not None and dash is not None and (
+                len(tokens) > 1 or len(dash.group("dash")) > 1
+                or not line.endswith(dash.group("dash"))):
+            # A single dash glued to a single word is a command's option (-Onível).
+            return "attribution?"
+        if _SPACED_DOUBLE_DASH.search(text, max(0, start - 12), start):
+            return "attribution?"
+        if _SENTENCE_DASH.search(text, max(0, start - 16), start):
+            return "dash?"  # weaker: the dash of a list's item may follow a full stop
+        if line is not None and _SPEAKER_BEFORE.match(line):
+            return "speaker?"
+        if b1 in LIFE_VERBS:
+            return "life"
+        if b1 in SPEECH_BEFORE:
+            return "speech"
+        if b1_cls == "T" or b1 in TITLES:
+            return "role"
+        if b1 in ARTICLES and _ARTICLE_BEFORE.search(text, max(0, start - 8), start):
+            return "article"
+        return ""
+
+    def _cue_confirmed(self, text: str, tokens: list[_Token], cue: str, j: int) -> str:
+        """``cue`` once what follows the run tokens[i:j] is read: an attribution ends its
+        line (or is followed by a comma or a parenthesis) and is no item of a list or a
+        dialogue; a speaker's label is followed by a colon in a dialogue; a verb of
+        saying right after the run is a cue of its own."""
+        end = tokens[j - 1].end
+        if cue == "attribution?":
+            if j == len(tokens) and not _in_list(text, tokens[0].start, end):
+                if _ATTRIBUTION_END.match(text, end):
+                    return "attribution"
+                if _LOWER_WORD_AFTER.match(text, end):
+                    return "dash"  # -- Bill Gates sobre o marketing
+            cue = ""
+        elif cue == "dash?":
+            cue = "dash" if j == len(tokens) and _ATTRIBUTION_END.match(text, end) else ""
+        elif cue == "speaker?":
+            if j == len(tokens) and _SPEAKER_COLON.match(text, end) \
+                    and _in_dialogue(text, tokens[0].start, end):
+                return "speaker"
+            cue = ""
+        if not cue and j == len(tokens):
+            return self._speech_after(text, end)
+        return cue
+
+    @staticmethod
+    def _speech_after(text: str, end: int) -> str:
+        """``speech`` or ``life`` when a verb of saying or of a life's event follows
+        ``end`` (``Kevin Mitnick disse``, ``Clytie Siddall morreu``), else ""."""
+        match = _SPEECH_AFTER.match(text, end)
+        if match is None or not match.group(1).islower():
+            return ""
+        verb = fold_name(match.group(1))
+        return "life" if verb in LIFE_VERBS else "speech" if verb in SPEECH_VERBS else ""
+
+    @staticmethod
+    def _after_org(tokens: list[_Token], classes: list[str], i: int,
+                   previous: tuple[str, str]) -> bool:
+        """A company, street or public-body head among the words just before the run (a
+        head word read as a surname is none)."""
+        keys = [t.key for t, c in zip(tokens[max(0, i - CONTEXT_TOKENS):i],
+                                      classes[max(0, i - CONTEXT_TOKENS):i], strict=True)
+                if c != "S"]
         if i < CONTEXT_TOKENS:
             keys.insert(0, previous[0])
         if any(key in _STREET_HEADS for key in keys):
@@ -546,7 +854,8 @@ class PersonRecognizer(EntityRecognizer):
 
     def _mark_places(self, text: str, tokens: list[_Token], classes: list[str]) -> None:
         lexicon = _lexicon()
-        keys = [t.key.replace("'", "") for t in tokens]
+        # S. Paulo is São Paulo.
+        keys = ["SAO" if t.text == "S." else t.key.replace("'", "") for t in tokens]
         n = len(tokens)
         # Each phrase is judged on the words' own classes, not on what an earlier phrase
         # made of them, so that the decision stays local.
@@ -568,7 +877,9 @@ class PersonRecognizer(EntityRecognizer):
             cue = p1 in _PLACE_CUES or (p1 in ("DE", "DO", "DA") and p2 in _PLACE_CUES)
             after = text[tokens[i + hit - 1].end:tokens[i + hit - 1].end + 6]
             state = re.match(r"[ \t]*[/\-(][ \t]*([A-Z]{2})\b", after)
-            if cue or (state is not None and state.group(1) in _STATES) or not (
+            city = tuple(keys[i:i + hit]) in _PERSON_SHAPED_CITIES and not inside and not (
+                p1 in TITLES or (i > 0 and own[i - 1] == "T"))
+            if cue or city or (state is not None and state.group(1) in _STATES) or not (
                     person_like or inside):
                 for q in range(i, i + hit):
                     classes[q] = "p"
@@ -576,8 +887,9 @@ class PersonRecognizer(EntityRecognizer):
     def _decide(self, text: str, tokens: list[_Token], classes: list[str], i: int, j: int, *,
                 b1: str, b2: str, b1_cls: str, honor: bool,
                 found: list[tuple[int, int, float, str]] | None,
-                singles: list[tuple[int, int]] | None) -> None:
-        """Decide on the run tokens[i:j] of name-like words."""
+                singles: list[tuple[int, int]] | None, cue: str = "") -> None:
+        """Decide on the run tokens[i:j] of name-words, ``cue`` the person cue around it
+        (see _cue_before and _cue_confirmed)."""
         lexicon = _lexicon()
         seg = list(range(i, j))
         # A leading particle or suffix is no part of a name, unless the suffix is a
@@ -590,10 +902,11 @@ class PersonRecognizer(EntityRecognizer):
             seg.pop()
         if not seg:
             return
-        role = b1_cls == "T" or b1 in TITLES or (b1 == "POR" and b2 in BY_CUES)
+        role = (b1_cls == "T" or b1 in TITLES or (b1 == "POR" and b2 in BY_CUES)
+                or cue in ("speech", "life", "speaker", "dash"))
         cs = [classes[q] for q in seg]
         anchors = sum(1 for c in cs if c in "GS")
-        if "w" in cs and not honor and not any(
+        if "w" in cs and not honor and cue not in _STRONG_CUES and not any(
                 classes[q] in "GS" and self._pure(tokens[q].key) for q in seg):
             # Without a name that is no ordinary word, rare ordinary words split the run.
             parts: list[list[int]] = [[]]
@@ -624,23 +937,37 @@ class PersonRecognizer(EntityRecognizer):
         first = tokens[seg[0]].key
         if (first in _PLACE_HEADS and len(seg) > 1) or _ORG_TAIL.match(text, end):
             return
-        if names >= 2 and (anchors >= 1 or honor or role):
-            if anchors == 0 and not honor and (
+        if len(seg) > 2 and tokens[seg[-1]].key in _COUNTRIES and tokens[seg[-2]].key in (
+                "DO", "DA"):
+            return  # FUJIFILM do Brasil
+        initials = next((k for k, c in enumerate(cs) if c != "I"), len(cs))
+        life = cue == "life" and len(seg) <= 3 and all(
+            c in "Uw" and _TITLE_CASE.match(tokens[q].text) for q, c in zip(seg, cs, strict=True))
+        if names >= 2 and (anchors >= 1 or honor or role or cue == "attribution"
+                           or (initials >= 2 and initials == len(cs) - 1)):
+            unanchored = not (honor or life or initials >= 2 or cue == "attribution")
+            if anchors == 0 and unanchored and (
                     not all(tokens[q].text.isupper() for q in seg) or cs.count("U") < 2):
                 return
             if found is not None:
                 found.append((start, end, FULL_SCORE if anchors else TITLE_SCORE,
-                              "full name" if anchors else "after a title"))
+                              "full name" if anchors else cue or "after a title"))
             return
-        if len(seg) == 1 and cs[0] in "GSU":
+        if len(seg) == 1 and cs[0] in "GSUw":
             # After a role word, a frequent given name is a person even when a town
             # bears it too (Olá, Carolina).
-            if honor or (role and cs[0] in "GS" and (
+            if (honor and cs[0] != "w") or (role and cs[0] in "GS" and (
                     first not in lexicon.city_single
                     or lexicon.given.get(first, 0) >= CITY_NAME_MIN)):
                 if found is not None:
-                    found.append((start, end, TITLE_SCORE, "after a title"))
-            elif singles is not None:
+                    found.append((start, end, TITLE_SCORE, cue or "after a title"))
+            elif cue == "attribution" or (
+                    cue == "article" and cs[0] == "G" and self._pure(first)
+                    and first not in lexicon.city_single
+                    and _TITLE_CASE.match(tokens[seg[0]].text)):  # not an acronym (pela IANA)
+                if found is not None:
+                    found.append((start, end, TITLE_SCORE, cue))
+            elif singles is not None and cs[0] != "w":
                 singles.append((start, end))
 
     @staticmethod
@@ -724,7 +1051,9 @@ class PersonRecognizer(EntityRecognizer):
         """Where a word of ``keys`` (folded) stands alone as a name in ``text``: a single
         name-like word, not part of a place, a company or a longer run of capitalised
         words.  Only the text around the occurrences is read; occurrences inside the
-        sorted spans ``taken`` (names already found) are skipped."""
+        sorted spans ``taken`` (names already found) are skipped.  A word that stands
+        alone more than SPREAD_RATIO times as often as the names in ``taken`` hold it
+        (once, when none does) is a word of the text, not a person's: it is left alone."""
         from recognizers.username import name_spans
 
         starts = [s for s, _ in taken]
@@ -751,18 +1080,19 @@ class PersonRecognizer(EntityRecognizer):
             begin, stop = max(0, lo - MARGIN), min(len(text), hi + MARGIN)
             window = text[begin:stop]
             singles: list[tuple[int, int]] = []
-            for match in _CHAIN.finditer(window):
-                self._chain(window, match.start(), match.group(), None, singles)
+            for start, chain in _chains(window):
+                self._chain(window, start, chain, None, singles)
             found.extend((begin + s, begin + e) for s, e in singles
                          if (begin + s, begin + e) in wanted)
-        return found
+        return _spread_bounded(text, found, taken)
 
     # -- prefilter
 
     def _title_may_name(self, text: str, start: int, end: int) -> bool:
         """A title hit can lead to a name: after an honorific, any capitalised word; after
         ``por``, only behind a participle (``assinado por``); after a role word, a given
-        name or surname, or an ALL-CAPS unknown word (``CLIENTE XYZK WBCD``)."""
+        name or surname, or an ALL-CAPS unknown word (``CLIENTE XYZK WBCD``); after a verb
+        of a life's event, any capitalised word."""
         segment = _SEX_MARK.sub(" ", text[max(0, end - 1 - TITLE_TRIGGER_LENGTH):end - 1])
         words = _LETTERS.findall(segment)
         while words and words[-1] in _LOWER_PARTICLES:
@@ -770,7 +1100,7 @@ class PersonRecognizer(EntityRecognizer):
         if not words:
             return False
         title = fold_name(words[-1])
-        if title in HONORIFICS:
+        if title in HONORIFICS or title in LIFE_VERBS:
             return True
         if title == "POR" and (len(words) < 2 or fold_name(words[-2]) not in BY_CUES):
             return False
@@ -783,13 +1113,15 @@ class PersonRecognizer(EntityRecognizer):
             return True  # an initial, a particle or a suffix: the name may follow it
         # An unknown ALL-CAPS word has two letters or more and a vowel (the word lists,
         # loaded on first use, are not needed to tell that).
-        return _is_name_word(value) or (value.isupper() and len(value) > 1
-                                        and re.search("[AEIOUY]", key) is not None)
+        return _is_cued_name_word(value) or (value.isupper() and len(value) > 1
+                                             and re.search("[AEIOUY]", key) is not None)
 
     def prefilter(self, threshold: float) -> Prefilter:
-        """Triggers: two capitalised words, a title or role word and a capitalised word,
-        a name key, an e-mail or git header, a citation.  A pair or citation of words
-        that are neither given names nor surnames is no hit."""
+        """Triggers: two capitalised words, a title, role or speech word and a capitalised
+        word, a name key, an e-mail or git header, a citation, an attribution's dash, a
+        speaker's label, a capitalised word before a verb of saying, an article before
+        a capitalised word.  A pair or citation of words that are neither given names
+        nor surnames is no hit, nor a label or an article's word that is no name."""
         from recognizers.prefilter import Prefilter, Trigger
 
         if threshold > max(FULL_SCORE, TITLE_SCORE, KEY_SCORE):
@@ -805,6 +1137,14 @@ class PersonRecognizer(EntityRecognizer):
             Trigger(_HEADER_TRIGGER, before=0, after=REACH, name="header"),
             Trigger(_CITATION_TRIGGER, before=REACH, after=REACH, accept=_citation_may_name,
                     name="citation"),
+            *(Trigger(pattern, before=0, after=REACH, name="attribution")
+              for pattern in _ATTRIBUTION_TRIGGERS),
+            *(Trigger(pattern, before=0, after=REACH, accept=_speaker_may_name, name="speaker")
+              for pattern in _SPEAKER_TRIGGERS),
+            Trigger(_SPEECH_AFTER_TRIGGER, before=REACH, after=REACH, name="speech",
+                    accept=_speech_may_follow_a_name),
+            Trigger(_ARTICLE_TRIGGER, before=0, after=REACH, accept=_article_may_name,
+                    name="article"),
         ), margin_before=MARGIN, margin_after=MARGIN)
 
 
@@ -821,22 +1161,193 @@ def _run_end(tokens: list[_Token], classes: list[str], i: int, honor: bool,
     return j
 
 
+#: A line at least this long, broken before a capitalised word, is prose wrapped in lines.
+WRAP_MIN: Final = 40
+#: How much of the line before a line break _chains reads.
+WRAP_READ: Final = 160
+_FIELD_SEPARATOR: Final = re.compile(r"[;\t|]|,(?! )")
+_TOKEN_START: Final = re.compile(_TOKEN)
+
+
+def _chains(text: str) -> Iterator[tuple[int, str]]:
+    """Where each run of capitalised words starts, and its text.  A run goes on past a
+    line break only where the line is prose wrapped in lines (long, without the field
+    separators of a table or a CSV file): ``escrita por Ian\\n    Murdock``, not the last
+    field of one CSV record and the first of the next."""
+    for match in _CHAIN.finditer(text):
+        start, end = match.span()
+        cut = text.find("\n", start, end)
+        while cut >= 0:
+            line = _line_before(text, cut, WRAP_READ)
+            line = (text[max(0, cut - WRAP_READ):cut] if line is None else line).rstrip()
+            if len(line) >= WRAP_MIN and not _FIELD_SEPARATOR.search(line):
+                cut = text.find("\n", cut + 1, end)
+                continue
+            # The words before the break end with a word or an initial, not a particle.
+            head_end = max((m.end() for m in _TOKEN_START.finditer(text, start, cut)),
+                           default=start)
+            if head_end > start:
+                yield start, text[start:head_end]
+            rest = _TOKEN_START.search(text, cut, end)
+            if rest is None:
+                break
+            start = rest.start()
+            cut = text.find("\n", start, end)
+        else:
+            yield start, text[start:end]
+
+
+#: A word of a name found in full stands alone at most this many times per name that
+#: holds it (and per text, for words carried from elsewhere): more, and the one name
+#: found is the mistake (``Debian de Março`` in a history of Debian).
+SPREAD_RATIO: Final = 20
+
+
+def _spread_bounded(text: str, found: list[tuple[int, int]],
+                    taken: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``found`` (standalone words) less the words spread beyond SPREAD_RATIO."""
+    spread: dict[str, int] = {}
+    for s, e in found:
+        key = fold_name(text[s:e])
+        spread[key] = spread.get(key, 0) + 1
+    crowded = {key for key, count in spread.items() if count > SPREAD_RATIO}
+    if not crowded:
+        return found
+    evidence = dict.fromkeys(crowded, 0)
+    for s, e in taken:
+        for word in _LETTERS.findall(text, s, e):
+            key = fold_name(word)
+            if key in evidence:
+                evidence[key] += 1
+    dropped = {key for key in crowded if spread[key] > SPREAD_RATIO * max(1, evidence[key])}
+    return [(s, e) for s, e in found if fold_name(text[s:e]) not in dropped]
+
+
+def _line_before(text: str, position: int, reach: int) -> str | None:
+    """The text of ``position``'s line before it, when the line starts within ``reach``
+    characters (or the text does); else None."""
+    low = max(0, position - reach)
+    segment = text[low:position]
+    cut = max(segment.rfind("\n"), segment.rfind("\r"))
+    if cut >= 0:
+        return segment[cut + 1:]
+    return segment if low == 0 else None
+
+
+def _neighbour_lines(text: str, start: int, end: int) -> tuple[str | None, str | None]:
+    """The nearest non-blank lines before ``start``'s line and after ``end``'s line, read
+    within LINES_READ characters (None where there is none, or it starts beyond)."""
+    low = max(0, start - LINES_READ)
+    before = re.split(r"[\n\r]", text[low:start])
+    before.pop()  # the run's own line
+    if low > 0 and before:
+        before.pop(0)  # cut by the reach
+    previous = next((line for line in reversed(before) if line.strip()), None)
+    after = re.split(r"[\n\r]", text[end:end + LINES_READ])
+    after.pop(0)
+    if end + LINES_READ < len(text) and after:
+        after.pop()
+    following = next((line for line in after if line.strip()), None)
+    return previous, following
+
+
+_LEADING_DASH: Final = re.compile(rf"[ \t]*({_DASH_RUN})")
+
+
+def _in_list(text: str, start: int, end: int) -> bool:
+    """The run at ``start`` follows a dash that opens a list item or a line of dialogue:
+    a line next to its line opens with the same dash, or the line before ends in ``:``."""
+    line = _line_before(text, start, 64)
+    own = _LEADING_DASH.match(line) if line is not None else None
+    if own is None:
+        return False  # a dash inside the line, after a sentence
+    previous, following = _neighbour_lines(text, start, end)
+    for neighbour in (previous, following):
+        if neighbour is not None:
+            match = _LEADING_DASH.match(neighbour)
+            if match is not None and match.group(1) == own.group(1):
+                return True
+    return previous is not None and previous.rstrip().endswith(":")
+
+
+def _in_dialogue(text: str, start: int, end: int) -> bool:
+    """Another line near the run's line opens with a speaker's label."""
+    previous, following = _neighbour_lines(text, start, end)
+    return any(line is not None and _SPEAKER_LINE.match(line) is not None
+               for line in (previous, following))
+
+
+def _given_like(tokens: list[_Token], classes: list[str], q: int) -> bool:
+    """tokens[q] is a given name (or a surname that many bear as a given name: Lucas)."""
+    return classes[q] == "G" or (classes[q] == "S"
+                                 and _lexicon().given.get(tokens[q].key, 0) >= CITY_NAME_MIN)
+
+
+def _mark_context(text: str, tokens: list[_Token], classes: list[str], before: str) -> None:
+    """A month or weekday next to a number or another one is no name (``[Fri Jan 03``,
+    ``July 18th``); ``R.`` after an initial is an initial, not ``Rua`` (``J. R. R.``); a
+    town's name right after a given name is a surname, unless a place cue stands before
+    them (``em Olavo Bilac``); ``before`` is the word before the chain; a foreign given
+    name before a foreign surname or (if it is a rare English word) an unknown word is a
+    given name."""
+    for q, token in enumerate(tokens):
+        if token.key in _DATE_WORDS and classes[q] != "C":
+            if (_NUMBER_NEAR.match(text, token.end)
+                    or _NUMBER_BEFORE.search(text, max(0, token.start - 12), token.start)
+                    or (q > 0 and tokens[q - 1].key in _DATE_WORDS)
+                    or (q + 1 < len(tokens) and tokens[q + 1].key in _DATE_WORDS)):
+                classes[q] = "C"
+        elif (classes[q] == "C" and len(token.text) == 2 and token.text.endswith(".")
+              and q > 0 and classes[q - 1] == "I"):
+            classes[q] = "I"
+        elif (classes[q] == "p" and token.cls == "p" and q > 0
+              and _given_like(tokens, classes, q - 1)
+              and text[tokens[q - 1].end:token.start].isspace()
+              and not (q == 1 and before in _PLACE_CUES)):
+            # A town's name right after a given name is a surname (Mário Quintana,
+            # Olavo Bilac): towns are named after people.
+            classes[q] = "S"
+    lexicon = _lexicon()
+    for q, token in enumerate(tokens):
+        if (q > 0 and classes[q] == "C" and token.key in ORG_HEADS
+                and _given_like(tokens, classes, q - 1)
+                and (token.key in foreign_surnames() or token.key in lexicon.surnames)
+                and text[tokens[q - 1].end:token.start].isspace()):
+            classes[q] = "S"  # Manuel Estrada Sainz: a head word after a given name
+    for q, token in enumerate(tokens[:-1]):
+        following = tokens[q + 1]
+        if (classes[q] in "CUw" and token.key in lexicon.foreign
+                and _TITLE_CASE.match(token.text) and _TITLE_CASE.match(following.text)
+                and text[token.end:following.start].isspace()
+                and (q == 0 or classes[q - 1] not in _NAMEISH)
+                and lexicon.words.get(token.key, 0) <= FOREIGN_WORD_PT_MAX
+                and ((classes[q + 1] in "Uw" and following.key in lexicon.foreign_surnames)
+                     or (classes[q] in "Uw" and token.key in lexicon.foreign_first
+                         and classes[q + 1] in "USw"))):
+            # A foreign given name before a foreign surname (Bill Mitchell), or, if it is
+            # a rare English word, before an unknown word (Linus Torvalds).
+            classes[q] = "G"
+
+
 # ---------------------------------------------------------------- prefilter triggers
 # In the syntax both Python's re and hyperscan accept (no look-around).
 
 _T_LOWER_PARTICLE: Final = r"(?:d[aeo]s?|e|di|du|del|della|van|von|der|den|y)"
+_T_SPACE: Final = r"(?:[ \t]{1,4}|[ \t]{0,4}\r?\n[ \t]{0,8})"
 #: Two words of a run: a capitalised word or an initial, the gap, a capital letter.
-#: Like the chain, the first word may not follow a letter, digit or ``_@/\.'’-``, and
-#: the second word (or initial) may not run into a digit, ``_`` or ``=``.
-_PAIR_TRIGGER: Final = (rf"(?:^|[^{LETTER}0-9_@/\\.'’-]){_U}[{LETTER}'’-]*\.?[ \t]{{1,4}}"
-                        rf"(?:{_T_LOWER_PARTICLE}[ \t]{{1,4}}){{0,2}}"
+#: Like the chain, the first word may not follow a letter, digit or ``_@/\.'’-`` (but
+#: may follow a quote or dash that follows none), and the second word (or initial) may
+#: not run into a digit, ``_`` or ``=``.
+_PAIR_TRIGGER: Final = (rf"(?:^|[^{LETTER}0-9_@/\\.'’{DASHES}]|(?:^|[^{LETTER}0-9_])['’{DASHES}])"
+                        rf"{_U}[{LETTER}'’-]*\.?{_T_SPACE}"
+                        rf"(?:{_T_LOWER_PARTICLE}{_T_SPACE}){{0,2}}"
                         rf"{_U}(?:[{LETTER}'’-]*(?:[^{LETTER}0-9_=]|$)|\.)")
 _WORD_AT: Final = re.compile(rf"{_L}+(?:['’-]{_L}+)*")
 
 
 def _pair_may_name(text: str, start: int, end: int) -> bool:
-    """A pair of words holding a given name or surname (a necessary condition of a run
-    that is a name without a title before it).
+    """A pair of words holding a given name or surname, or two initials (a necessary
+    condition of a run that is a name without a title before it).
 
     The answer depends on the hit's text alone, and a log repeats a few pairs
     thousands of times (``INFO  PedidoService``): answers are remembered by that text,
@@ -849,7 +1360,8 @@ def _pair_may_name(text: str, start: int, end: int) -> bool:
             _PAIRS_SEEN.clear()
         words = _WORD_AT.findall(hit)
         known = _PAIRS_SEEN[hit] = bool(words) and (
-            _is_name_word(words[0]) or _is_name_word(words[-1]))
+            _is_name_word(words[0]) or _is_name_word(words[-1])
+            or _INITIALS_PAIR.search(hit) is not None or _is_foreign_pair(words[0], words[-1]))
     return known
 
 
@@ -860,19 +1372,21 @@ _PAIRS_SEEN: dict[str, bool] = {}
 
 #: The longest text a title trigger matches: the word (each letter with up to two
 #: combining accents), the gap, "(S):", two particles and the capital.
-TITLE_TRIGGER_LENGTH: Final = 3 * max(len(w) for w in TITLES) + 6 + 14 + 2 * (5 + 4) + 1
+_TITLE_TRIGGER_WORDS: Final = TITLES | SPEECH_BEFORE | {"POR"}
+TITLE_TRIGGER_LENGTH: Final = (3 * max(len(w) for w in _TITLE_TRIGGER_WORDS) + 6 + 14
+                               + 2 * (5 + 4) + 1)
 #: Characters of one title trigger's alternation (hyperscan limits a pattern's size).
-TITLE_TRIGGER_CHARS: Final = 2500
+TITLE_TRIGGER_CHARS: Final = 3000
 
 
 @cache
 def _title_triggers() -> tuple[str, ...]:
-    """Title and role words (any case, accents optional), the gap, a capital letter;
+    """Title, role and speech words (any case, accents optional), the gap, a capital letter;
     the words are split over several patterns of bounded size."""
     from recognizers.prefilter import literal_pattern
 
     # A stable order: the compiled database is cached under a hash of the patterns.
-    words = sorted(TITLES | {"POR"}, key=lambda w: (-len(w), w))
+    words = sorted(_TITLE_TRIGGER_WORDS, key=lambda w: (-len(w), w))
     groups: list[list[str]] = [[]]
     size = 0
     for word in words:
@@ -898,6 +1412,56 @@ def _citation_may_name(text: str, start: int, end: int) -> bool:
     if word is None:
         return False
     return text.startswith(".", word.end()) or _is_name_word(word.group())
+
+
+_INITIALS_PAIR: Final = re.compile(rf"{_U}\.\s{{1,{SPACE_CHARS}}}{_U}\.$")
+#: A dash before a capital at a line's start, after the end of a sentence or quotation,
+#: and a double dash after a space (_LINE_START_DASH, _SENTENCE_DASH, _SPACED_DOUBLE_DASH).
+_ATTRIBUTION_TRIGGERS: Final = (
+    rf"(?:^|[\n\r])[ \t]{{0,8}}[{DASHES}]{{1,3}}[ \t]{{0,4}}{_U}",
+    rf"[.!?…][\"”»'’]?[ \t]{{0,4}}[{DASHES}]{{1,3}}[ \t]{{0,4}}{_U}",
+    rf"[ \t](?:-{{2,3}}|[—―]{{1,2}})[ \t]{{0,4}}{_U}",
+)
+#: A speaker's label at a line's start (_SPEAKER_LINE): the line's start, maybe a time
+#: stamp in brackets or not and a dash, the label's words and the colon.
+_SPEAKER_LABEL: Final = (rf"{_U}[{LETTER}'’.-]*(?:[ \t]{{1,2}}(?:{_T_LOWER_PARTICLE}[ \t]{{1,2}})?"
+                         rf"{_U}[{LETTER}'’.-]*)*[ \t]{{0,2}}:")
+_SPEAKER_TRIGGERS: Final = (
+    rf"(?:^|[\n\r])[ \t]{{0,8}}{_SPEAKER_LABEL}",
+    r"(?:^|[\n\r])[ \t]{0,8}[\[(][0-9][0-9/.,: ]{0,28}(?:[AaPp]\.?[Mm]\.?)?[\])][ \t]{0,3}"
+    + _SPEAKER_LABEL,
+    r"(?:^|[\n\r])[ \t]{0,8}[0-9][0-9/.,: ]{2,30}(?:[AaPp]\.?[Mm]\.?[ \t]{0,3})?"
+    rf"[{DASHES}][ \t]{{0,3}}{_SPEAKER_LABEL}",
+)
+
+
+def _speaker_may_name(text: str, start: int, end: int) -> bool:
+    """A word of the hit (the label's first word among them) is a given name, a surname
+    or a foreign given name."""
+    return any(_is_cued_name_word(word) for word in _WORD_AT.findall(text, start, end))
+
+
+#: A blank and a verb of saying or of a life's event (``Kevin disse``): the name, if any,
+#: ends right before it (_SPEECH_AFTER; _speech_may_follow_a_name tells).
+_SPEECH_AFTER_TRIGGER: Final = (
+    r"[ \t](?:" + "|".join(sorted(w.lower() for w in SPEECH_VERBS | LIFE_VERBS))
+    + rf")(?:[^{LETTER}0-9_]|$)")
+_WORD_BEFORE: Final = re.compile(rf"({_L}+)[.']?,?[ \t]{{1,3}}$")
+
+
+def _speech_may_follow_a_name(text: str, start: int, end: int) -> bool:
+    """The verb follows a capitalised word (maybe an initial, maybe a comma)."""
+    match = _WORD_BEFORE.search(text, max(0, start - 2 * MAX_WORD), start + 1)
+    return match is not None and match.group(1)[0].isupper()
+#: A lower-case article, the gap, a capital letter (_ARTICLE_BEFORE).
+_ARTICLE_TRIGGER: Final = (rf"(?:^|[^{LETTER}0-9_])(?:o|a|à|ao|do|da|no|na|pelo|pela|pro|pra)"
+                           rf"[ \t]{{1,3}}{_U}")
+
+
+def _article_may_name(text: str, start: int, end: int) -> bool:
+    """The word after the article is a given name."""
+    word = _WORD_AT.match(text, end - 1)
+    return word is not None and fold_name(word.group()) in given_names()
 
 
 def _every_match(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:

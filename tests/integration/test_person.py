@@ -85,9 +85,9 @@ def test_propagation_reaches_the_other_values_of_a_json_document(people: Redacto
         text = json.dumps(result.value, ensure_ascii=False)
         assert "Maria" not in text, text
         assert "[NOME]" in text
-    # Without the full name, a given name alone stays.
-    result = people.redact_json({"obs": "a Maria confirmou"})
-    assert result.value == {"obs": "a Maria confirmou"}
+    # Without the full name or a cue (an article, a title...), a given name alone stays.
+    result = people.redact_json({"obs": "Maria confirmou"})
+    assert result.value == {"obs": "Maria confirmou"}
 
 
 def test_propagation_is_carried_along_a_stream(people: Redactor) -> None:
@@ -224,7 +224,9 @@ def test_the_pair_trigger_test_remembers_answers_by_the_hit_text(
     def fresh(hit: str) -> bool:
         words = re.findall(person._WORD_AT, hit)
         return bool(words) and (person._is_name_word(words[0])
-                                or person._is_name_word(words[-1]))
+                                or person._is_name_word(words[-1])
+                                or person._INITIALS_PAIR.search(hit) is not None
+                                or person._is_foreign_pair(words[0], words[-1]))
 
     monkeypatch.setattr(person, "PAIRS_REMEMBERED", 3)
     monkeypatch.setattr(person, "_PAIRS_SEEN", {})
@@ -240,3 +242,209 @@ def test_the_pair_trigger_test_remembers_answers_by_the_hit_text(
             answers.add(got)
             assert len(person._PAIRS_SEEN) <= 3
     assert answers == {True, False}
+
+
+# ------------------------------------------------------------ names in real prose (issue 28)
+# Every person below is invented (or a public figure's name in a quotation's attribution).
+
+QUOTE = "A vida é o que acontece enquanto você faz outros planos.\n\n"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # Attributions after a dash: at a line's start, glued or not, em dash or double hyphen.
+    (QUOTE + "-- Heloísa Vasconcelos Prado", ["Heloísa Vasconcelos Prado"]),
+    (QUOTE + "--Heloísa Vasconcelos Prado\n%", ["Heloísa Vasconcelos Prado"]),
+    (QUOTE + "\u2014Heloísa Prado", ["Heloísa Prado"]),
+    (QUOTE + "\t\t\u2014 Quenzalino", ["Quenzalino"]),
+    (QUOTE + "-- Bill Drummelow, engenheiro", ["Bill Drummelow"]),
+    (QUOTE + "-- Mark Quillfeather", ["Mark Quillfeather"]),
+    (QUOTE + "-- Renata Castilho (Memórias)", ["Renata Castilho"]),
+    (QUOTE + "-- Rodolfo Bacon", ["Rodolfo Bacon"]),
+    ("Só sei que nada sei. -- Otávio Quenzal", ["Otávio Quenzal"]),
+    ('"Quem cala consente." \u2014 Mirela Andrade', ["Mirela Andrade"]),
+    ("Uma frase qualquer -- Quenzalino", ["Quenzalino"]),
+    # A foreign given name after a dash, followed by more of the line.
+    (QUOTE + "-- Bill Drummelow sobre o marketing", ["Bill Drummelow"]),
+])
+def test_attributions_are_names(people: Redactor, text: str, expected: list[str]) -> None:
+    assert names(people, text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    QUOTE + "-- Anônimo",
+    QUOTE + "-- Anon",
+    QUOTE + "-- Provérbio Chinês",
+    QUOTE + "-- Sabedoria Popular",
+    "Requisitos:\n- Docker Compose\n- Kubernetes\n- Redis",
+    "Veja a lista:\n\n- Docker Compose\n",
+    "- O que é isso?\n- Terçol no olho.\n- Quinhentos Reais\n",
+    "-- Sim, meu filho.\n-- Sabedoria Oriental\n",
+    "gcc\n-Onível\n       Habilita a otimização",
+    "kill\n-HUP [pid do inetd]",
+    "* `cvs' - Concurrent Versions System\n* `nr?'  - Interface Net Rom",
+    "2024-11-05 10:15:00 INFO c.e.o.OrderService - Order 4512 created",
+    "[main] - Connection Refused",
+])
+def test_dashes_of_lists_dialogues_and_options_are_no_attributions(
+        people: Redactor, text: str) -> None:
+    assert names(people, text) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Ele disse 'Bruno Rocha' ontem.", ["Bruno Rocha"]),
+    ("O contrato de 'Rafael Lima Assunção' venceu.", ["Rafael Lima Assunção"]),
+    ("“Carolina Teixeira” assinou.", ["Carolina Teixeira"]),
+])
+def test_names_inside_quotes_are_whole(people: Redactor, text: str,
+                                       expected: list[str]) -> None:
+    assert names(people, text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("O Manuel chega em casa cansado.", ["Manuel"]),
+    ("Ontem a Maria e o Pedro saíram.", ["Maria", "Pedro"]),
+    ("Esse é o carro do Gustavo.", ["Gustavo"]),
+    ("Entreguei a chave pro Anderson.", ["Anderson"]),
+])
+def test_a_given_name_after_an_article_is_a_person(people: Redactor, text: str,
+                                                   expected: list[str]) -> None:
+    assert names(people, text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Os protocolos são especificados pela IANA (Internet Assigned Numbers Authority).",
+    "Comemoramos a Vitória do time no Natal.",
+    "Hoje o Sistema caiu; a Empresa avisou.",
+])
+def test_an_article_before_an_acronym_or_a_word_is_no_cue(people: Redactor, text: str) -> None:
+    assert names(people, text) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("ANA: Bom dia, tudo bem?\nCARLOS: Tudo. E você?\nANA: Também.",
+     ["ANA", "CARLOS", "ANA"]),
+    ("[10:15] Joana: chegou o pedido?\n[10:16] Marcos: ainda não\n",
+     ["Joana", "Marcos"]),
+    ("12/03/2024 10:15 - Joana: oi\n12/03/2024 10:16 - Kevin: oi, tudo bem?\n",
+     ["Joana", "Kevin"]),
+    ("Entrevistador: Como começou?\nHeloísa: Foi por acaso.\n", ["Heloísa"]),
+])
+def test_speaker_labels_of_a_dialogue_are_names(people: Redactor, text: str,
+                                                expected: list[str]) -> None:
+    assert names(people, text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Host: example.com\nAccept: */*\nConnection: keep-alive\n",
+    "Maria: oi",  # one label, no dialogue
+    "ERROR: disk full\nWARNING: retrying\n",
+    "Nota: leia antes.\nObs: nada.\n",
+])
+def test_labels_without_a_dialogue_or_a_name_are_no_speakers(people: Redactor,
+                                                             text: str) -> None:
+    assert names(people, text) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("segundo Kevin, o prazo acabou", ["Kevin"]),
+    ("O relatório, disse Hartmut Quillfeather, saiu ontem.", ["Hartmut Quillfeather"]),
+    ("Kevin Drummelow afirmou que não.", ["Kevin Drummelow"]),
+    ("o presidente Siegfried Quenzal chegou", ["Siegfried Quenzal"]),
+    ("Morre Brunhard Kesselwitz aos 90 anos", ["Brunhard Kesselwitz"]),
+    ("Clodovar Siddalwe morreu em 2015.", ["Clodovar Siddalwe"]),
+    # A foreign given name before a foreign surname, or, if no English word, any word.
+    ("A reunião com Bill Hartman foi adiada.", ["Bill Hartman"]),
+    ("O kernel de Hartmut Zellwegen é antigo.", ["Hartmut Zellwegen"]),
+    ("Steve McAllister liderou o projeto.", ["Steve McAllister"]),
+])
+def test_foreign_names_next_to_a_person_cue(people: Redactor, text: str,
+                                            expected: list[str]) -> None:
+    assert names(people, text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "forma transparente para o usuário.  Durante a leitura, o kernel",
+    "Grant Access to the Bucket",
+    "Instale o Rocky Linux e o Kali Linux.",
+    "Docker Compose foi atualizado.",
+])
+def test_foreign_names_without_a_cue_stay(people: Redactor, text: str) -> None:
+    assert names(people, text) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("M. Q. Silva escreveu o prefácio.", ["M. Q. Silva"]),
+    ("O livro de J. R. R. Tolkien", ["J. R. R. Tolkien"]),
+    ("Segundo H. L. Quenzalberg, a regra vale.", ["H. L. Quenzalberg"]),
+    ("Rafael Quintana e Lucas Bilac chegaram.", ["Rafael Quintana", "Lucas Bilac"]),
+    ("Tomás Estrada Villar e Andrés García Sollero saíram.",
+     ["Tomás Estrada Villar", "Andrés García Sollero"]),
+    # A name wrapped at the end of a line of prose.
+    ("A primeira ferramenta de empacotamento foi escrita por Helena\n"
+     "    Vasconcelos e chamada dpkg.", ["Helena\n    Vasconcelos"]),
+])
+def test_initials_town_surnames_and_wrapped_names(people: Redactor, text: str,
+                                                  expected: list[str]) -> None:
+    assert names(people, text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "João Pessoa é a capital da Paraíba.",
+    "Moro em João Pessoa desde 2010.",
+    "O Estado de S. Paulo publicou a nota.",
+    "A FUJIFILM do Brasil anunciou a câmera.",
+    "Fui ao Banco do Brasil no Rio de Janeiro e depois a Santa Catarina.",
+    "A filial de Lauro de Freitas e a de Bento Gonçalves fecharam.",
+    "Ela mora em Olavo Bilac.",
+    "Rua R. das Flores, 10",
+    "[Fri Jan 03 09:20:23 2014] [error] [client 10.0.0.1] File does not exist",
+    "On July 18th the server was moved; April 2010 too.",
+    "A equipe liderou a Debian de Março 2003 até Março 2005.",
+    "Irma do Sobral;051.697.846-49;Campinas\nVanda Quenzal;051.697.846-49;Recife\n",
+])
+def test_places_organisations_and_dates_stay(people: Redactor, text: str) -> None:
+    found = names(people, text)
+    assert not any(word in " ".join(found) for word in (
+        "Pessoa", "Paulo", "Brasil", "Janeiro", "Catarina", "Freitas", "Gonçalves", "Bilac",
+        "Flores", "Jan", "Fri", "July", "April", "Março", "Campinas")), found
+
+
+def test_a_name_word_spread_far_beyond_its_evidence_is_no_name(people: Redactor) -> None:
+    few = "Cliente: Ana Zorvath\n" + "Zorvath ligou. " * 5
+    assert names(people, few).count("Zorvath") == 5
+    many = "Cliente: Ana Zorvath\n" + "Zorvath ligou. " * 40
+    assert names(people, many) == ["Ana Zorvath"]
+
+
+def test_foreign_name_data_is_loaded() -> None:
+    from recognizers.names import foreign_given_names, foreign_surnames
+
+    given = foreign_given_names()
+    assert {"KEVIN", "HARTMUT", "LINUS"} <= set(given)
+    assert given["MARK"] > given["HARTMUT"]  # frequency as an English word
+    assert {"MITCHELL", "HARTMAN"} <= foreign_surnames()
+
+
+REAL_PROSE = [
+    QUOTE + "--Heloísa Vasconcelos Prado\n%\n" + QUOTE + "-- Quenzalino\n%\n",
+    "ANA: Bom dia\nCARLOS: Oi\n" + "x " * 800 + "\n[10:15] Joana: oi\n[10:16] Kevin: oi\n",
+    "O Manuel chega. " + "lorem ipsum " * 200 + "disse Kevin. Kevin Drummelow afirmou.",
+    "A primeira ferramenta de empacotamento foi escrita por Helena\n    Vasconcelos e "
+    "chamada. Morre Brunhard Kesselwitz. " + "y " * 900 + "-- Bill Drummelow sobre o caso",
+    "[Fri Jan 03 09:20:23 2014] [error] " * 30 + "Segundo H. L. Quenzalberg, ok.",
+    "Cliente: Ana Zorvath\n" + "Zorvath ligou. " * 40 + "\nCliente: Ana Quillane. Quillane ligou.",
+]
+
+
+@pytest.mark.parametrize("backend", ["hyperscan", "re2", "re"])
+@pytest.mark.parametrize("text", REAL_PROSE)
+def test_new_cues_decide_the_same_in_windows(backend: str, text: str) -> None:
+    import importlib.util
+
+    if backend != "re" and importlib.util.find_spec(backend) is None:
+        pytest.skip(f"{backend} is not installed")
+    unfiltered = Redactor(Settings(entities=("PERSON",)), prefilter=False)
+    engine = Redactor(Settings(entities=("PERSON",)), prefilter=backend)
+    engine.prefilter_min_chars = 0
+    assert engine.analyze(text) == unfiltered.analyze(text)
+    assert unfiltered.analyze(text)
