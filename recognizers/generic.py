@@ -335,7 +335,7 @@ _ROLE_LOCAL_PARTS: Final = frozenset({
 _LIST_LOCAL_PART: Final = re.compile(
     r"(?i)^(?:bugs?|bug-[\w.-]+|[\w.-]+-(?:bugs?|devel|dev|users?|announce|request|owner|"
     r"help|l10n|i18n|admin|admins|list|team|maintainers|discuss|commits|general|"
-    r"portuguese|publicity|doc|docs|www|security))$")
+    r"portuguese|publicity|doc|docs|www|security|l))$")
 #: An SSH algorithm or extension name (RFC 4251 §6: ``name@domain``):
 #: ``hmac-sha2-256-etm@openssh.com``, ``rijndael-cbc@lysator.liu.se``.
 _SSH_NAME: Final = re.compile(
@@ -356,7 +356,7 @@ def not_a_person_address(address: str) -> bool:
     key = local.lower()
     domain = domain.lower()
     return (key in _ROLE_LOCAL_PARTS or bool(_LIST_LOCAL_PART.match(key))
-            or domain.startswith(("lists.", "list.", "listas.", "googlegroups."))
+            or domain.startswith(("lists.", "list.", "listas.", "googlegroups.", "bugs."))
             or domain == "googlegroups.com" or bool(_SSH_NAME.match(key))
             or (bool(_MESSAGE_ID.match(local)) and sum(c.isdigit() for c in local) >= 6))
 
@@ -632,7 +632,8 @@ def not_a_host(text: str, start: int, end: int) -> bool:
 
     Loopback, unspecified, multicast and reserved addresses, the broadcast address and
     netmasks (``255.255.255.0``) belong to no host; a network written with its prefix
-    (``192.168.1.0/24``, host bits all zero) and an address ending in ``.0`` are networks;
+    (``192.168.1.0/24``, host bits all zero) and an address ending in ``.0`` are networks,
+    one ending in ``.255`` a broadcast address;
     a version number written like an address (``Firefox/2.0.0.14``, ``rv:1.8.1.14``,
     ``kernel 2.6.23.6``) and a section number (``3.11.3.3. Testando``, ``Seção 3.11.3.3``)
     are no addresses.
@@ -649,8 +650,8 @@ def not_a_host(text: str, start: int, end: int) -> bool:
         return True
     if address.version == 4:
         value = int(address)
-        if value & 0xFF == 0 and not length:
-            return True  # x.y.z.0 names a network
+        if value & 0xFF in (0, 0xFF) and not length:
+            return True  # x.y.z.0 names a network, x.y.z.255 its broadcast address
         zeros = ~value & 0xFFFFFFFF
         if written.startswith("255.") and zeros & (zeros + 1) == 0:
             return True  # a netmask: ones, then zeros

@@ -1056,11 +1056,18 @@ class PersonRecognizer(EntityRecognizer):
         (once, when none does) is a word of the text, not a person's: it is left alone."""
         from recognizers.username import name_spans
 
+        from recognizers.lexicon import is_common_word
+
         starts = [s for s, _ in taken]
+        # An acronym (``ISA``) is not the given name ``Isa`` of a name written in mixed
+        # case; a word of the language alone (``This``, ``Java``) is a word, not a name.
+        caps = any(text[s:e].isupper() for s, e in taken)
+        keys = {k for k in keys if not is_common_word(k)}
         occurrences = []
         for s, e in name_spans(text, {k.lower() for k in keys}):
             index = bisect_right(starts, s) - 1
-            if text[s].isupper() and not (index >= 0 and taken[index][1] >= e):
+            if text[s].isupper() and not (index >= 0 and taken[index][1] >= e) \
+                    and (caps or e - s < 2 or not text[s:e].isupper()):
                 occurrences.append((s, e))
         if not occurrences:
             return []

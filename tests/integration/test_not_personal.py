@@ -64,3 +64,15 @@ def test_log_columns_that_pass_luhn_are_no_card(engine: Redactor) -> None:
     # A keyword still lifts a number written in other groups.
     assert [e for e, _ in found(engine, "cartão 1419 200 154996")] == ["CREDIT_CARD"]
     assert "CREDIT_CARD" not in [e for e, _ in found(engine, line)]
+
+
+def test_broadcast_list_and_tracker_addresses(engine: Redactor) -> None:
+    text = ("broadcast 192.168.1.255 e 10.255.255.255; escreva para dicas-l@unicamp.br ou "
+            "submit@bugs.debian.org")
+    assert found(engine, text) == []
+
+
+def test_a_common_word_is_not_spread_as_a_name(engine: Redactor) -> None:
+    # "Isa Ramos" is a person; the bus "ISA" and the word "Java" alone are not.
+    text = "Isa Ramos instalou. Placas ISA e VESA; suporte a Java e Frames."
+    assert [v for e, v in found(engine, text) if e == "PERSON"] == ["Isa Ramos"]
