@@ -1054,9 +1054,8 @@ class PersonRecognizer(EntityRecognizer):
         sorted spans ``taken`` (names already found) are skipped.  A word that stands
         alone more than SPREAD_RATIO times as often as the names in ``taken`` hold it
         (once, when none does) is a word of the text, not a person's: it is left alone."""
-        from recognizers.username import name_spans
-
         from recognizers.lexicon import is_common_word
+        from recognizers.username import name_spans
 
         starts = [s for s, _ in taken]
         # An acronym (``ISA``) is not the given name ``Isa`` of a name written in mixed
