@@ -41,10 +41,10 @@ _BARE: Final = r"[0-9]{14}"
 # letters all upper case or all lower case, at least one of them.  Lower case, which
 # hex and base32 identifiers are written in, also needs a digit among the first twelve
 # characters (checked in invalidate_result): ``usuarioteste01`` is no CNPJ.
-_ALNUM_UPPER: Final = (r"(?=[0-9./-]{0,15}[A-Z])"
-                       r"[0-9A-Z]{2}\.?[0-9A-Z]{3}\.?[0-9A-Z]{3}[/.]?[0-9A-Z]{4}[-.]?[0-9]{2}")
-_ALNUM_LOWER: Final = (r"(?=[0-9./-]{0,15}[a-z])"
-                       r"[0-9a-z]{2}\.?[0-9a-z]{3}\.?[0-9a-z]{3}[/.]?[0-9a-z]{4}[-.]?[0-9]{2}")
+# One pattern for both cases (each pattern is one more pass over every region): a value
+# mixing them is dropped in invalidate_result.
+_ALNUM: Final = (r"(?=[0-9./-]{0,15}[A-Za-z])"
+                 r"[0-9A-Za-z]{2}\.?[0-9A-Za-z]{3}\.?[0-9A-Za-z]{3}[/.]?[0-9A-Za-z]{4}[-.]?[0-9]{2}")
 # Alphanumeric groups separated by single spaces (``12 ABC 345 01DE 35``): words and
 # numbers of prose fall into this shape, so it needs a CNPJ keyword.
 _ALNUM_SPACED: Final = (r"(?=[0-9 ]{0,16}[A-Za-z])"
@@ -219,8 +219,7 @@ class BrCnpjRecognizer(PackPatternRecognizer):
         Pattern("CNPJ (masked)", bounded(_MASKED), 1.0),
         Pattern("CNPJ (separated)", bounded(_SEPARATED), CHECKSUM_PASS_SCORE),
         Pattern("CNPJ (bare)", bounded(_BARE), CHECKSUM_PASS_SCORE),
-        Pattern("CNPJ (alphanumeric)", bounded(_ALNUM_UPPER), CHECKSUM_PASS_SCORE),
-        Pattern("CNPJ (alphanumeric, lower case)", bounded(_ALNUM_LOWER), CHECKSUM_PASS_SCORE),
+        Pattern("CNPJ (alphanumeric)", bounded(_ALNUM), CHECKSUM_PASS_SCORE),
         Pattern("CNPJ (alphanumeric, spaced)", bounded(_ALNUM_SPACED), SPACED_SCORE),
     )
     DEFAULT_CONTEXT = (

@@ -57,6 +57,8 @@ def canonical(candidate: str) -> str:
     then go through the matching table (recognizers._text), so ``12.ABC.345/01DE–35``
     reads as its ASCII form, as it does once the engine has normalised the text.
     """
+    if candidate.isascii():  # nothing to fold: the common case, on the hot path
+        return candidate.translate(_SEPARATORS).upper()
     from recognizers._text import normalize_for_matching
 
     folded = normalize_for_matching(unicodedata.normalize("NFKC", candidate))
