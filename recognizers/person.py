@@ -1058,15 +1058,17 @@ class PersonRecognizer(EntityRecognizer):
         from recognizers.username import name_spans
 
         starts = [s for s, _ in taken]
-        # An acronym (``ISA``) is not the given name ``Isa`` of a name written in mixed
-        # case; a word of the language alone (``This``, ``Java``) is a word, not a name.
-        caps = any(text[s:e].isupper() for s, e in taken)
+        # An acronym (``ISA``) is not the given name ``Isa`` unless a name holding it
+        # was written in capitals too (``ISA RAMOS``); a word of the language alone (``This``, ``Java``) is a word, not a name.
+        caps = {fold_name(word) for s, e in taken if text[s:e].isupper()
+                for word in text[s:e].split()}
         keys = {k for k in keys if not is_common_word(k)}
         occurrences = []
         for s, e in name_spans(text, {k.lower() for k in keys}):
             index = bisect_right(starts, s) - 1
+            written = text[s:e]
             if text[s].isupper() and not (index >= 0 and taken[index][1] >= e) \
-                    and (caps or e - s < 2 or not text[s:e].isupper()):
+                    and (e - s < 2 or not written.isupper() or fold_name(written) in caps):
                 occurrences.append((s, e))
         if not occurrences:
             return []

@@ -76,3 +76,8 @@ def test_a_common_word_is_not_spread_as_a_name(engine: Redactor) -> None:
     # "Isa Ramos" is a person; the bus "ISA" and the word "Java" alone are not.
     text = "Isa Ramos instalou. Placas ISA e VESA; suporte a Java e Frames."
     assert [v for e, v in found(engine, text) if e == "PERSON"] == ["Isa Ramos"]
+
+
+def test_an_acronym_is_spread_only_from_a_name_in_capitals(engine: Redactor) -> None:
+    text = "FAVORECIDO: JOSE DAS CHAGAS\nPlacas ISA e VESA. Depois JOSE assinou."
+    assert [v for e, v in found(engine, text) if e == "PERSON"] == ["JOSE DAS CHAGAS", "JOSE"]
