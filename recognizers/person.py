@@ -1059,7 +1059,8 @@ class PersonRecognizer(EntityRecognizer):
 
         starts = [s for s, _ in taken]
         # An acronym (``ISA``) is not the given name ``Isa`` unless a name holding it
-        # was written in capitals too (``ISA RAMOS``); a word of the language alone (``This``, ``Java``) is a word, not a name.
+        # was written in capitals too (``ISA RAMOS``); a word of the language alone
+        # (``This``, ``Java``) is a word, not a name.
         caps = {fold_name(word) for s, e in taken if text[s:e].isupper()
                 for word in text[s:e].split()}
         keys = {k for k in keys if not is_common_word(k)}
