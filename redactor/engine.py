@@ -9,7 +9,6 @@ then Presidio operators applied segment by segment onto the original text.
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import hashlib
 import hmac
 import os
@@ -484,7 +483,8 @@ class Redactor:
                 start, end = span.start + shift, span.end + shift
                 if not region.trust_from <= start < end <= region.trust_to:
                     continue
-                moved = dataclasses.replace(span, start=start, end=end)
+                moved = _Span(start, end, span.entity, span.score, span.recognizer,
+                              span.distance, span.spread)
                 new_key = (start, end, key[2])
                 if new_key not in found or found[new_key].score < moved.score:
                     found[new_key] = moved
