@@ -25,6 +25,7 @@ from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 from recognizers._text import fold
 from recognizers.base import FLAGS, RawContextMixin, make_result
+from recognizers.generic import not_a_person_address
 from recognizers.lexicon import is_common_word
 from recognizers.prefilter import Prefilter, Trigger, literal_pattern
 
@@ -158,8 +159,6 @@ def _flag_needs_command(text: str, match: regex.Match[str]) -> bool:
 
 def _host_is_plausible(text: str, match: regex.Match[str]) -> bool:
     """Not a tag (``npm i x@latest``), nor a role or list address (``bug-grep@gnu.org``)."""
-    from recognizers.generic import not_a_person_address
-
     return fold(match.group("host")) not in _NON_USER_HOSTS \
         and not not_a_person_address(f"{match.group('v')}@{match.group('host')}")
 
