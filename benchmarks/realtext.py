@@ -47,6 +47,7 @@ import tomllib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -70,7 +71,7 @@ MB = 1_000_000
 VERDICTS = ("pii", "wrong", "both")
 #: A verdict still to be given (rows written by --write-unjudged).
 PENDING = ("", "?")
-RENDERS = ("text", "gzip", "man")
+RENDERS = ("text", "gzip", "man", "html")
 TARGET_KEYS = ("wrong_per_mb_max", "person_recall_min", "multiword_recall_min", "intact_min")
 PERSON_LABEL = "PER"
 OTHER_LABELS = ("LOC", "ORG")
@@ -284,6 +285,8 @@ def render(source: Source, path: Path) -> str:
         errors = "surrogateescape" if source.encoding.replace("_", "-").lower() in (
             "utf-8", "utf8") else "strict"
         text = data.decode(source.encoding, errors)
+        if source.render == "html":
+            text = html_text(text)
     if source.drop_lines:
         drop = re.compile(source.drop_lines)
         text = "".join(line for line in text.splitlines(keepends=True) if not drop.search(line))
@@ -292,7 +295,86 @@ def render(source: Source, path: Path) -> str:
 
 def output_name(source: Source, relative: str) -> str:
     name = relative.removesuffix(".gz") if source.render in ("gzip", "man") else relative
+    if source.render == "html":
+        return name.removesuffix(".html") + ".txt"
     return name + ".txt" if source.render == "man" else name
+
+
+#: Elements whose text a reader does not see, and the page furniture of generated
+#: manuals (navigation bars, banners) by class or id.
+_HTML_HIDDEN = frozenset({"head", "script", "style", "nav"})
+_HTML_FURNITURE = frozenset({"docnav", "navheader", "navfooter", "banner", "breadcrumbs"})
+#: Elements that end a line of the rendered text.
+_HTML_BLOCKS = frozenset({
+    "address", "article", "aside", "blockquote", "br", "caption", "dd", "div", "dl", "dt",
+    "figcaption", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr",
+    "li", "ol", "p", "pre", "section", "table", "td", "th", "title", "tr", "ul"})
+#: Elements that never hold content (no end tag follows them).
+_HTML_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+                        "meta", "source", "track", "wbr"})
+
+
+class _HtmlText(HTMLParser):
+    """Collects the visible text of a page; see html_text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.hidden: list[str] = []  # open elements whose content is dropped
+        self.pre = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _HTML_VOID:
+            self.handle_startendtag(tag, attrs)
+            return
+        if self.hidden:
+            self.hidden.append(tag)
+            return
+        names = {word for key, value in attrs if key in ("class", "id") and value
+                 for word in value.split()}
+        if tag in _HTML_HIDDEN or names & _HTML_FURNITURE:
+            self.hidden.append(tag)
+            return
+        if tag in _HTML_BLOCKS:
+            self.parts.append("\n")
+        if tag == "pre":
+            self.pre += 1
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if not self.hidden and tag in _HTML_BLOCKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _HTML_VOID:
+            return
+        if self.hidden:
+            # Close up to the matching open element (HTML in the wild skips end tags).
+            if tag in self.hidden:
+                while self.hidden.pop() != tag:
+                    pass
+            return
+        if tag in _HTML_BLOCKS:
+            self.parts.append("\n")
+        if tag == "pre":
+            self.pre = max(0, self.pre - 1)
+
+    def handle_data(self, data: str) -> None:
+        if self.hidden:
+            return
+        # Inside <pre> line breaks are content: kept apart from the collapsing below.
+        self.parts.append(data.replace("\n", "\x00") if self.pre else re.sub(r"\s+", " ", data))
+
+
+def html_text(markup: str) -> str:
+    """The text of an HTML page as a reader sees it: hidden elements and page furniture
+    dropped, character references decoded, one line per block element, runs of white
+    space made one space (but kept inside ``<pre>``), at most one blank line in a row."""
+    parser = _HtmlText()
+    parser.feed(markup)
+    parser.close()
+    lines = [line.strip(" ") for line in "".join(parser.parts).split("\n")]
+    text = "\n".join(lines).replace("\x00", "\n")
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n") + "\n"
 
 
 def extract(source: Source, root: Path, version: str, cache: Path) -> dict[str, Any]:

@@ -180,6 +180,41 @@ def test_fetch_decodes_gzip_and_latin1_and_falls_back_to_the_archive_version(
     assert doc.text == "Não há sucesso sem esforço.\n\t-- Fulano de Tal\n"
 
 
+def test_html_pages_are_read_as_a_reader_sees_them() -> None:
+    page = """<!DOCTYPE html><html><head><title>Hidden title</title>
+<style>p { color: red }</style><script>var x = "Hidden";</script></head>
+<body><ul class="docnav"><li><a href="a.html">Anterior</a></li></ul>
+<div id="banner">Banner</div>
+<h1>Uma   Breve
+História</h1><p>Ian Murdock &amp; Debra
+Lynn fundaram o <em>projeto</em>.<br/>Em 1993.</p>
+<pre>$ ls
+  a  b</pre><p>Fim&#x21;</p><img src="x.png"><p>Depois</p></body></html>"""
+    assert rt.html_text(page) == ("Uma Breve História\n\nIan Murdock & Debra Lynn fundaram "
+                                  "o projeto.\nEm 1993.\n\n$ ls\n  a  b\n\nFim!\n\nDepois\n")
+
+
+def test_an_html_source_is_cached_as_text(tmp_path: Path) -> None:
+    groups = SOURCES.split("[[source]]", maxsplit=1)[0].replace("logs", "news")
+    (source,) = rt.parse_sources(groups + """
+[[source]]
+name = "handbook"
+group = "news"
+package = "some-handbook"
+version = "1"
+licence = "GPL-2+"
+base = "usr/share/doc/handbook/html"
+include = ["*.html"]
+render = "html"
+""")
+    apt = FakeApt({"usr/share/doc/handbook/html/history.html":
+                   b"<html><body><p>Ian Murdock</p></body></html>"})
+    rt.fetch([source], tmp_path, run=apt)
+    fetched = rt.load_fetched(source, tmp_path)
+    assert fetched is not None
+    assert [(d.name, d.text) for d in fetched.docs] == [("history.txt", "Ian Murdock\n")]
+
+
 def test_a_source_that_matches_nothing_is_an_error(tmp_path: Path) -> None:
     logs, _ = rt.parse_sources(SOURCES)
     with pytest.raises(RuntimeError, match="no member"):
