@@ -198,7 +198,10 @@ class Scanner:
                     continue
                 members["latin-1"][trigger.keyword].append(
                     (ident, narrow.encode("latin-1"), som))
-        if not latin:
+        if latin:
+            for keyword, group in members["latin-1"].items():
+                members["latin-1"][keyword] = _united(group, owners)
+        else:
             del members["latin-1"]
         # Both modes are compiled (or loaded from the cache) now, not on the first text
         # that needs one: a hook's first text with a character beyond Latin-1 would
@@ -282,6 +285,43 @@ class Scanner:
             merged.append(_region(lo, hi, entity, size))
             result[entity.name] = merged
         return result
+
+
+#: Longest union of Latin-1 expressions _united builds (hyperscan refuses long ones).
+LATIN1_UNION_CHARS: Final = 8000
+
+
+def _united(members: list[tuple[int, bytes, int]],
+            owners: list[tuple[int, Trigger]]) -> list[tuple[int, bytes, int]]:
+    """Latin-1 expressions of bounded triggers that differ in their pattern alone, joined
+    into unions of up to LATIN1_UNION_CHARS characters (kept under their first member's
+    id; each member's hits are reported by the union).
+
+    A bounded trigger's hit is its end and nothing else, so a union reports the same
+    hits (a place two members hit is reported once).  Patterns are split for the UTF-8
+    mode's limits (title words: a pattern per few thousand characters); in Latin-1
+    they are far shorter, and fewer, longer alternations scan faster — hyperscan's
+    scan of the keyword database took a quarter longer with the title words in
+    seventeen patterns than in five.
+    """
+    united: list[tuple[int, bytes, int]] = []
+    open_unions: dict[tuple[Any, ...], int] = {}
+    for ident, expression, flags in members:
+        index, trigger = owners[ident]
+        if not trigger.max_length:
+            united.append((ident, expression, flags))
+            continue
+        key = (index, trigger.before, trigger.after, trigger.accept, trigger.name,
+               trigger.max_length, flags)
+        at = open_unions.get(key)
+        if at is not None:
+            first, joined, _ = united[at]
+            if len(joined) + len(expression) + 5 <= LATIN1_UNION_CHARS:
+                united[at] = (first, b"(?:" + joined + b")|(?:" + expression + b")", flags)
+                continue
+        open_unions[key] = len(united)
+        united.append((ident, expression, flags))
+    return united
 
 
 def _hyperscan_database(members: list[tuple[int, bytes, int]]) -> Any:
