@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 import regex
@@ -33,22 +34,22 @@ __all__ = ["BrCnpjRecognizer", "looks_like_timestamp"]
 # four marks in place are as distinctive as the plain mask.
 _MASKED: Final = (r"[0-9A-Za-z]{2} ?\. ?[0-9A-Za-z]{3} ?\. ?[0-9A-Za-z]{3} ?/ ?[0-9A-Za-z]{4}"
                   r" ?- ?[0-9]{2}")
-_SEPARATED: Final = (
-    r"(?=[0-9]{2,12}[-. /])[0-9]{2}[. ]?[0-9]{3}[. ]?[0-9]{3}[/. ]?[0-9]{4}[-. ]?[0-9]{2}"
-)
-_BARE: Final = r"[0-9]{14}"
+# Fourteen digits, with or without separators in the mask's places (one pattern for
+# the separated and the bare forms, which score the same: each pattern is one more
+# pass over every region).
+_NUMERIC: Final = r"[0-9]{2}[. ]?[0-9]{3}[. ]?[0-9]{3}[/. ]?[0-9]{4}[-. ]?[0-9]{2}"
 # Unmasked alphanumeric, compact or with some of the mask's marks (``AA345678/000A-29``):
 # letters all upper case or all lower case, at least one of them.  Lower case, which
 # hex and base32 identifiers are written in, also needs a digit among the first twelve
-# characters (checked in invalidate_result): ``usuarioteste01`` is no CNPJ.
-# One pattern for both cases (each pattern is one more pass over every region): a value
-# mixing them is dropped in invalidate_result.
-_ALNUM: Final = (r"(?=[0-9./-]{0,15}[A-Za-z])"
-                 r"[0-9A-Za-z]{2}\.?[0-9A-Za-z]{3}\.?[0-9A-Za-z]{3}[/.]?[0-9A-Za-z]{4}[-.]?[0-9]{2}")
-# Alphanumeric groups separated by single spaces (``12 ABC 345 01DE 35``): words and
-# numbers of prose fall into this shape, so it needs a CNPJ keyword.
-_ALNUM_SPACED: Final = (r"(?=[0-9 ]{0,16}[A-Za-z])"
-                        r"[0-9A-Za-z]{2} [0-9A-Za-z]{3} [0-9A-Za-z]{3} [0-9A-Za-z]{4} [0-9]{2}")
+# characters (checked in invalidate_result): ``usuarioteste01`` is no CNPJ.  Or its
+# groups separated by single spaces (``12 ABC 345 01DE 35``): words and numbers of
+# prose fall into that shape, so it scores SPACED_SCORE (analyze) and needs a keyword.
+# One pattern for both cases and both layouts; a value mixing cases is dropped in
+# invalidate_result.
+_ALNUM: Final = (r"(?:(?=[0-9./-]{0,15}[A-Za-z])"
+                 r"[0-9A-Za-z]{2}\.?[0-9A-Za-z]{3}\.?[0-9A-Za-z]{3}[/.]?[0-9A-Za-z]{4}[-.]?"
+                 r"|(?=[0-9 ]{0,16}[A-Za-z])"
+                 r"[0-9A-Za-z]{2} [0-9A-Za-z]{3} [0-9A-Za-z]{3} [0-9A-Za-z]{4} )[0-9]{2}")
 _MASKED_RE: Final = regex.compile(_MASKED)
 _NOT_ALNUM: Final = regex.compile(r"[^0-9A-Za-z]")
 _DIGITS14_RE: Final = regex.compile(r"[0-9]{14}")
@@ -138,7 +139,7 @@ _NUMERIC_ANY: Final = _digits_pattern((_any(14),))
 
 
 #: Every unmasked alphanumeric form, either case, the mask's places optionally separated
-#: (digit runs match too: the trigger's accept drops those, left to the numeric trigger).
+#: (digit runs match too).
 #: Spelling out where the first letter stands, as a pattern, made hyperscan's database
 #: too large once the separators were added.
 _ALNUM_ANY: Final = ("[0-9A-Za-z]{2}[-./]?[0-9A-Za-z]{3}[-./]?[0-9A-Za-z]{3}[-./]?"
@@ -165,13 +166,31 @@ def _spaced_with_letter() -> str:
                 parts.append(f"[0-9A-Za-z]{{{size}}}")
         alternatives.append(" ".join(parts) + " [0-9]{2}")
     return "(?:" + "|".join(alternatives) + ")"
-_NOT_LETTER: Final = re.compile(r"[^A-Za-z]*")
 
 
-def _alphanumeric_and_valid(candidate: str) -> bool:
-    """A hit of the alphanumeric trigger holding a letter (a digit run is the numeric
-    trigger's) whose check digits pass."""
-    return not _NOT_LETTER.fullmatch(candidate) and cnpj_is_valid(candidate)
+def _unmasked(numeric: str) -> str:
+    """Every unmasked form in one expression: the alphanumeric forms (digit runs
+    included), the numeric runs of ``numeric``, the spaced form holding a letter.
+
+    One expression, not one trigger per form: a digit run was a hit of two of them, and
+    hyperscan scans the union no slower than the three patterns apart.  A space
+    allowed in every gap of the alphanumeric form instead made every log time stamp
+    (``20241111 101500``) a hit for the accept to refuse.
+    """
+    return f"{_EDGE}(?:{_ALNUM_ANY}|{numeric}|{_spaced_with_letter()}){_END_EDGE}"
+
+
+def _unmasked_check(threshold: float) -> Callable[[str], bool]:
+    """What a hit of the unmasked trigger must pass to hold a finding at ``threshold``:
+    its check digits, and, where a timestamp's score cannot reach the threshold, not
+    reading as one (a keyword's own triggers bring those back)."""
+    timestamps_fall = threshold > TIMESTAMP_SCORE
+
+    def check(candidate: str) -> bool:
+        return cnpj_is_valid(candidate) and not (
+            timestamps_fall and _reads_as_timestamp(candidate))
+
+    return check
 
 
 # Digit runs a keyword may lift: those the numeric trigger leaves out (no edges: a
@@ -188,6 +207,13 @@ def _near_timestamp(trigger: Trigger) -> Trigger:
         return _TIMESTAMP_RE.search(text, max(0, start - before), end + after) is not None
 
     return dataclasses.replace(trigger, accept=accept)
+
+
+def _spaced_alphanumeric(written: str) -> bool:
+    """The alphanumeric form with its groups separated by spaces (a letter among them;
+    the masked form's spaces sit next to its marks)."""
+    return " " in written and not _MASKED_RE.fullmatch(written) and not written.replace(
+        " ", "").isdigit()
 
 
 def _reads_as_timestamp(written: str) -> bool:
@@ -217,10 +243,8 @@ class BrCnpjRecognizer(PackPatternRecognizer):
     ENTITY = "BR_CNPJ"
     PATTERNS = (
         Pattern("CNPJ (masked)", bounded(_MASKED), 1.0),
-        Pattern("CNPJ (separated)", bounded(_SEPARATED), CHECKSUM_PASS_SCORE),
-        Pattern("CNPJ (bare)", bounded(_BARE), CHECKSUM_PASS_SCORE),
+        Pattern("CNPJ (numeric)", bounded(_NUMERIC), CHECKSUM_PASS_SCORE),
         Pattern("CNPJ (alphanumeric)", bounded(_ALNUM), CHECKSUM_PASS_SCORE),
-        Pattern("CNPJ (alphanumeric, spaced)", bounded(_ALNUM_SPACED), SPACED_SCORE),
     )
     DEFAULT_CONTEXT = (
         "cnpj", "c.n.p.j.", "cnpj/mf", "cgc", "inscrita no cnpj", "inscrito no cnpj",
@@ -236,16 +260,18 @@ class BrCnpjRecognizer(PackPatternRecognizer):
         nlp_artifacts: NlpArtifacts | None = None,
         regex_flags: int | None = None,
     ) -> list[RecognizerResult]:
-        """Run the patterns, then lower bare runs that read as timestamps."""
+        """Run the patterns, then lower bare runs that read as timestamps and the
+        alphanumeric form separated by spaces alone."""
         results: list[RecognizerResult] = super().analyze(
             text, entities, nlp_artifacts, regex_flags
         )
+        cap_scores(results, text, _spaced_alphanumeric, SPACED_SCORE)
         return cap_scores(results, text, _reads_as_timestamp, TIMESTAMP_SCORE)
 
     def prefilter(self, threshold: float) -> Prefilter:
         """Where a CNPJ can be.
 
-        Masked and alphanumeric forms always; numeric runs unless they certainly read
+        Every form passing its check digits, except numeric runs that certainly read
         as a timestamp, which scores TIMESTAMP_SCORE and needs a keyword nearby: when
         the threshold can be reached that way, the keywords become triggers too, each
         hit accepted only when a run that may read as a timestamp lies within its
@@ -255,14 +281,10 @@ class BrCnpjRecognizer(PackPatternRecognizer):
         reach = 20
         # Each hit is one written form the patterns match, and every match whose check
         # digits fail is dropped (invalidate_result): the hit must pass them too.
-        valid = checked(cnpj_is_valid)
         triggers = [
-            Trigger(_MASKED, accept=valid, name="masked"),
-            Trigger(f"{_EDGE}{_ALNUM_ANY}{_END_EDGE}", accept=checked(_alphanumeric_and_valid),
-                    name="alphanumeric"),
-            Trigger(f"{_EDGE}{_spaced_with_letter()}{_END_EDGE}", accept=valid,
-                    name="alphanumeric, spaced"),
-            Trigger(f"{_EDGE}{numeric}{_END_EDGE}", accept=valid, name="numeric"),
+            Trigger(_MASKED, accept=checked(cnpj_is_valid), name="masked"),
+            Trigger(_unmasked(numeric), accept=checked(_unmasked_check(threshold)),
+                    name="unmasked"),
         ]
         # At or below TIMESTAMP_SCORE the numeric trigger already hits every run.
         if TIMESTAMP_SCORE < threshold <= max(TIMESTAMP_SCORE + CONTEXT_BOOST, CONTEXT_FLOOR):
