@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -141,6 +142,73 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
             name=name or type(self).__name__,
             global_regex_flags=FLAGS,
         )
+
+    def analyze(
+        self,
+        text: str,
+        entities: list[str],
+        nlp_artifacts: NlpArtifacts | None = None,
+        regex_flags: int | None = None,
+    ) -> list[RecognizerResult]:
+        """Presidio's pattern analysis, with each pattern compiled by Python's ``re``.
+
+        PatternRecognizer compiles with the ``regex`` module, which runs these patterns
+        three to four times slower than ``re`` (lookaheads and classes of both cases
+        on digit-heavy windows: 7.3 against 1.7 ms per 4 MB of CNPJ windows).  Each
+        match goes through the same steps as in Presidio — ``validate_result``, the
+        explanation, ``invalidate_result``, the minimum score, duplicates removed — so
+        the results are the same (tests compare both on every pattern).  Other flags
+        than the pack's, and a pattern ``re`` cannot compile, take Presidio's way.
+        """
+        patterns: list[Pattern] = self.patterns  # type: ignore[has-type]
+        if regex_flags not in (None, FLAGS) or not patterns:
+            return super().analyze(text, entities, nlp_artifacts, regex_flags)
+        name: str = self.name  # type: ignore[has-type]
+        results: list[RecognizerResult] = []
+        entity = self.supported_entities[0]
+        for pattern, compiled in self._compiled_patterns(patterns):
+            for match in compiled.finditer(text):
+                start, end = match.span()
+                if start == end:
+                    continue
+                written = text[start:end]
+                validation = self.validate_result(written)
+                explanation = self.build_regex_explanation(
+                    name, pattern.name, pattern.regex, pattern.score,
+                    validation,  # type: ignore[arg-type]  # Presidio passes None too
+                    FLAGS)
+                score = pattern.score
+                if validation is not None:
+                    score = EntityRecognizer.MAX_SCORE if validation else EntityRecognizer.MIN_SCORE
+                if self.invalidate_result(written):
+                    score = EntityRecognizer.MIN_SCORE
+                explanation.score = score
+                if score > EntityRecognizer.MIN_SCORE:
+                    results.append(RecognizerResult(
+                        entity_type=entity, start=start, end=end, score=score,
+                        analysis_explanation=explanation,
+                        recognition_metadata={
+                            RecognizerResult.RECOGNIZER_NAME_KEY: name,
+                            RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
+                        }))
+        return EntityRecognizer.remove_duplicates(results)
+
+    def _compiled_patterns(self, patterns: list[Pattern]) -> list[tuple[Pattern, Any]]:
+        """Each pattern with ``re``'s compilation of it (``regex``'s where ``re`` cannot
+        compile it), kept while the recognizer's patterns are the same objects."""
+        key = tuple(id(p) for p in patterns)
+        cached: tuple[tuple[int, ...], list[tuple[Pattern, Any]]] | None = (
+            self.__dict__.get("_stdlib_patterns"))
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        compiled: list[tuple[Pattern, Any]] = []
+        for pattern in patterns:
+            try:
+                compiled.append((pattern, re.compile(pattern.regex, re.DOTALL | re.MULTILINE)))
+            except re.error:
+                compiled.append((pattern, regex.compile(pattern.regex, FLAGS)))
+        self.__dict__["_stdlib_patterns"] = (key, compiled)
+        return compiled
 
     def prefilter(self, threshold: float) -> Prefilter:
         """Triggers from PREFILTER plus the context words (see recognizers.prefilter)."""

@@ -1,0 +1,120 @@
+"""The pack's pattern recognizers match with Python's ``re`` (recognizers.base): their
+results must be Presidio's own, pattern for pattern, on every kind of text.
+
+``PackPatternRecognizer.analyze`` runs each pattern compiled by ``re``;
+``PatternRecognizer.analyze`` (Presidio's, called on the same instance) compiles it with
+the ``regex`` module.  Both must give the same results: spans, scores, pattern names and
+explanations.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+import regex
+from hypothesis import HealthCheck, example, given, settings
+from presidio_analyzer import Pattern, PatternRecognizer, RecognizerResult
+
+from benchmarks import synthetic as syn
+from benchmarks.accuracy import Generator
+from benchmarks.throughput import corpus, digit_corpus
+from recognizers import ALL_RECOGNIZERS
+from recognizers.base import FLAGS, PackPatternRecognizer
+from tests.integration.test_prefilter import EXOTIC, FIXED, _texts
+
+PACK = [cls() for classes in ALL_RECOGNIZERS.values() for cls in classes
+        if issubclass(cls, PackPatternRecognizer)]
+PEER_VALUES = Path(__file__).resolve().parents[1] / "data" / "peers" / "values.tsv"
+
+
+def _key(result: RecognizerResult) -> tuple[Any, ...]:
+    explanation = result.analysis_explanation
+    assert explanation is not None
+    return (result.entity_type, result.start, result.end, result.score,
+            explanation.pattern_name, explanation.pattern, explanation.original_score,
+            explanation.score, explanation.validation_result,
+            tuple(sorted(result.recognition_metadata.items())))
+
+
+def _same(text: str) -> None:
+    for recognizer in PACK:
+        entities = recognizer.supported_entities
+        fast = sorted(map(_key, PackPatternRecognizer.analyze(recognizer, text, entities)))
+        presidio = sorted(map(_key, PatternRecognizer.analyze(recognizer, text, entities)))
+        assert fast == presidio, (type(recognizer).__name__, text[:200])
+
+
+def test_the_pack_has_pattern_recognizers_and_re_compiles_most_patterns() -> None:
+    assert len(PACK) >= 12
+    compiled = [c for r in PACK for _, c in r._compiled_patterns(r.patterns)]
+    assert sum(c.__class__.__module__ == "re" for c in compiled) >= len(compiled) - 4
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.data_too_large])
+@given(text=_texts())
+@example(text="CPF 529.982.247-25 e CNPJ 12.ABC.345/01DE-35, placa abc1d23")
+def test_same_results_as_presidio_on_generated_text(text: str) -> None:
+    _same(text)
+
+
+@pytest.mark.parametrize("fragment", FIXED + EXOTIC)
+def test_same_results_as_presidio_on_each_form(fragment: str) -> None:
+    _same(fragment)
+    _same(f"cpf cnpj placa telefone {fragment} nascimento rg {fragment.upper()}")
+
+
+def test_same_results_as_presidio_on_the_generated_sets_and_corpora() -> None:
+    for doc in Generator(11).documents(400):
+        _same(doc.text)
+    for text in (corpus(0.15, seed=3)[0], digit_corpus(0.15, seed=3)[0]):
+        for start in range(0, len(text), 4000):
+            _same(text[start:start + 4000])
+    rng = random.Random(5)
+    forms = [f for _ in range(30) for f in syn.cnpj_forms(
+        syn.random_cnpj(rng, alphanumeric=rng.random() < 0.5)).values()]
+    _same(" ".join(forms) + " " + " ".join(f.lower() for f in forms))
+
+
+def test_same_results_as_presidio_on_the_peers_values() -> None:
+    rows = [line.split("\t") for line in PEER_VALUES.read_text(encoding="utf-8").splitlines()
+            if line and not line.startswith("#")]
+    assert len(rows) > 100
+    for row in rows:
+        for cell in row:
+            _same(cell)
+
+
+def test_unicode_classes_and_marks_agree() -> None:
+    # Where ``re`` and ``regex`` could read a class differently: other scripts' digits,
+    # combining marks, full-width forms, the Kelvin sign, dotless i, non-breaking spaces.
+    for text in ("cpf ５２９.９８２.２４７-２５", "cpf ٥٢٩٩٨٢٢٤٧٢٥", "placa ABC1D2\u0301 3",
+                 "K\u212a 12.ABC.345/01DE-35 \u0131", "cep\u00a001310-100", "ＣＰＦ 52998224725"):
+        _same(text)
+
+
+def test_other_flags_take_presidios_own_way() -> None:
+    recognizer = next(r for r in PACK if "BR_CPF" in r.supported_entities)
+    text = "cpf 529.982.247-25"
+    flags = regex.DOTALL | regex.MULTILINE | regex.IGNORECASE
+    got = sorted(map(_key, recognizer.analyze(text, ["BR_CPF"], regex_flags=flags)))
+    assert got == sorted(map(_key, PatternRecognizer.analyze(
+        recognizer, text, ["BR_CPF"], regex_flags=flags)))
+    assert got
+
+
+def test_a_pattern_re_cannot_compile_falls_back_to_regex() -> None:
+    recognizer = next(r for r in PACK if "BR_CPF" in r.supported_entities)
+    # A variable-width look-behind: the regex module's syntax only.
+    odd = Pattern("odd", r"(?<=cpf:?\s)[0-9]{11}", 0.9)
+    patterns = list(recognizer.patterns)
+    try:
+        recognizer.patterns = [odd]
+        (pattern, compiled), = recognizer._compiled_patterns(recognizer.patterns)
+        assert pattern is odd and isinstance(compiled, type(regex.compile("x", FLAGS)))
+        _same("cpf: 52998224725 e cpf 11144477735")
+    finally:
+        recognizer.patterns = patterns
