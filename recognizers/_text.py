@@ -17,6 +17,7 @@ __all__ = [
     "ContextWords",
     "cache_dir",
     "fold",
+    "longest_first",
     "normalize_for_matching",
     "wide_characters",
 ]
@@ -50,6 +51,13 @@ MATCHING_TABLE: Final = _build_matching_table()
 #: Any character the table maps (all of them non-ASCII).
 _MAPPED: Final = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(MATCHING_TABLE))
                             + "]")
+
+
+def longest_first(words: Iterable[str]) -> list[str]:
+    """``words`` longest first, equal lengths in code-point order: an alternation built
+    from a set must not follow the set's order, which hash randomisation changes per
+    process (the prefilter's cache key is a hash of its patterns)."""
+    return sorted(words, key=lambda word: (-len(word), word))
 
 
 def cache_dir() -> Path:

@@ -507,7 +507,7 @@ def _lexicon() -> _Lexicon:
                               if name in foreign and words.get(name, 0) < SOFT_MAX)
     return _Lexicon(
         classes, words, given, known_surnames, frozenset(hard),
-        {k: tuple(sorted(v, key=len, reverse=True)) for k, v in place_first.items()},
+        {k: tuple(sorted(v, key=lambda p: (-len(p), p))) for k, v in place_first.items()},
         frozenset(city_single), foreign, foreign_first,
         frozenset(name for name in foreign_surnames() if name not in hard))
 

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from recognizers._text import WORD_CHARACTERS, fold
+from recognizers._text import WORD_CHARACTERS, fold, longest_first
 
 __all__ = [
     "CONTEXT_AFTER",
@@ -307,7 +307,7 @@ def keyword_triggers(keywords: Sequence[str], reach: int) -> tuple[Trigger, ...]
     start = f"(?:^|{WORD_START})"
     end = f"(?:{literal_pattern('s')})?(?:{WORD_START}|$)"
     if singles:
-        ordered = sorted(singles, key=len, reverse=True)
+        ordered = longest_first(singles)
         triggers.append(Trigger(start + "(?:" + "|".join(ordered) + ")" + end, before=before,
                                 after=after, name="keyword", keyword=True,
                                 max_length=max(singles.values()) + 2 + _literal_length("s")))

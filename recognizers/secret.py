@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult
 
-from recognizers._text import fold
+from recognizers._text import fold, longest_first
 from recognizers.base import CONTEXT_DISTANCE_KEY
 
 if TYPE_CHECKING:
@@ -1566,10 +1566,10 @@ class SecretRecognizer(EntityRecognizer):
         from recognizers.prefilter import Prefilter, Trigger
 
         starts = "|".join(re.escape(s) for s in _FORMAT_STARTS)
-        key_words = "|".join(sorted({
+        key_words = "|".join(longest_first({
             "pass", "pwd", "pw", "senha", "secret", "token", "chave", "apikey", "api-key",
             "credencia", "credential", "auth", "key", "cookie", "session", "sid",
-            "signature", "sig", "hmac", "psk"}, key=len, reverse=True))
+            "signature", "sig", "hmac", "psk"}))
         triggers = [
             # A format's start: the token runs on after it (the longest: a GitLab agent
             # token, 1,032 characters); a URL's password stands before and after "://".

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Final
 import regex
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
-from recognizers._text import fold
+from recognizers._text import fold, longest_first
 from recognizers.base import FLAGS, RawContextMixin, make_result
 from recognizers.generic import not_a_person_address
 from recognizers.lexicon import is_common_word
@@ -399,7 +399,7 @@ def _alternation_spans(text: str, names: set[str]) -> list[tuple[int, int]]:
     """:func:`name_spans` for names that do not start and end with a word character."""
     pattern = regex.compile(
         r"(?<![\w])(?<![\w][.-])(?:"
-        + "|".join(literal_pattern(n) for n in sorted(names, key=len, reverse=True))
+        + "|".join(literal_pattern(n) for n in longest_first(names))
         + r")(?![\w])(?![.-][\w])"
     )
     return [match.span() for match in pattern.finditer(text) if fold(match.group()) in names]
@@ -560,7 +560,7 @@ class KnownUsernameRecognizer(EntityRecognizer):
             if tokens:
                 index.setdefault(tokens[0], []).append(tokens[1:])
         for tails in index.values():
-            tails.sort(key=len, reverse=True)  # longest entry first
+            tails.sort(key=lambda tail: (-len(tail), tail))  # longest entry first
         self._index = index
         super().__init__(
             supported_entities=[ENTITY],

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from recognizers.prefilter import Prefilter, Trigger
 
 __all__ = ["BACKENDS", "Region", "Scanner", "available_backend"]
@@ -358,7 +360,26 @@ def _hyperscan_database(members: list[tuple[int, bytes, int]]) -> Any:
         temporary = path.with_suffix(f".{os.getpid()}.tmp")
         temporary.write_bytes(hyperscan.dumpb(database))
         os.replace(temporary, path)
+        _prune(path.parent)
     return database
+
+
+#: Compiled databases kept in the cache folder (the newest; a database is 1-3 MB, and
+#: each engine configuration — entities, threshold, known users — has two or four).
+CACHED_DATABASES: Final = 16
+
+
+def _prune(folder: Path) -> None:
+    """Delete all but the CACHED_DATABASES newest databases (a folder another process
+    prunes at the same time, or files it cannot delete, are left as they are)."""
+    found = []
+    for path in folder.glob("prefilter-*.hsdb"):
+        with contextlib.suppress(OSError):
+            found.append((path.stat().st_mtime, path.name, path))
+    found.sort(reverse=True)
+    for _, _, path in found[CACHED_DATABASES:]:
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 def _compiled(members: list[tuple[int, bytes, int]]) -> Any:

@@ -210,3 +210,57 @@ def test_unknown_syntax_makes_every_text_scan_as_utf8() -> None:
     scanner = Scanner([Prefilter("A", (Trigger("a\\sb", name="s"),))], backend="hyperscan")
     assert set(scanner.regions("xa\tb")) == {"A"}
     assert not scanner.regions("xa_b")
+
+
+_CACHE_FILES = """
+import os, sys
+from pathlib import Path
+from redactor.config import Settings
+from redactor.engine import Redactor
+engine = Redactor(Settings(known_users=("jsilva", "maria.souza", "DEV-ADM")), prefilter="hyperscan")
+engine.redact("x" * 400)
+print(sorted(p.name for p in (Path(os.environ["XDG_CACHE_HOME"]) / "redactor").glob("prefilter-*")))
+"""
+
+
+@needs_hyperscan
+def test_two_processes_with_other_hash_seeds_reuse_the_same_databases(tmp_path: Path) -> None:
+    """Patterns built from sets must not follow the set's order, which hash randomisation
+    changes per process: the cache key would change and the database be compiled (and a
+    copy cached) at every engine build."""
+    import os
+    import subprocess
+    import sys
+
+    names = []
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path), "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", _CACHE_FILES], env=env, text=True,
+                              capture_output=True, check=True, cwd=Path(__file__).parents[2])
+        names.append(done.stdout.strip())
+    assert names[0] == names[1] == names[2]
+    assert "prefilter-" in names[0]
+
+
+@needs_hyperscan
+def test_the_cache_keeps_the_newest_databases_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from redactor import candidates
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    folder = tmp_path / "redactor"
+    folder.mkdir()
+    for index in range(candidates.CACHED_DATABASES + 5):
+        old = folder / f"prefilter-{index:032x}.hsdb"
+        old.write_bytes(b"old")
+        os.utime(old, (1_000_000 + index, 1_000_000 + index))
+    other = folder / "words-pt.json"
+    other.write_text("{}")
+    _scanner("hyperscan")
+    kept = sorted(folder.glob("prefilter-*.hsdb"))
+    assert len(kept) == candidates.CACHED_DATABASES
+    assert other.exists()  # only databases are pruned
+    # The newest old ones and the two just written survive.
+    assert not (folder / f"prefilter-{0:032x}.hsdb").exists()
