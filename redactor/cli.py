@@ -76,7 +76,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="with --in-place: rewrite a symbolic link's target, and a "
                              "hard-linked file's shared content, instead of refusing them")
     redact.add_argument("--engine", choices=["local", "spark"], default="local",
-                        help="spark: one Spark task per file (needs redactor[spark] and Java; "
+                        help="spark: one Spark task per file (needs redactor-br[spark] and Java; "
                              "inputs and outputs on a file system every executor sees)")
     redact.add_argument("--master", default=None, metavar="URL",
                         help="with --engine spark: the Spark master (default local[*])")

@@ -208,7 +208,7 @@ def _prefilter_check() -> Check:
         return Check("prefilter", True, "hyperscan (batch candidates found in one pass)")
     if backend == "re2":
         return Check("prefilter", True, "google-re2")
-    return Check("prefilter", True, "Python re; install redactor[fast] (hyperscan on x86-64, "
+    return Check("prefilter", True, "Python re; install redactor-br[fast] (hyperscan on x86-64, "
                  "google-re2 elsewhere) for faster batch runs")
 
 
@@ -223,7 +223,7 @@ def spark_check() -> Check:
     from importlib.util import find_spec
 
     if find_spec("pyspark") is None:
-        return Check("Spark", True, "PySpark not installed; pip install 'redactor[spark]' "
+        return Check("Spark", True, "PySpark not installed; pip install 'redactor-br[spark]' "
                      "for --engine spark")
     try:
         release = version("pyspark")

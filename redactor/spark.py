@@ -1,6 +1,6 @@
 """Redaction on Apache Spark: columns, data frames, text files, and the CLI's file jobs.
 
-Install with ``pip install 'redactor[spark]'`` (PySpark and what its Arrow-based
+Install with ``pip install 'redactor-br[spark]'`` (PySpark and what its Arrow-based
 functions need); nothing here imports PySpark until a function is called.
 
 The configuration travels with the job, not through files that only the driver has:
@@ -51,7 +51,7 @@ __all__ = ["FINDINGS_COLUMN", "JobSettings", "SparkError", "java_runtime", "job_
 
 #: The column :func:`redact_dataframe` adds with ``findings=True``: counts per entity type.
 FINDINGS_COLUMN: Final = "findings"
-_INSTALL_HINT: Final = "install the extra: pip install 'redactor[spark]'"
+_INSTALL_HINT: Final = "install the extra: pip install 'redactor-br[spark]'"
 
 
 class SparkError(EngineError):

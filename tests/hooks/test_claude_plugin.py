@@ -61,7 +61,7 @@ def assert_blocked(done: subprocess.CompletedProcess[str], why: str) -> None:
     answer = json.loads(done.stdout)
     assert done.returncode == 2
     assert answer["continue"] is False and why in answer["stopReason"]
-    assert "pip install redactor" in answer["stopReason"]
+    assert "pip install redactor-br" in answer["stopReason"]
     assert answer["stopReason"] in done.stderr
     assert CPF not in done.stdout + done.stderr
 

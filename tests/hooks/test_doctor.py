@@ -173,7 +173,7 @@ def test_spark_absent_is_no_failure(monkeypatch: pytest.MonkeyPatch) -> None:
                         lambda name, *a: None if name == "pyspark" else real(name, *a))
     check = spark_check()
     assert check.ok and not check.warning
-    assert "not installed" in check.detail and "redactor[spark]" in check.detail
+    assert "not installed" in check.detail and "redactor-br[spark]" in check.detail
 
 
 @pytest.mark.skipif(not pyspark_installed(), reason="PySpark is not installed")

@@ -325,3 +325,30 @@ def test_install_warns_when_the_plugin_is_enabled_too(tmp_path: Path,
                  str(fake_claude(tmp_path, "2.1.332 (Claude Code)")), "--command", COMMAND]) == 0
     err = capsys.readouterr().err
     assert "also enables the redactor plugin" in err and str(user / "settings.json") in err
+
+
+#: The distribution's name on PyPI: ``redactor`` there is an unrelated project, so a
+#: hint telling users to ``pip install redactor`` installs somebody else's code.
+DISTRIBUTION = "redactor-br"
+_REPO = Path(__file__).resolve().parents[2]
+_WRONG_HINT = __import__("re").compile(
+    r"""pip3? install +['"]?redactor(?![-\w])|(?<![-\w])redactor\[""")
+
+
+def test_the_distribution_name_is_ours_and_every_install_hint_uses_it() -> None:
+    import tomllib
+
+    project = tomllib.loads((_REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["name"] == DISTRIBUTION
+    assert "redactor" in project["scripts"]  # the command keeps its name
+    shipped = [_REPO / "README.md", *(_REPO / "plugins").rglob("*"),
+               *(_REPO / "redactor").rglob("*.py"), *(_REPO / "docs").rglob("*.md")]
+    offenders = []
+    for path in shipped:
+        if not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        offenders += [f"{path.relative_to(_REPO)}: {m.group()}" for m in _WRONG_HINT.finditer(text)]
+    assert offenders == []
+    hook = (_REPO / "plugins" / "redactor" / "hooks" / "redactor-hook").read_text(encoding="utf-8")
+    assert f"pip install {DISTRIBUTION}" in hook
