@@ -615,11 +615,15 @@ def _ip_patterns() -> list[Pattern]:
 
 
 #: What stands right before a version number written like an address: a product name
-#: and a slash (``Firefox/2.0.0.14``), ``rv:`` or ``v``, or a word naming a version.
+#: and a slash (``Firefox/2.0.0.14``), ``rv:`` or ``v``, or a word naming a version, maybe
+#: glued to the word before it by a space lost in rendering (``vejaSeção 1.3.2.3``: the
+#: word starts where a capital follows a lower-case letter); a word naming a section
+#: may end the line before, in prose wrapped in lines (``Seção\n    15.8.3.1``).
 _VERSION_BEFORE: Final = re.compile(
-    r"(?:[A-Za-z][\w.+-]*/|\brv:|\b[vV]|\b(?i:vers[aã]o|version|release|kernel|build|"
-    r"se[cç][aã]o|section|cap[ií]tulo|chapter|item|passo|step|rfc|oid)"
-    r"[ \t]*[:=]?[ \t]*)\Z")
+    r"(?:[A-Za-z][\w.+-]*/|\brv:|\b[vV]|(?:\b|(?<=[a-zà-ÿ])(?=[A-ZÀ-Ý]))"
+    r"(?:(?i:vers[aã]o|version|release|kernel|build|"
+    r"se[cç][aã]o|section|cap[ií]tulo|chapter|item|passo|step|rfc|oid)[ \t]*[:=]?[ \t]*"
+    r"|(?i:se[cç][aã]o|section|cap[ií]tulo|chapter)[ \t]*\r?\n[ \t]*))\Z")
 #: A heading's section number: at a line's start, followed by a title ("3.11.3.3 Configurando").
 _TITLE_AFTER: Final = re.compile(r"\.[ \t]{1,8}\S|[ \t]{1,4}[A-ZÀ-Ý][a-zà-ÿ]")
 #: How far back the checks of :func:`not_a_host` read (the prefilter's margin is wider).
@@ -635,8 +639,8 @@ def not_a_host(text: str, start: int, end: int) -> bool:
     (``192.168.1.0/24``, host bits all zero) and an address ending in ``.0`` are networks,
     one ending in ``.255`` a broadcast address;
     a version number written like an address (``Firefox/2.0.0.14``, ``rv:1.8.1.14``,
-    ``kernel 2.6.23.6``) and a section number (``3.11.3.3. Testando``, ``Seção 3.11.3.3``)
-    are no addresses.
+    ``kernel 2.6.23.6``) and a section number (``3.11.3.3. Testando``, ``Seção 3.11.3.3``,
+    ``vejaSeção 3.11.3.3`` where a render lost a space) are no addresses.
     """
     import ipaddress
 

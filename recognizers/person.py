@@ -48,13 +48,25 @@ is known about the words (``recognizers.names``, the common-word list of
   ``S. Paulo`` (São Paulo), months, weekdays, holidays, English and Portuguese month
   and weekday names next to a number or each other (``[Fri Jan 03 09:20:23 2014]``),
   and runs that end in a company suffix (``Ltda``, ``S/A``) or in ``do Brasil``
-  (``FUJIFILM do Brasil``).
+  (``FUJIFILM do Brasil``); common English words that are no names, even after an
+  honorific (``General Public License``, ``General Motors``: an adjective there); a
+  given name of Brazil and abroad that is a surname in no list, right after an unknown
+  word and ending the run (``Debian Edu``, ``Banja Luka``: given names come first).
+* **A person of an organisation**: a run that ends in a particle and a word naming an
+  organisation is a name (or a product) and its organisation: a web site's name
+  (``Ana Lima da Exemplo.org``), or after ``da``/``do`` a word of no name list or a
+  common English word (``Ana Lima do Zyxware``, ``Java da Sun``); the particle and the
+  word are cut off.  A known given name or surname after the particle stays
+  (``João da Silva``, ``Maria do Carmo``), and so does any word in a name written in
+  capitals (a form's field).
 
 The engine also redacts, elsewhere in the same text or JSON document, the given name
 and the rarer surnames of a name found in full (``Redactor`` asks
 :meth:`PersonRecognizer.propagation_keys` and :meth:`PersonRecognizer.standalone`),
 unless such a word stands alone far more often than the names found hold it
-(SPREAD_RATIO): then that one name was the mistake.
+(SPREAD_RATIO): then that one name was the mistake; a word followed by a capitalised
+ordinary word that is no name is the head of a company's or a product's name there
+(``Baldwin Linguas``), not the person.
 
 Decisions are local, so that the engine may analyse only the windows around the
 prefilter's hits: a word is at most MAX_WORD letters (plus two hyphenated or apostrophe
@@ -549,6 +561,22 @@ def _is_cued_name_word(word: str) -> bool:
     return _is_name_word(word) or fold_name(word) in foreign_given_names()
 
 
+@lru_cache(maxsize=1 << 16)
+def _is_any_name_word(word: str) -> bool:
+    """A name of any list: a given name or surname, Brazilian or foreign."""
+    return _is_cued_name_word(word) or fold_name(word) in foreign_surnames()
+
+
+@lru_cache(maxsize=1 << 16)
+def _is_foreign_word(word: str) -> bool:
+    """A common word of English (or of computing) that no Portuguese text uses: common
+    by :func:`recognizers.lexicon.is_common_word`, rarer than LEXICON_MIN in Portuguese
+    (``Public``, ``License``, ``Sun``, not ``Geral``)."""
+    from recognizers.lexicon import is_common_word
+
+    return is_common_word(word) and _lexicon().words.get(fold_name(word), 0) < LEXICON_MIN
+
+
 # ---------------------------------------------------------------- the recognizer
 
 #: Classes of words that may make up a name: given name, surname, unknown word,
@@ -761,9 +789,11 @@ class PersonRecognizer(EntityRecognizer):
                                      and tokens[i].text[0].isupper()):
             return None
         j = _run_end(tokens, classes, i, honor, hard)
-        if honor and j - i > MAX_RUN:
+        if honor and (j - i > MAX_RUN or _foreign_phrase(tokens, classes, i, j)):
             # An honorific lends its capitalised words to a name of at most MAX_RUN
-            # words; a longer run is read as if no honorific stood before it.
+            # words; a longer run is read as if no honorific stood before it.  So is a
+            # run of English words that are no names (``General Public License``,
+            # ``General Motors``): ``General`` there is an adjective, not a rank.
             honor = False
             if c not in _IN_RUN:
                 return None
@@ -900,6 +930,12 @@ class PersonRecognizer(EntityRecognizer):
             seg.pop(0)
         while seg and classes[seg[-1]] == "P":
             seg.pop()
+        if len(seg) > 2 and _org_after_particle(text, tokens, classes, seg):
+            # Frédéric Couchet da April.org, Orion da Marvell: a person (or a product)
+            # of an organisation, not a name with a particle.
+            seg = seg[:-2]
+            while seg and classes[seg[-1]] == "P":
+                seg.pop()
         if not seg:
             return
         role = (b1_cls == "T" or b1 in TITLES or (b1 == "POR" and b2 in BY_CUES)
@@ -931,6 +967,14 @@ class PersonRecognizer(EntityRecognizer):
                 seg.pop()
             cs = [classes[q] for q in seg]
         if not seg:
+            return
+        if (len(seg) == 2 and cs == ["U", "G"] and not (honor or role) and cue != "attribution"
+                and tokens[seg[0]].key not in lexicon.foreign
+                and _only_given(tokens[seg[1]].key)):
+            # A given name comes first: one that is a given name everywhere and a
+            # surname nowhere, after an unknown word and ending the run, is a word of a
+            # product's or a place's name (Debian Edu, Banja Luka; not Walt Disney,
+            # Anatole France: those are surnames abroad, given names in Brazil only).
             return
         names = sum(1 for c in cs if c in _NAMEISH or (honor and c == "C"))
         start, end = tokens[seg[0]].start, tokens[seg[-1]].end
@@ -967,7 +1011,8 @@ class PersonRecognizer(EntityRecognizer):
                     and _TITLE_CASE.match(tokens[seg[0]].text)):  # not an acronym (pela IANA)
                 if found is not None:
                     found.append((start, end, TITLE_SCORE, cue))
-            elif singles is not None and cs[0] != "w":
+            elif singles is not None and cs[0] != "w" and not _heads_compound(
+                    text, tokens, classes, seg[0]):
                 singles.append((start, end))
 
     @staticmethod
@@ -1155,6 +1200,58 @@ class PersonRecognizer(EntityRecognizer):
             Trigger(_ARTICLE_TRIGGER, before=0, after=REACH, accept=_article_may_name,
                     name="article"),
         ), margin_before=MARGIN, margin_after=MARGIN)
+
+
+#: A web domain's tail right after a word: ``April.org``, ``Bytemark.co.uk``.
+_DOMAIN_AFTER: Final = re.compile(r"\.[a-z]{2,6}(?:\.[a-z]{2,6}){0,2}(?![\w@-])")
+#: Particles that join a person to an organisation: ``Ana Lima da Acme``; ``de`` only
+#: before a web site (``de Exemplo.com``): foreign names hold it (``Charles de Gaulle``).
+_ORG_PARTICLES: Final = frozenset({"da", "do", "das", "dos", "de"})
+
+
+def _org_after_particle(text: str, tokens: list[_Token], classes: list[str],
+                        seg: list[int]) -> bool:
+    """The run ``seg`` ends in a particle and a word that names an organisation, not a
+    surname: a web site's name (``Couchet da April.org``), or after ``da``/``do`` a word
+    of no name list (``Bodnar do Distrowatch``) or a common English word (``Java da
+    Sun``).  Not in a name written in capitals (a form's field, where surnames unknown
+    to the lists stand after particles too), nor before a known given name or surname
+    (``João da Silva``, ``Maria do Carmo``)."""
+    particle, last = tokens[seg[-2]], tokens[seg[-1]]
+    if (classes[seg[-2]] != "P" or particle.text not in _ORG_PARTICLES
+            or classes[seg[-1]] in "GS"
+            or all(tokens[q].text.isupper() for q in seg if classes[q] != "P")):
+        return False
+    if _DOMAIN_AFTER.match(text, last.end):
+        return True
+    return particle.text != "de" and classes[seg[-1]] == "U" and (
+        not _is_any_name_word(last.text) or _is_foreign_word(last.text))
+
+
+def _heads_compound(text: str, tokens: list[_Token], classes: list[str], q: int) -> bool:
+    """tokens[q] is followed, across blanks only, by a capitalised ordinary word that is
+    no name of any list: it heads the name of a company or a product (``Baldwin
+    Linguas``, ``Silva Transportes``; not ``Helder Camara``)."""
+    following = q + 1
+    return (following < len(tokens) and classes[following] in "Cw"
+            and _TITLE_CASE.match(tokens[following].text) is not None
+            and not _is_any_name_word(tokens[following].text)
+            and text[tokens[q].end:tokens[following].start].isspace())
+
+
+def _only_given(key: str) -> bool:
+    """``key`` (folded) is a given name in Brazil and abroad, and a surname in no list
+    (``EDU``, ``LUKA``; not ``DISNEY``, a given name in Brazil only)."""
+    return (key in foreign_given_names() and key not in foreign_surnames()
+            and key not in _lexicon().surnames)
+
+
+def _foreign_phrase(tokens: list[_Token], classes: list[str], i: int, j: int) -> bool:
+    """The words tokens[i:j] (particles aside) are all common English words that are no
+    names of any list (``Public License``, not ``Young`` nor ``Sun Ramos``)."""
+    words = [t.text for t, c in zip(tokens[i:j], classes[i:j], strict=True) if c != "P"]
+    return bool(words) and all(_is_foreign_word(w) and not _is_any_name_word(w)
+                               for w in words)
 
 
 def _run_end(tokens: list[_Token], classes: list[str], i: int, honor: bool,

@@ -21,6 +21,9 @@ def found(engine: Redactor, text: str) -> list[tuple[str, str]]:
     "o kernel 2.6.23.6 e a versão 1.2.3.4",
     "3.11.3.3. Testando o funcionamento\n15.6.2.1. /etc/resolv.conf",
     "Veja a Seção 3.11.3.3, `Testando o funcionamento'.",
+    # A space lost in rendering, a line wrapped after the word.
+    "remendos (vejaSeção 4.2.7.9, “Enviando correções”).",
+    "os níveis estão em Seção\n          12.4.1.3, `Arquivo de configuração'.",
     "multicast 224.0.0.251 e ff02::1",
 ])
 def test_addresses_that_name_no_host(engine: Redactor, text: str) -> None:

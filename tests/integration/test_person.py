@@ -409,6 +409,58 @@ def test_places_organisations_and_dates_stay(people: Redactor, text: str) -> Non
         "Flores", "Jan", "Fri", "July", "April", "Março", "Campinas")), found
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    # English words that are no names after an honorific that reads as an adjective.
+    ("O código segue a GNU General Public License; a General Motors fechou a fábrica.", []),
+    ("Quem é esse General Failure que lê meu disco?", []),
+    # An honorific before a name, or before an English word that is a surname, stays.
+    ("O General Heleno e o Dr. Young chegaram.", ["Heleno", "Young"]),
+])
+def test_english_words_after_an_honorific_are_no_name(people: Redactor, text: str,
+                                                      expected: list[str]) -> None:
+    assert names(people, text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # A web site's name after the particle, whatever the particle.
+    ("Agradeço a Tarcísio Quembel da Zorvatek.com.br e a Helmut Drashner do Quillfeather.org.",
+     ["Tarcísio Quembel", "Helmut Drashner"]),
+    ("Falaram com Ingrid Quembel de Zorvatek.net ontem.", ["Ingrid Quembel"]),
+    # After da/do: a word of no name list, or a common English word.
+    ("Agradeço a Tarcísio Quembel do Zorvatek, que revisou o texto.", ["Tarcísio Quembel"]),
+    ("Ligou Ana Lima da Petrobras.", ["Ana Lima"]),
+    ("Comprei um Alexa da Amazon e um Nimbus da Sun.", []),
+    # Known surnames after a particle, foreign particles and names in capitals stay.
+    ("João da Silva, Maria do Carmo e José de Alencar assinaram; também Charles de Gaulle.",
+     ["João da Silva", "Maria do Carmo", "José de Alencar", "Charles de Gaulle"]),
+    ("FAVORECIDO: JOSE DA QUEMBELTRA", ["JOSE DA QUEMBELTRA"]),
+])
+def test_a_person_of_an_organisation_is_the_person_alone(people: Redactor, text: str,
+                                                         expected: list[str]) -> None:
+    assert names(people, text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Instale o pacote Zorvix Edu para escolas; a conferência foi em Drevnik Luka.", []),
+    # A surname abroad that Brazilians bear as a given name ends a name still.
+    ("O livro de Walt Disney e o de Anatole France.", ["Walt Disney", "Anatole France"]),
+    ("Conheci Ladislav Edu ontem.", ["Ladislav Edu"]),
+])
+def test_a_given_name_after_an_unknown_word_ends_no_name(people: Redactor, text: str,
+                                                         expected: list[str]) -> None:
+    assert names(people, text) == expected
+
+
+def test_a_name_word_heading_a_company_name_is_not_spread(people: Redactor) -> None:
+    text = "Obrigado a Ronald Quembeck (da Quembeck Traduções), que revisou tudo."
+    assert names(people, text) == ["Ronald Quembeck"]
+    text = "Obrigado a Ronald Quembeck (da Quembeck Linguas). Quembeck revisou tudo."
+    assert names(people, text) == ["Ronald Quembeck", "Quembeck"]
+    # A surname after the word (one that is an ordinary word too) is no company.
+    text = "Cliente: Helder Quembeck\nOntem Helder Camara ligou."
+    assert names(people, text) == ["Helder Quembeck", "Helder"]
+
+
 def test_a_name_word_spread_far_beyond_its_evidence_is_no_name(people: Redactor) -> None:
     few = "Cliente: Ana Zorvath\n" + "Zorvath ligou. " * 5
     assert names(people, few).count("Zorvath") == 5
@@ -433,6 +485,8 @@ REAL_PROSE = [
     "chamada. Morre Brunhard Kesselwitz. " + "y " * 900 + "-- Bill Drummelow sobre o caso",
     "[Fri Jan 03 09:20:23 2014] [error] " * 30 + "Segundo H. L. Quenzalberg, ok.",
     "Cliente: Ana Zorvath\n" + "Zorvath ligou. " * 40 + "\nCliente: Ana Quillane. Quillane ligou.",
+    "Agradeço a Tarcísio Quembel do Zorvatek.org. " + "z " * 900 + "Obrigado a Ronald "
+    "Quembeck (da Quembeck Linguas). GNU General Public License, Zorvix Edu. Quembeck riu.",
 ]
 
 
