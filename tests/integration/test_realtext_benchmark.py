@@ -352,6 +352,19 @@ def test_groups_sum_bytes_and_occurrences() -> None:
     assert group.bytes == 1_000_000 and group.per_mb(group.wrong_total) == 4.0
 
 
+def test_a_groups_name_figures_are_the_sums_of_its_sources() -> None:
+    # Two small sources of one kind: each misses the multi-word target, their sum meets it.
+    group = rt.Names()
+    group.add(rt.Names(persons=100, found=80, multiword=80, multiword_found=62, others=40,
+                       intact=40))
+    group.add(rt.Names(persons=50, found=40, multiword=20, multiword_found=20, others=10,
+                       intact=9))
+    assert (group.persons, group.found, group.multiword, group.multiword_found) == (150, 120,
+                                                                                     100, 82)
+    assert group.recall == 0.8 and group.multiword_recall == 0.82
+    assert group.intact_ratio == 49 / 50
+
+
 def test_targets_are_checked_both_ways() -> None:
     judged = rt.parse_judged(JUDGED)
     p = rt.score_precision([occurrence("USERNAME", "Disconnected")] * 30, judged, 1_000_000)
