@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import hmac
+import math
 import os
 import re
 import threading
@@ -586,8 +587,9 @@ class Redactor:
         context); the keys above it count as context too.  By default keys, numbers
         and booleans are kept as they are (the contract of batch JSON files).
 
-        ``keys_and_numbers`` (the hooks' contract): an integer whose digits are a
-        detected identifier (``{"cpf": 52998224725}``) becomes the placeholder string,
+        ``keys_and_numbers`` (the hooks' contract): an integer, or an integral float,
+        whose digits are a detected identifier (``{"cpf": 52998224725}``,
+        ``52998224725.0``) becomes the placeholder string,
         and an object key that holds a detected value is redacted like a string (a
         key that then collides with another gets ``#2``...).
 
@@ -631,10 +633,18 @@ class Redactor:
             return self._apply(leaf, spans)
 
         def one_number(path: JsonPath, item: Any) -> Any:
-            # Identifiers have at most ~25 digits; larger integers are never one.
-            if type(item) is not int or item.bit_length() > 90:
+            # An integral float is the integer it holds (a column with nulls exported
+            # by pandas: 52998224725.0); a float holds 15 digits exactly, enough for a
+            # CPF or a CNPJ.  Identifiers have at most ~25 digits; larger integers are
+            # never one.
+            if type(item) is float and math.isfinite(item) and item.is_integer() \
+                    and abs(item) < 1e25:
+                item_digits = int(item)
+            elif type(item) is int and item.bit_length() <= 90:
+                item_digits = item
+            else:
                 return item
-            digits = str(abs(item))
+            digits = str(abs(item_digits))
             spans = spans_of(path, digits)
             if not spans:
                 # A number loses a CPF's or CNPJ's leading zeros; its key says what it was.

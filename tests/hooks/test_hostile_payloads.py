@@ -307,3 +307,19 @@ def test_an_identifier_number_under_a_redacted_cnpj_key() -> None:
     # CNPJ with lost zeros, and the padded 14 digits hid the CPF it is.
     answer, _ = in_process(json.dumps(post({CNPJ_KEY: int(CPF_BARE)}, tool="Bash")).encode())
     assert answer["hookSpecificOutput"]["updatedToolOutput"] == {"[CNPJ]": "[CPF]"}
+
+
+def test_integral_floats_are_numbers_like_any_other() -> None:
+    """Issue 29, item 3: pandas exports a column with nulls as floats."""
+    response = {"cpf": float(CPF_BARE), "rows": [{"cnpj": float(CNPJ_BARE), "valor": 12.5},
+                                                  {"n": 4500012345.0, "x": 1e300}]}
+    raw = json.dumps(post(response))
+    assert "52998224725.0" in raw
+    answer, _ = in_process(raw.encode())
+    assert answer["hookSpecificOutput"]["updatedToolOutput"] == {
+        "cpf": "[CPF]", "rows": [{"cnpj": "[CNPJ]", "valor": 12.5},
+                                 {"n": 4500012345.0, "x": 1e300}]}
+    tool_input = {"cpf": float(CPF_BARE), "lost_zeros": {"cpf": 1234567890.0}}
+    answer, _ = in_process(json.dumps(pre(tool_input)).encode())
+    assert answer["hookSpecificOutput"]["updatedInput"] == {
+        "cpf": "[CPF]", "lost_zeros": {"cpf": "[CPF]"}}
