@@ -351,6 +351,48 @@ def keys_lift(engine: Any, value: Any) -> bool:
     return bool(lifts(keys))
 
 
+class JsonNumber(float):
+    """A JSON number with a fraction or an exponent, as read: its value, and the text it
+    was written as (``1e400`` reads as infinity, which JSON cannot write back)."""
+
+    __slots__ = ("text",)
+    text: str
+
+
+def loads_keeping_numbers(text: str) -> Any:
+    """``json.loads``, with each fractional or exponent number a :class:`JsonNumber`."""
+
+    def number(written: str) -> JsonNumber:
+        value = JsonNumber(written)
+        value.text = written
+        return value
+
+    return json.loads(text, parse_float=number)
+
+
+def dumps_keeping_numbers(value: Any, **options: Any) -> str:
+    """``json.dumps``, writing each :class:`JsonNumber` back as it was read (a redacted
+    document keeps ``1e400`` and ``1.50`` instead of ``Infinity`` and ``1.5``)."""
+    originals: list[str] = []
+    nonce = secrets.token_hex(8)
+
+    def marked(item: Any) -> Any:
+        if isinstance(item, JsonNumber):
+            originals.append(item.text)
+            return f"\x00{nonce}:{len(originals) - 1}\x00"
+        if isinstance(item, dict):
+            return {key: marked(inner) for key, inner in item.items()}
+        if isinstance(item, list):
+            return [marked(inner) for inner in item]
+        return item
+
+    written = json.dumps(marked(value), **options)
+    if not originals:
+        return written
+    return re.sub(r'"\\u0000' + nonce + r':(\d+)\\u0000"',
+                  lambda found: originals[int(found.group(1))], written)
+
+
 def _redact_lines(engine: Any, text: str, report: FileReport) -> str:
     # One prefilter scan for the block: a line no trigger hits, written without JSON
     # escapes (its strings are then pieces of the line itself), has nothing to redact.
@@ -368,7 +410,7 @@ def _redact_lines(engine: Any, text: str, report: FileReport) -> str:
         clean = index is not None and "\\" not in body \
             and not index.touches(line_start, position)
         try:
-            value = json.loads(body)
+            value = loads_keeping_numbers(body)
         except (ValueError, RecursionError):  # RecursionError: nested too deeply
             report.malformed_lines += 1
             out.append(line if clean else _redact_text(engine, body, report) + ending)
@@ -383,15 +425,15 @@ def _redact_lines(engine: Any, text: str, report: FileReport) -> str:
             out.append(_redact_text(engine, body, report) + ending)
             continue
         report.counts.update(f.entity_type for f in result.findings)
-        out.append((json.dumps(result.value, ensure_ascii=False) if result.findings else body)
-                   + ending)
+        out.append((dumps_keeping_numbers(result.value, ensure_ascii=False)
+                    if result.findings else body) + ending)
     return "".join(out)
 
 
 def _redact_json_document(engine: Any, text: str, target: IO[bytes] | None,
                           report: FileReport, encoding: str = "utf-8") -> None:
     try:
-        value = json.loads(text)
+        value = loads_keeping_numbers(text)
     except (ValueError, RecursionError):
         report.malformed_lines += 1
         out = _redact_text(engine, text, report)
@@ -401,7 +443,7 @@ def _redact_json_document(engine: Any, text: str, target: IO[bytes] | None,
     result = engine.redact_json(value)
     report.counts.update(f.entity_type for f in result.findings)
     if target is not None:
-        out = json.dumps(result.value, ensure_ascii=False, indent=2) + "\n" \
+        out = dumps_keeping_numbers(result.value, ensure_ascii=False, indent=2) + "\n" \
             if result.findings else text
         target.write(_encode(out, encoding, json_text=True))
 

@@ -286,3 +286,27 @@ def test_a_user_name_found_early_is_redacted_in_later_blocks(
     assert "relatorio enviado por [USERNAME] ontem" in out
     assert report.counts["USERNAME"] == 2
     assert "JSILVA" not in repr(report.as_dict())
+
+
+def test_numbers_are_written_back_as_they_were_read(tmp_path: Path) -> None:
+    """Issue 29, item 10: a line or document with a finding is written anew; a number
+    beyond a float (1e400) came back as Infinity, invalid JSON, and 1.50 as 1.5."""
+    root = tmp_path / "in"
+    root.mkdir()
+    line = '{"cpf": "%s", "big": 1e400, "price": 1.50, "tiny": -2E-3, "n": 12345678901234567890}'
+    (root / "a.jsonl").write_text(line % CPF + "\n", encoding="utf-8")
+    (root / "b.json").write_text((line % CPF).replace("cpf", "CPF do cliente"), encoding="utf-8")
+    out = tmp_path / "out"
+    done = cli("redact", str(root), "--output", str(out))
+    assert done.returncode == 0, done.stderr
+    written = (out / "a.jsonl").read_text(encoding="utf-8")
+    assert written == line % "[CPF]" + "\n"
+    document = (out / "b.json").read_text(encoding="utf-8")
+    assert "Infinity" not in document and "1e400" in document and "1.50" in document
+    assert json.loads(document)["CPF do cliente"] == "[CPF]"
+    assert "-2E-3" in document and "12345678901234567890" in document
+
+
+def test_json_numbers_round_trip_whatever_strings_hold() -> None:
+    value = batch.loads_keeping_numbers('[1e400, "\\u0000 0:0 \\u0000", {"x": 0.10}]')
+    assert batch.dumps_keeping_numbers(value) == '[1e400, "\\u0000 0:0 \\u0000", {"x": 0.10}]'
