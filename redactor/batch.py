@@ -724,6 +724,8 @@ def plan(paths: list[Path], glob: str, output: Path | None, *, in_place: bool, s
     """
     jobs: list[Job] = []
     seen: set[tuple[int, int]] = set()
+    if output is not None and not scan:
+        _refuse_output_over_inputs(paths, output)
     for path in paths:
         if path.is_dir():
             base = path
@@ -746,8 +748,32 @@ def plan(paths: list[Path], glob: str, output: Path | None, *, in_place: bool, s
                     if (info.st_dev, info.st_ino) in seen:
                         continue
                     seen.add((info.st_dev, info.st_ino))
+            if destination is not None and not in_place and _same_file(destination, file):
+                raise UsageError("--output would write a file over itself (the output folder "
+                                 "is the folder of an input file); choose another folder, or "
+                                 "--in-place")
             jobs.append(Job(file, destination, detect_format(file, requested)))
     return jobs
+
+
+def _refuse_output_over_inputs(paths: list[Path], output: Path) -> None:
+    """An output folder that is an input folder, or holds one, would leave every input
+    file out of the walk (outputs are skipped) and report nothing found: refused."""
+    target = output.resolve()
+    for path in paths:
+        if path.is_dir():
+            folder = path.resolve()
+            if target == folder or target in folder.parents:
+                raise UsageError("--output is an input folder or a folder that holds one: "
+                                 "nothing would be read; choose a folder outside the inputs "
+                                 "(or inside them), or --in-place")
+
+
+def _same_file(destination: Path, source: Path) -> bool:
+    try:
+        return destination.resolve() == source.resolve()
+    except OSError:
+        return False
 
 
 def destination_folders(jobs: Iterable[Job]) -> list[Path]:

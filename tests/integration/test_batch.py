@@ -310,3 +310,30 @@ def test_numbers_are_written_back_as_they_were_read(tmp_path: Path) -> None:
 def test_json_numbers_round_trip_whatever_strings_hold() -> None:
     value = batch.loads_keeping_numbers('[1e400, "\\u0000 0:0 \\u0000", {"x": 0.10}]')
     assert batch.dumps_keeping_numbers(value) == '[1e400, "\\u0000 0:0 \\u0000", {"x": 0.10}]'
+
+
+@pytest.mark.parametrize("where", ["same", "parent", "file-folder"])
+def test_an_output_over_the_inputs_is_refused_not_reported_clean(
+        tree: Path, tmp_path: Path, where: str) -> None:
+    """Issue 29, item 7: --output equal to the input folder (or a folder holding it)
+    read no file and said "nothing found" with exit 0."""
+    if where == "same":
+        args = [str(tree), "--output", str(tree)]
+    elif where == "parent":
+        args = [str(tree / "app"), "--output", str(tree)]
+    else:
+        args = [str(tree / "app" / "2026" / "a.log"), "--output", str(tree / "app" / "2026")]
+    before = {p: p.read_bytes() for p in tree.rglob("*") if p.is_file()}
+    done = cli("redact", *args)
+    assert done.returncode == 2, done.stderr
+    assert b"--output" in done.stderr and b"Traceback" not in done.stderr
+    assert {p: p.read_bytes() for p in tree.rglob("*") if p.is_file()} == before
+
+
+def test_an_output_inside_the_input_folder_still_works(tree: Path) -> None:
+    out = tree / "redacted"
+    first = cli("redact", str(tree), "--output", str(out))
+    assert first.returncode == 0, first.stderr
+    assert (out / "app" / "2026" / "a.log").read_bytes().startswith(b"linha 1 cliente CPF [CPF]")
+    again = cli("redact", str(tree), "--output", str(out))  # the earlier output is skipped
+    assert again.returncode == 0 and not (out / "redacted").exists()
