@@ -359,15 +359,35 @@ class JsonNumber(float):
     text: str
 
 
+#: Marks the second and later occurrences of a key in one JSON object, so that every
+#: occurrence is redacted and written back (a random part no input can guess).
+_DUPLICATE: Final = f"\x00dup-{secrets.token_hex(8)}#"
+_DUPLICATE_WRITTEN: Final = re.compile(re.escape(json.dumps(_DUPLICATE)[1:-1]) + r'[0-9]+"')
+
+
 def loads_keeping_numbers(text: str) -> Any:
-    """``json.loads``, with each fractional or exponent number a :class:`JsonNumber`."""
+    """``json.loads``, with each fractional or exponent number a :class:`JsonNumber` and
+    each repeated key of an object kept apart (``json.loads`` keeps the last value of a
+    key written twice: the first would be lost, or kept unredacted)."""
 
     def number(written: str) -> JsonNumber:
         value = JsonNumber(written)
         value.text = written
         return value
 
-    return json.loads(text, parse_float=number)
+    def members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for key, value in pairs:
+            name = key
+            if name in found:
+                count = 1
+                while f"{key}{_DUPLICATE}{count}" in found:
+                    count += 1
+                name = f"{key}{_DUPLICATE}{count}"
+            found[name] = value
+        return found
+
+    return json.loads(text, parse_float=number, object_pairs_hook=members)
 
 
 def dumps_keeping_numbers(value: Any, **options: Any) -> str:
@@ -387,6 +407,8 @@ def dumps_keeping_numbers(value: Any, **options: Any) -> str:
         return item
 
     written = json.dumps(marked(value), **options)
+    if _DUPLICATE[1:] in written:  # a repeated key: written back under its own name
+        written = _DUPLICATE_WRITTEN.sub('"', written)
     if not originals:
         return written
     return re.sub(r'"\\u0000' + nonce + r':(\d+)\\u0000"',

@@ -337,3 +337,27 @@ def test_an_output_inside_the_input_folder_still_works(tree: Path) -> None:
     assert (out / "app" / "2026" / "a.log").read_bytes().startswith(b"linha 1 cliente CPF [CPF]")
     again = cli("redact", str(tree), "--output", str(out))  # the earlier output is skipped
     assert again.returncode == 0 and not (out / "redacted").exists()
+
+
+def test_every_occurrence_of_a_repeated_key_is_redacted_and_written_back(tmp_path: Path) -> None:
+    """Issue 29, item 2: json.loads keeps the last of two equal keys, so the first value
+    (a CPF) was written back as it was, or dropped when the line had another finding."""
+    root = tmp_path / "in"
+    root.mkdir()
+    lines = [f'{{"cpf": "{CPF}", "cpf": "ok"}}',
+             f'{{"cpf": "ok", "cpf": "{CPF}", "n": 1.50}}',
+             f'{{"a": {{"doc": "{CPF}", "doc": "{CNPJ}"}}, "user": "jsilva"}}']
+    (root / "a.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (root / "b.json").write_text(f'{{"cpf": "{CPF}", "cpf": "{CNPJ}"}}', encoding="utf-8")
+    out, report = tmp_path / "out", tmp_path / "report.json"
+    done = cli("redact", str(root), "--output", str(out), "--report", str(report))
+    assert done.returncode == 0, done.stderr
+    assert (out / "a.jsonl").read_text(encoding="utf-8").splitlines() == [
+        '{"cpf": "[CPF]", "cpf": "ok"}', '{"cpf": "ok", "cpf": "[CPF]", "n": 1.50}',
+        '{"a": {"doc": "[CPF]", "doc": "[CNPJ]"}, "user": "[USERNAME]"}']
+    document = (out / "b.json").read_text(encoding="utf-8")
+    assert CPF not in document and CNPJ not in document
+    assert document.count('"cpf"') == 2 and "dup-" not in document
+    assert json.loads(report.read_text())["totals"] == {"BR_CPF": 4, "BR_CNPJ": 2, "USERNAME": 1}
+    scan = cli("scan", str(root / "a.jsonl"))
+    assert scan.returncode != 0
