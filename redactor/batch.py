@@ -82,6 +82,9 @@ class Options:
     follow_links: bool = False
     #: Scan: findings accepted by this baseline are not counted (see redactor.baseline).
     baseline: Baseline | None = None
+    #: JSON: how an identifier held by a number is written ("placeholder": the
+    #: placeholder string; "masked": a number of the same type, every digit a 9).
+    json_numbers: str = "placeholder"
 
 
 DEFAULT_OPTIONS: Final = Options()
@@ -237,7 +240,8 @@ def redact_stream(engine: Any, source: IO[bytes], target: IO[bytes] | None, fmt:
     if fmt == "json":
         data = _read_bounded(source, options.max_json_bytes, report.path)
         report.bytes_in += len(data)
-        _redact_json_document(engine, _decode(data, encoding), target, report, encoding)
+        _redact_json_document(engine, _decode(data, encoding), target, report, encoding,
+                              numbers=options.json_numbers)
         return
     decoder = codecs.getincrementaldecoder(encoding)(errors="surrogateescape")
     carry = ""
@@ -253,7 +257,7 @@ def redact_stream(engine: Any, source: IO[bytes], target: IO[bytes] | None, fmt:
             continue
         carry = ""
         if fmt == "jsonl":
-            out = _redact_lines(engine, text, report)
+            out = _redact_lines(engine, text, report, numbers=options.json_numbers)
         else:
             out = _redact_text(engine, text, report, names)
         if target is not None:
@@ -359,10 +363,12 @@ class JsonNumber(float):
     text: str
 
 
-#: Marks the second and later occurrences of a key in one JSON object, so that every
-#: occurrence is redacted and written back (a random part no input can guess).
-_DUPLICATE: Final = f"\x00dup-{secrets.token_hex(8)}#"
-_DUPLICATE_WRITTEN: Final = re.compile(re.escape(json.dumps(_DUPLICATE)[1:-1]) + r'[0-9]+"')
+#: Marks the second and later occurrences of a key in one JSON object (one more of it
+#: each), so that every occurrence is redacted and written back: a private-use
+#: character, which no recognizer reads as part of anything.
+_DUPLICATE: Final = "\U0010fffd"
+#: A key's marks as json.dumps(..., ensure_ascii=False) writes them: before '": '.
+_DUPLICATE_WRITTEN: Final = re.compile(_DUPLICATE + '+(?=": )')
 
 
 def loads_keeping_numbers(text: str) -> Any:
@@ -379,11 +385,8 @@ def loads_keeping_numbers(text: str) -> Any:
         found: dict[str, Any] = {}
         for key, value in pairs:
             name = key
-            if name in found:
-                count = 1
-                while f"{key}{_DUPLICATE}{count}" in found:
-                    count += 1
-                name = f"{key}{_DUPLICATE}{count}"
+            while name in found:
+                name += _DUPLICATE
             found[name] = value
         return found
 
@@ -407,15 +410,16 @@ def dumps_keeping_numbers(value: Any, **options: Any) -> str:
         return item
 
     written = json.dumps(marked(value), **options)
-    if _DUPLICATE[1:] in written:  # a repeated key: written back under its own name
-        written = _DUPLICATE_WRITTEN.sub('"', written)
+    if _DUPLICATE in written:  # a repeated key: written back under its own name
+        written = _DUPLICATE_WRITTEN.sub("", written)
     if not originals:
         return written
     return re.sub(r'"\\u0000' + nonce + r':(\d+)\\u0000"',
                   lambda found: originals[int(found.group(1))], written)
 
 
-def _redact_lines(engine: Any, text: str, report: FileReport) -> str:
+def _redact_lines(engine: Any, text: str, report: FileReport, *,
+                  numbers: str = "placeholder") -> str:
     # One prefilter scan for the block: a line no trigger hits, written without JSON
     # escapes (its strings are then pieces of the line itself), has nothing to redact.
     hits = engine.candidate_hits(text) if hasattr(engine, "candidate_hits") else None
@@ -441,7 +445,9 @@ def _redact_lines(engine: Any, text: str, report: FileReport) -> str:
             out.append(line)
             continue
         try:
-            result = engine.redact_json(value)
+            # Keys and numbers too: an export holds CPFs as integers (floats where its
+            # column has nulls) and maps keyed by them.
+            result = engine.redact_json(value, keys_and_numbers=True, numbers=numbers)
         except TooDeep:  # parsed, but deeper than the JSON walk goes: read as text
             report.malformed_lines += 1
             out.append(_redact_text(engine, body, report) + ending)
@@ -453,7 +459,8 @@ def _redact_lines(engine: Any, text: str, report: FileReport) -> str:
 
 
 def _redact_json_document(engine: Any, text: str, target: IO[bytes] | None,
-                          report: FileReport, encoding: str = "utf-8") -> None:
+                          report: FileReport, encoding: str = "utf-8", *,
+                          numbers: str = "placeholder") -> None:
     try:
         value = loads_keeping_numbers(text)
     except (ValueError, RecursionError):
@@ -462,7 +469,7 @@ def _redact_json_document(engine: Any, text: str, target: IO[bytes] | None,
         if target is not None:
             target.write(_encode(out, encoding))
         return
-    result = engine.redact_json(value)
+    result = engine.redact_json(value, keys_and_numbers=True, numbers=numbers)
     report.counts.update(f.entity_type for f in result.findings)
     if target is not None:
         out = dumps_keeping_numbers(result.value, ensure_ascii=False, indent=2) + "\n" \

@@ -59,6 +59,11 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--max-json-bytes", type=int, default=None, metavar="N",
                              help="refuse a JSON document larger than N bytes once unpacked "
                                   "(default 256 MiB)")
+        command.add_argument("--json-numbers", choices=("placeholder", "masked"),
+                             default="placeholder",
+                             help="JSON: a number holding an identifier becomes the "
+                                  "placeholder string (default) or, masked, a number of the "
+                                  "same type with every digit a 9 (for typed loads)")
     accepted = scan.add_mutually_exclusive_group()
     accepted.add_argument("--baseline", type=Path, metavar="FILE",
                           help="leave out the findings this baseline accepts (keyed hashes, "
@@ -156,7 +161,7 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
         baseline = read_baseline(args.baseline)
     options = batch.Options(encoding=batch.check_encoding(args.encoding),
                             max_json_bytes=max_json, follow_links=follow_links,
-                            baseline=baseline)
+                            baseline=baseline, json_numbers=args.json_numbers)
     if getattr(args, "engine", "local") == "spark":
         if not args.paths or not (output or in_place):
             raise UsageError("--engine spark writes files: name the inputs and --output DIR "

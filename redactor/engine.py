@@ -53,6 +53,8 @@ LIFTED_CACHE_MAX_CHARS: Final = 512
 PROPAGATED_SCORE: Final = 0.6
 #: Characters of a JSON key put in front of its value for analysis.
 KEY_PREFIX_CHARS: Final = 40
+#: How redact_json writes an identifier held by a JSON number (see its docstring).
+JSON_NUMBERS: Final = ("placeholder", "masked")
 #: Hex characters of the HMAC kept in a hash token.
 HASH_CHARS: Final = 12
 LANGUAGE: Final = "pt"
@@ -579,7 +581,8 @@ class Redactor:
         return self._apply(text, spans)
 
     def redact_json(self, value: Any, *, keys_and_numbers: bool = False,
-                    entities: Collection[str] | None = None) -> JsonRedaction:
+                    entities: Collection[str] | None = None,
+                    numbers: str = "placeholder") -> JsonRedaction:
         """Redact every string leaf of a JSON value (dict, list, str, numbers...).
 
         Each leaf is analysed as ``"<key>: <leaf>"``, so that its key reads as it
@@ -593,6 +596,11 @@ class Redactor:
         and an object key that holds a detected value is redacted like a string (a
         key that then collides with another gets ``#2``...).
 
+        ``numbers`` (with ``keys_and_numbers``): ``"placeholder"`` writes such a number
+        as the placeholder string; ``"masked"`` keeps its type, every digit a 9
+        (``52998224725`` → ``99999999999``, ``52998224725.0`` → ``99999999999.0``), for
+        typed loads that a string would break.
+
         ``entities`` limits what is redacted to those entities (the hooks' tool input
         leaves names and addresses alone: see ``Settings.input_entities``).
 
@@ -600,6 +608,8 @@ class Redactor:
         or key; paths name keys as redacted), and the minimal patch: the top-level
         keys (or indexes) whose values changed, under their new names.
         """
+        if numbers not in JSON_NUMBERS:
+            raise ValueError(f"numbers must be one of {JSON_NUMBERS}")
         findings: list[Finding] = []
         only = frozenset(entities) if entities is not None else None
         # The words of people's names found anywhere in the document are redacted in
@@ -637,7 +647,7 @@ class Redactor:
             # by pandas: 52998224725.0); a float holds 15 digits exactly, enough for a
             # CPF or a CNPJ.  Identifiers have at most ~25 digits; larger integers are
             # never one.
-            if type(item) is float and math.isfinite(item) and item.is_integer() \
+            if isinstance(item, float) and math.isfinite(item) and item.is_integer() \
                     and abs(item) < 1e25:
                 item_digits = int(item)
             elif type(item) is int and item.bit_length() <= 90:
@@ -657,6 +667,10 @@ class Redactor:
             if not spans:
                 return item
             record(path, spans)
+            if numbers == "masked":
+                nines = int("9" * len(str(abs(item_digits))))
+                masked = -nines if item_digits < 0 else nines
+                return float(masked) if isinstance(item, float) else masked
             return self._apply(digits, spans)
 
         def key_spans(path: JsonPath, key: str) -> list[_Span]:

@@ -361,3 +361,41 @@ def test_every_occurrence_of_a_repeated_key_is_redacted_and_written_back(tmp_pat
     assert json.loads(report.read_text())["totals"] == {"BR_CPF": 4, "BR_CNPJ": 2, "USERNAME": 1}
     scan = cli("scan", str(root / "a.jsonl"))
     assert scan.returncode != 0
+
+
+def test_identifiers_held_by_numbers_and_keys_are_redacted_counted_and_scanned(
+        tmp_path: Path) -> None:
+    """Issue 29, item 1: database and pandas exports hold CPFs as integers (floats where
+    the column has nulls) and maps keyed by them; they came out unchanged, 0 found, and
+    ``scan`` exited 0."""
+    root = tmp_path / "in"
+    root.mkdir()
+    lines = ['{"cpf": 52998224725, "pedido": 4500012345}',
+             '{"cpf": 52998224725.0, "valor": 10.50}',
+             '{"11222333000181": {"cliente": "x"}, "n": 3}',
+             '{"cpf": 1234567890}']
+    (root / "export.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (root / "export.json").write_text('{"rows": [{"cnpj": 11222333000181}, '
+                                      '{"cpf": 52998224725.0}]}', encoding="utf-8")
+    out, report = tmp_path / "out", tmp_path / "report.json"
+    done = cli("redact", str(root), "--output", str(out), "--report", str(report))
+    assert done.returncode == 0, done.stderr
+    assert (out / "export.jsonl").read_text(encoding="utf-8").splitlines() == [
+        '{"cpf": "[CPF]", "pedido": 4500012345}', '{"cpf": "[CPF]", "valor": 10.50}',
+        '{"[CNPJ]": {"cliente": "x"}, "n": 3}', '{"cpf": "[CPF]"}']
+    assert json.loads((out / "export.json").read_text()) == {
+        "rows": [{"cnpj": "[CNPJ]"}, {"cpf": "[CPF]"}]}
+    assert json.loads(report.read_text())["totals"] == {"BR_CPF": 4, "BR_CNPJ": 2}
+    for name in ("export.jsonl", "export.json"):
+        scan = cli("scan", str(root / name))
+        assert scan.returncode == 1, scan.stderr
+        assert b"52998224725" not in scan.stdout + scan.stderr
+
+    masked = tmp_path / "masked"
+    done = cli("redact", str(root), "--output", str(masked), "--json-numbers", "masked")
+    assert done.returncode == 0, done.stderr
+    assert (masked / "export.jsonl").read_text(encoding="utf-8").splitlines() == [
+        '{"cpf": 99999999999, "pedido": 4500012345}', '{"cpf": 99999999999.0, "valor": 10.50}',
+        '{"[CNPJ]": {"cliente": "x"}, "n": 3}', '{"cpf": 9999999999}']
+    assert json.loads((masked / "export.json").read_text()) == {
+        "rows": [{"cnpj": 99999999999999}, {"cpf": 99999999999.0}]}
