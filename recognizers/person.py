@@ -50,6 +50,11 @@ is known about the words (``recognizers.names``, the common-word list of
   and runs that end in a company suffix (``Ltda``, ``S/A``) or in ``do Brasil``
   (``FUJIFILM do Brasil``); common English words that are no names, even after an
   honorific (``General Public License``, ``General Motors``: an adjective there); a
+  runs of English words (each a common English word of no name list or a name that is
+  a very frequent English word, ``PRESS ANY KEY``, ``Nice Try``), whatever the cue;
+  "anonymous" misspelt or cut short (``-- Anomino``); the title of a work after an
+  attribution's name (``-- Machado de Assis (Quincas Borba)``, ``--Lewis Carroll, em
+  Alice no País das Maravilhas``); a
   given name of Brazil and abroad that is a surname in no list, right after an unknown
   word and ending the run (``Debian Edu``, ``Banja Luka``: given names come first).
 * **A person of an organisation**: a run that ends in a particle and a word naming an
@@ -577,6 +582,39 @@ def _is_foreign_word(word: str) -> bool:
     return is_common_word(word) and _lexicon().words.get(fold_name(word), 0) < LEXICON_MIN
 
 
+#: Words meaning "anonymous" or "unknown author", folded: a word one slip away from one
+#: of them (a letter changed, missing, added or two swapped), or cut short to at least
+#: ANONYMOUS_PREFIX letters, or its letters shuffled after the first two, is no name
+#: (``-- Anomino``, ``-- Anôn.``).
+_ANONYMOUS: Final = ("ANONIMO", "ANONIMA", "ANONYMOUS", "ANONYME", "ANONIMOUS", "ANONIMUS")
+ANONYMOUS_PREFIX: Final = 4
+
+
+def _one_slip(word: str, target: str) -> bool:
+    """``word`` is ``target`` with one letter changed, missing, added, or two neighbours
+    swapped (Damerau-Levenshtein distance at most 1)."""
+    if word == target:
+        return True
+    m, n = len(word), len(target)
+    if abs(m - n) > 1:
+        return False
+    k = next((q for q in range(min(m, n)) if word[q] != target[q]), min(m, n))
+    if m == n:
+        return word[k + 1:] == target[k + 1:] or (
+            k + 1 < m and word[k] == target[k + 1] and word[k + 1] == target[k]
+            and word[k + 2:] == target[k + 2:])
+    return word[k + 1:] == target[k:] if m > n else word[k:] == target[k + 1:]
+
+
+@lru_cache(maxsize=1 << 12)
+def _anonymous(key: str) -> bool:
+    """The folded word means "anonymous", maybe misspelt or cut short (see _ANONYMOUS)."""
+    return len(key) >= ANONYMOUS_PREFIX and any(
+        target.startswith(key) or (len(key) >= 6 and (
+            _one_slip(key, target) or (key[:2] == target[:2] and sorted(key) == sorted(target))))
+        for target in _ANONYMOUS)
+
+
 # ---------------------------------------------------------------- the recognizer
 
 #: Classes of words that may make up a name: given name, surname, unknown word,
@@ -662,6 +700,8 @@ class PersonRecognizer(EntityRecognizer):
         if (any(ch.isupper() for ch in token[1:]) and not token.isupper()
                 and not _PREFIXED_SURNAME.match(token)):
             return "C"  # camelCase, but McIntyre, MacKenzie, DeVito
+        if _anonymous(key):
+            return "C"  # Anônimo misspelt or cut short (Anomino, Anonimo., Anôn)
         return "U"
 
     # -- context
@@ -706,6 +746,8 @@ class PersonRecognizer(EntityRecognizer):
                singles: list[tuple[int, int]] | None) -> None:
         tokens = self._tokens(base, chain)
         if len(tokens) == 1 and tokens[0].cls not in "GSUwC":
+            return
+        if _in_work_title(text, base):
             return
         classes = [t.cls for t in tokens]
         lexicon = _lexicon()
@@ -976,6 +1018,8 @@ class PersonRecognizer(EntityRecognizer):
             # product's or a place's name (Debian Edu, Banja Luka; not Walt Disney,
             # Anatole France: those are surnames abroad, given names in Brazil only).
             return
+        if _english_phrase(tokens, seg):
+            return  # PRESS ANY KEY, Nice Try: English words, whatever the cue
         names = sum(1 for c in cs if c in _NAMEISH or (honor and c == "C"))
         start, end = tokens[seg[0]].start, tokens[seg[-1]].end
         first = tokens[seg[0]].key
@@ -1254,6 +1298,25 @@ def _foreign_phrase(tokens: list[_Token], classes: list[str], i: int, j: int) ->
                                for w in words)
 
 
+def _english_phrase(tokens: list[_Token], seg: list[int]) -> bool:
+    """The words tokens[seg] are English words: each either a common English word of no
+    name list or a name that is a very frequent English word (FOREIGN_WORD_MAX: ``Any``,
+    ``Nice``, ``Key``), and one of them, or the capitalised word right before or after
+    them, of the first kind: a phrase of English (``PRESS ANY KEY``, ``Nice Try``), not
+    a name (``Mark Twain``, ``Steve Jobs``: ``Mark`` and ``Steve`` are rarer words)."""
+    from recognizers.lexicon import english_frequency
+
+    words = [tokens[q].text for q in seg if tokens[q].cls != "P"]
+    around = [tokens[q].text for q in (seg[0] - 1, seg[-1] + 1)
+              if 0 <= q < len(tokens) and tokens[q].cls != "P"]
+
+    def plain(word: str) -> bool:
+        return _is_foreign_word(word) and not _is_any_name_word(word)
+
+    return all(plain(w) or english_frequency(w) >= FOREIGN_WORD_MAX for w in words) and any(
+        plain(w) for w in words + around)
+
+
 def _run_end(tokens: list[_Token], classes: list[str], i: int, honor: bool,
              hard: frozenset[str]) -> int:
     """Where the run of name-like words starting at ``i`` ends (before an ``E``); after an
@@ -1374,6 +1437,23 @@ def _in_list(text: str, start: int, end: int) -> bool:
             if match is not None and match.group(1) == own.group(1):
                 return True
     return previous is not None and previous.rstrip().endswith(":")
+
+
+#: An attribution's name followed by the title of the work quoted, in parentheses or
+#: after ``, em``: ``-- Machado de Assis (Quincas Borba)``, ``-- Lewis Carroll, em Alice
+#: no País das Maravilhas``; the title opens with a capital (not ``(prefácio por ...``).
+_WORK_TITLE_BEFORE: Final = re.compile(
+    rf"^[ \t]{{0,8}}{_DASH_RUN}[ \t]{{0,4}}{_U}[^\n\r(),;:\"“”]{{0,64}}?"
+    rf"(?:[ \t]{{1,3}}\(|,[ \t]{{1,3}}(?:em|in)[ \t]{{1,3}})(?P<title>(?:{_U}[^\n\r()]{{0,64}})?)$")
+
+
+def _in_work_title(text: str, start: int) -> bool:
+    """The run at ``start`` is in the title of a work after an attribution's name (see
+    _WORK_TITLE_BEFORE), not in a list of items opened by dashes."""
+    line = _line_before(text, start, 160)
+    if line is None or _WORK_TITLE_BEFORE.match(line) is None:
+        return False
+    return not _in_list(text, start, start)
 
 
 def _in_dialogue(text: str, start: int, end: int) -> bool:

@@ -451,6 +451,27 @@ def test_a_given_name_after_an_unknown_word_ends_no_name(people: Redactor, text:
     assert names(people, text) == expected
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    # The title of the work after an attribution's name holds no person.
+    ("Quem espera sempre cansa.\n-- Rubem Valadares (Tristeza de Joaquim Pedrosa)\n",
+     ["Rubem Valadares"]),
+    ("Nada se perde.\n-- Helena Bastos, em Cartas de Otávio Ramalho\n", ["Helena Bastos"]),
+    ("A vida é breve.\n-- Helena Bastos (prefácio por Otávio Ramalho)\n",
+     ["Helena Bastos", "Otávio Ramalho"]),
+    # "Anonymous" misspelt or cut short is no name.
+    ("Quem ri por último ri atrasado.\n\t-- Anonmio\n", []),
+    ("Quem ri por último ri atrasado.\n\t-- Anonim\n", []),
+    # English phrases of very frequent words are no names, whatever the cue.
+    ("Sistema travou de novo.\n-- Nice Try\n", []),
+    ("HIT ANY KEY TO RESTART\n", []),
+    ("Fala pouco e erra menos.\n-- Mark Twain\n", ["Mark Twain"]),
+    ("Larry Wall e Steve Jobs falaram ontem.", ["Larry Wall", "Steve Jobs"]),
+])
+def test_no_name_in_a_work_title_anonymous_or_english_phrase(people: Redactor, text: str,
+                                                              expected: list[str]) -> None:
+    assert names(people, text) == expected
+
+
 def test_a_name_word_heading_a_company_name_is_not_spread(people: Redactor) -> None:
     text = "Obrigado a Ronald Quembeck (da Quembeck Traduções), que revisou tudo."
     assert names(people, text) == ["Ronald Quembeck"]
