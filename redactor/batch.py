@@ -614,12 +614,15 @@ def _copy_into(temporary: str, destination: Path) -> None:
 
 def write_atomically(destination: Path, writer: Callable[[IO[bytes]], None],
                      mode_from: Path | None = None, *, owner_from: Path | None = None,
-                     compress: bool | None = None, rewrite_inode: bool = False) -> None:
+                     compress: bool | None = None, rewrite_inode: bool = False,
+                     before_commit: Callable[[], None] | None = None) -> None:
     """Write through a temporary file in the same folder, fsync, then rename over.
 
     ``compress``: gzip the output (default: ``destination`` ends with ``.gz``).
     ``rewrite_inode``: once the temporary file is complete, copy it into
     ``destination``'s own inode instead of renaming (hard links keep seeing it).
+    ``before_commit``: called last before the rename (or copy); raising leaves the
+    destination as it was.
     """
     destination.parent.mkdir(parents=True, exist_ok=True)
     if compress is None:
@@ -637,6 +640,8 @@ def write_atomically(destination: Path, writer: Callable[[IO[bytes]], None],
             os.fsync(raw.fileno())
         if rewrite_inode:
             with _committing():
+                if before_commit is not None:
+                    before_commit()
                 _copy_into(temporary, destination)
             os.unlink(temporary)
             return
@@ -646,6 +651,8 @@ def write_atomically(destination: Path, writer: Callable[[IO[bytes]], None],
         if reference is not None:
             os.chmod(temporary, reference.stat().st_mode & 0o7777)
         with _committing():
+            if before_commit is not None:
+                before_commit()
             os.replace(temporary, destination)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -720,11 +727,27 @@ def process_file(engine: Any, source: Path, destination: Path | None, fmt: Forma
             if expected is not None and (opened.st_dev, opened.st_ino) != \
                     (expected.st_dev, expected.st_ino):
                 raise InputError(f"{source}: replaced while being opened; not rewritten")
+
+            def unchanged_since_read() -> None:
+                # In place, a log still being written may have grown (or been rotated)
+                # while it was read: renaming over it would lose what was appended.
+                if expected is None:
+                    return
+                try:
+                    now = os.stat(target)
+                except OSError:
+                    now = None
+                if now is None or (now.st_dev, now.st_ino, now.st_size, now.st_mtime_ns) != (
+                        opened.st_dev, opened.st_ino, opened.st_size, opened.st_mtime_ns):
+                    raise InputError(f"{source}: changed while being redacted (written to, "
+                                     "grown or replaced); left as it was, not rewritten")
+
             write_atomically(
                 target, lambda out: redact_stream(engine, stream, out, fmt, report,
                                                   on_block=on_block, options=options),
                 mode_from=source, owner_from=owner_from,
-                compress=source.name.endswith(".gz"), rewrite_inode=rewrite_inode)
+                compress=source.name.endswith(".gz"), rewrite_inode=rewrite_inode,
+                before_commit=unchanged_since_read)
     except (ConfigError, EngineBuildError):
         raise  # the engine, built on first use, could not be built: nothing can run
     except Exception as exc:

@@ -433,3 +433,59 @@ def test_jsonl_keys_huge_unique_deep_or_many_are_answered(engine: Redactor) -> N
     # Numbers are analysed under their keys now (issue 29): the 900 keys holding one are
     # remembered, within the cache's bound; the huge ones are not (above).
     assert before <= len(engine._lifted_cache) <= LIFTED_CACHE_SIZE
+
+
+@pytest.mark.parametrize("name", ["app.log", "app.log.gz"])
+def test_in_place_on_a_log_still_being_written_loses_no_line(
+        engine: Redactor, tmp_path: Path, name: str) -> None:
+    """Issue 29, item 8: lines appended while --in-place read the file were lost when the
+    redacted copy was renamed over it, with exit 0.  The file is now left as it is, the
+    appended lines with it, and the file is reported as failed (exit 3)."""
+    log = tmp_path / name
+    body = "".join(f"linha {i} CPF {CPF}\n" for i in range(20_000)).encode()
+    log.write_bytes(gzip.compress(body) if name.endswith(".gz") else body)
+    appended = b"linha nova depois da leitura\n"
+
+    written: list[int] = []
+
+    def writer_appends(_: int) -> None:
+        if not written:  # another process appends one line while the file is read
+            written.append(1)
+            with log.open("ab") as out:
+                out.write(gzip.compress(appended) if name.endswith(".gz") else appended)
+
+    report = batch.process_file(engine, log, None, "text", on_block=writer_appends)
+    assert report.error is not None and "changed while being redacted" in report.error
+    assert CPF not in report.error and not report.counts
+    data = log.read_bytes()
+    text = gzip.decompress(data) if name.endswith(".gz") else data
+    assert text == body + appended  # nothing lost, nothing half-written
+    assert not [p for p in tmp_path.iterdir() if p.name != name]  # no temporary left
+
+
+def test_in_place_on_a_quiet_log_still_rewrites_it(engine: Redactor, tmp_path: Path) -> None:
+    log = tmp_path / "quiet.log"
+    log.write_text(f"cliente CPF {CPF}\n", encoding="utf-8")
+    report = batch.process_file(engine, log, None, "text")
+    assert report.error is None and log.read_text(encoding="utf-8") == "cliente CPF [CPF]\n"
+
+
+def test_the_cli_reports_a_log_written_during_the_run_as_failed(tmp_path: Path) -> None:
+    log = tmp_path / "growing.log"
+    log.write_text("".join(f"linha {i} CPF {CPF}\n" for i in range(200_000)), encoding="utf-8")
+    script = (
+        "import sys, threading, time\n"
+        "from pathlib import Path\n"
+        "from redactor import batch\n"
+        "real = batch.redact_stream\n"
+        "def slow(*a, **k):\n"
+        "    real(*a, **k)\n"
+        "    with open(sys.argv[1], 'ab') as out: out.write(b'linha nova\\n')\n"
+        "batch.redact_stream = slow\n"
+        "from redactor.cli import main\n"
+        "sys.exit(main(['redact', '--in-place', sys.argv[1]]))\n")
+    done = subprocess.run([sys.executable, "-c", script, str(log)], capture_output=True,
+                          timeout=300, check=False)
+    assert done.returncode == 3, done.stderr
+    assert b"changed while being redacted" in done.stderr and CPF.encode() not in done.stderr
+    assert log.read_bytes().endswith(b"linha nova\n") and CPF.encode() in log.read_bytes()
