@@ -71,7 +71,11 @@ and the rarer surnames of a name found in full (``Redactor`` asks
 unless such a word stands alone far more often than the names found hold it
 (SPREAD_RATIO): then that one name was the mistake; a word followed by a capitalised
 ordinary word that is no name is the head of a company's or a product's name there
-(``Baldwin Linguas``), not the person.
+(``Baldwin Linguas``), not the person.  Nor is it the person right after a capitalised
+ordinary word inside a sentence (``até Papai Noel``: a figure; not after a form of
+address, ``Seu``, ``Dom``), nor, far (SPREAD_NEAR) from every name holding it, right
+after an ordinary lower-case word of no stop list (``bolacha Maria``): a text of
+unrelated items (fortunes, a log) spreads a name into another item's thing.
 
 Decisions are local, so that the engine may analyse only the windows around the
 prefilter's hits: a word is at most MAX_WORD letters (plus two hyphenated or apostrophe
@@ -1182,7 +1186,22 @@ class PersonRecognizer(EntityRecognizer):
                 self._chain(window, start, chain, None, singles)
             found.extend((begin + s, begin + e) for s, e in singles
                          if (begin + s, begin + e) in wanted)
-        return _spread_bounded(text, found, taken)
+        found = [(s, e) for s, e in found if not self._figure_word_before(text, s)]
+        return _spread_bounded(text, _spread_near(text, found, taken), taken)
+
+    def _figure_word_before(self, text: str, start: int) -> bool:
+        """A lone name right after a capitalised ordinary word inside a sentence
+        (``Até Papai Noel``, ``o Tio Patinhas``): the pair names a figure or a work, not
+        the person found in full elsewhere; a title or role word, a form of address
+        (``Seu``, ``Dom``) or a sentence's first word is no such word."""
+        match = _LONE_WORD_BEFORE.search(text, max(0, start - PREVIOUS_CHARS), start)
+        if match is None or not match.group("word")[0].isupper():
+            return False
+        word = match.group("word")
+        if fold_name(word) in _ADDRESS_FORMS or self.classify(word) not in "Cw":
+            return False
+        head = text[max(0, match.start() - PREVIOUS_CHARS):match.start()].rstrip(" \t")
+        return bool(head) and head[-1].isalpha() and head[-1].islower()
 
     # -- prefilter
 
@@ -1370,6 +1389,45 @@ def _chains(text: str) -> Iterator[tuple[int, str]]:
 #: holds it (and per text, for words carried from elsewhere): more, and the one name
 #: found is the mistake (``Debian de Março`` in a history of Debian).
 SPREAD_RATIO: Final = 20
+
+
+#: A lone given name this many characters or more away from every name found in full that
+#: holds it stands in another item of a long text (a fortune, a log's entry).
+SPREAD_NEAR: Final = 2000
+
+#: Forms of address that are ordinary words too: a name after one is a person.
+_ADDRESS_FORMS: Final = frozenset({"SEU", "SEO", "DOM", "SAO", "SANTO", "SANTA", "FREI", "VOVO",
+                                   "MADRE", "SOROR"})
+
+_LONE_WORD_BEFORE: Final = re.compile(rf"(?P<word>{_L}+)[ \t]{{1,4}}$")
+
+
+def _spread_near(text: str, found: list[tuple[int, int]],
+                 taken: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``found`` less the words far (SPREAD_NEAR) from every name found in full holding
+    them that follow an ordinary lower-case word of no stop list (``bolacha Maria``): in
+    a text of unrelated items, the word there names a thing, not that person."""
+    if not found:
+        return found
+    lexicon = _lexicon()
+    stop = _stop_words()
+    holders: dict[str, list[int]] = {}
+    for s, e in taken:
+        for word in _LETTERS.finditer(text, s, e):
+            holders.setdefault(fold_name(word.group()), []).append(word.start())
+    kept: list[tuple[int, int]] = []
+    for s, e in found:
+        positions = holders.get(fold_name(text[s:e]), [])
+        if any(abs(p - s) < SPREAD_NEAR for p in positions):
+            kept.append((s, e))
+            continue
+        match = _LONE_WORD_BEFORE.search(text, max(0, s - PREVIOUS_CHARS), s)
+        before = match.group("word") if match else ""
+        key = fold_name(before)
+        if before.islower() and lexicon.words.get(key, 0) >= LEXICON_MIN and key not in stop:
+            continue
+        kept.append((s, e))
+    return kept
 
 
 def _spread_bounded(text: str, found: list[tuple[int, int]],

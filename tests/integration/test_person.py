@@ -489,6 +489,32 @@ def test_a_name_word_spread_far_beyond_its_evidence_is_no_name(people: Redactor)
     assert names(people, many) == ["Ana Zorvath"]
 
 
+def test_a_lone_given_name_far_from_its_full_name_after_an_ordinary_word_is_a_thing(
+        people: Redactor) -> None:
+    # A long text of unrelated items (fortunes, a log): far from the full name, a given
+    # name right after an ordinary lower-case word names a thing (a biscuit, a dish).
+    filler = "\n%\nO tempo passa e a chuva cai no telhado da casa velha. " * 60
+    text = "Cliente: Rita Zorvath\n" + filler + "Comprei um pacote de biscoito Rita hoje."
+    assert names(people, text) == ["Rita Zorvath"]
+    # Near the full name, or after a stop word or a cue, the word is still the person.
+    near = "Cliente: Rita Zorvath\nComprei um pacote de biscoito Rita hoje."
+    assert names(people, near) == ["Rita Zorvath", "Rita"]
+    text = "Cliente: Rita Zorvath\n" + filler + "Ontem falei com Rita sobre a conta."
+    assert names(people, text) == ["Rita Zorvath", "Rita"]
+    text = "Cliente: Rita Zorvath\n" + filler + "Ontem a Rita ligou."
+    assert names(people, text) == ["Rita Zorvath", "Rita"]
+
+
+def test_a_lone_given_name_after_a_capitalised_ordinary_word_is_a_figure(
+        people: Redactor) -> None:
+    # Inside a sentence, a capitalised ordinary word glued to the name makes a figure.
+    text = "Cliente: Noel Zorvath\nOntem até Papai Noel veio."
+    assert names(people, text) == ["Noel Zorvath"]
+    # A form of address or a title is no such word, nor a sentence's first word.
+    text = "Cliente: Noel Zorvath\nOntem o Seu Noel ligou. Depois Noel voltou."
+    assert names(people, text) == ["Noel Zorvath", "Noel", "Noel"]
+
+
 def test_foreign_name_data_is_loaded() -> None:
     from recognizers.names import foreign_given_names, foreign_surnames
 
