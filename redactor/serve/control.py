@@ -8,6 +8,7 @@ never import each other.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -33,6 +34,10 @@ class ServerError(RedactorError):
 def prepare_runtime_dir(directory: str | None = None) -> str:
     """Create the private runtime folder if needed and check that it is ours and 0700."""
     directory = directory or protocol.runtime_dir()
+    if directory.endswith("/redactor/run"):
+        # The fallback under the user's own cache folder: its parents may not exist yet.
+        with contextlib.suppress(OSError):
+            os.makedirs(os.path.dirname(directory), 0o700, exist_ok=True)
     try:
         os.mkdir(directory, 0o700)
     except FileExistsError:

@@ -72,13 +72,71 @@ def code_stamp() -> int:
     return stamp
 
 
+#: Where the runtime folder goes without ``$XDG_RUNTIME_DIR`` (a constant for tests).
+SHARED_TMP = "/tmp"  # noqa: S108 - the folder in it is checked for owner and mode
+#: The longest socket path (``sun_path`` holds 108 bytes with its terminating NUL).
+SOCKET_PATH_MAX = 107
+#: File systems a socket must not live on (network and FUSE mounts).
+NETWORK_FS = frozenset({"nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "afs", "ceph",
+                        "glusterfs", "lustre", "fuse.sshfs", "fuse.rclone", "davfs"})
+
+
 def runtime_dir(environ: "dict[bytes, bytes] | None" = None) -> str:
-    """``$XDG_RUNTIME_DIR/redactor``, else ``/tmp/redactor-<uid>``."""
+    """``$XDG_RUNTIME_DIR/redactor``, else ``/tmp/redactor-<uid>``, else — when another
+    user (or a wrong mode) holds that name first — a private folder under the user's
+    own cache folder, ``$XDG_CACHE_HOME/redactor/run`` or ``~/.cache/redactor/run``,
+    if its socket path fits and it is no network file system."""
     env = posix.environ if environ is None else environ
     base = env.get(b"XDG_RUNTIME_DIR")
     if base:
         return base.decode("utf-8", "surrogateescape") + "/redactor"
-    return "/tmp/redactor-" + str(posix.getuid())  # noqa: S108 - checked owner and mode
+    shared = SHARED_TMP + "/redactor-" + str(posix.getuid())
+    try:
+        check_private(shared, want_socket=False)
+    except FileNotFoundError:
+        return shared  # not there yet: the server creates it, 0700
+    except OSError:
+        own = _own_runtime_dir(env)
+        return own if own is not None else shared  # refused later: answers in process
+    return shared
+
+
+def _own_runtime_dir(env: "dict[bytes, bytes]") -> "str | None":
+    cache = env.get(b"XDG_CACHE_HOME") or (env.get(b"HOME", b"") + b"/.cache"
+                                           if env.get(b"HOME") else b"")
+    if not cache.startswith(b"/"):
+        return None
+    folder = cache.decode("utf-8", "surrogateescape") + "/redactor/run"
+    longest = folder + "/engine-" + "0" * 8 + ".sock"
+    if len(longest.encode("utf-8", "surrogateescape")) > SOCKET_PATH_MAX:
+        return None
+    if _file_system(folder) in NETWORK_FS:
+        return None
+    return folder
+
+
+def _file_system(path: str) -> str:
+    """The type of the mount holding ``path`` (its longest mount point), "" if unknown."""
+    try:
+        fd = posix.open("/proc/self/mounts", posix.O_RDONLY)
+    except OSError:
+        return ""
+    try:
+        data = b""
+        while chunk := posix.read(fd, 65536):
+            data += chunk
+    finally:
+        posix.close(fd)
+    best, kind = -1, ""
+    for line in data.decode("utf-8", "replace").splitlines():
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        point = fields[1].replace("\\040", " ")
+        inside = path == point or path.startswith(point.rstrip("/") + "/")
+        if inside and len(point) > best:
+            best, kind = len(point), fields[2]
+    return kind
 
 
 def install_id() -> str:
