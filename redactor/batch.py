@@ -47,7 +47,8 @@ from redactor.jsonio import TooDeep
 if TYPE_CHECKING:
     from redactor.baseline import Baseline
 
-__all__ = ["MAX_JSON_BYTES", "FileReport", "Format", "Job", "Options", "check_encoding",
+__all__ = ["MAX_JSON_BYTES", "MAX_JSON_VALUES", "FileReport", "Format", "Job", "Options",
+           "check_encoding",
            "destination_folders", "detect_format", "install_termination_handler",
            "is_temporary", "plan", "process_file", "redact_stream", "run", "run_stream",
            "sweep_stale", "write_atomically"]
@@ -59,6 +60,11 @@ BLOCK: Final = 1 << 20
 WINDOW_OVERLAP: Final = 4096
 #: The largest JSON document (``.json``, after unpacking) parsed whole, by default.
 MAX_JSON_BYTES: Final = 256 << 20
+#: A JSON document's values and containers, counted by its commas and opening brackets
+#: (an over-count where strings hold them): ``[{},{},...]`` packs twenty million empty
+#: objects in 60 MiB, and Python holds each in about a hundred bytes, twice while it is
+#: redacted.  Past this, the document is refused before it is parsed.
+MAX_JSON_VALUES: Final = 2_000_000
 #: A temporary file of a run older than this is stale even if its process id is in use.
 STALE_SECONDS: Final = 24 * 3600
 #: Exit code after SIGTERM (128 + 15).
@@ -77,6 +83,7 @@ class Options:
     #: A codec that writes ASCII as ASCII (see :func:`check_encoding`).
     encoding: str = "utf-8"
     max_json_bytes: int = MAX_JSON_BYTES
+    max_json_values: int = MAX_JSON_VALUES
     #: In place: rewrite a symbolic link's target and a multiply-linked file's inode
     #: instead of refusing them.
     follow_links: bool = False
@@ -240,7 +247,13 @@ def redact_stream(engine: Any, source: IO[bytes], target: IO[bytes] | None, fmt:
     if fmt == "json":
         data = _read_bounded(source, options.max_json_bytes, report.path)
         report.bytes_in += len(data)
-        _redact_json_document(engine, _decode(data, encoding), target, report, encoding,
+        text = _decode(data, encoding)
+        del data
+        values = text.count(",") + text.count("{") + text.count("[")
+        if values > options.max_json_values:
+            raise InputError(f"{report.path}: JSON document with more than "
+                             f"{options.max_json_values} values (--max-json-values)")
+        _redact_json_document(engine, text, target, report, encoding,
                               numbers=options.json_numbers)
         return
     decoder = codecs.getincrementaldecoder(encoding)(errors="surrogateescape")

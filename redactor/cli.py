@@ -59,6 +59,10 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--max-json-bytes", type=int, default=None, metavar="N",
                              help="refuse a JSON document larger than N bytes once unpacked "
                                   "(default 256 MiB)")
+        command.add_argument("--max-json-values", type=int, default=None, metavar="N",
+                             help="refuse a JSON document of more than N values and "
+                                  "containers, counted by commas and brackets (default "
+                                  "2,000,000: memory grows with them, not with bytes)")
         command.add_argument("--json-numbers", choices=("placeholder", "masked"),
                              default="placeholder",
                              help="JSON: a number holding an identifier becomes the "
@@ -142,6 +146,8 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
     max_json = batch.MAX_JSON_BYTES if args.max_json_bytes is None else args.max_json_bytes
     if max_json < 1:
         raise UsageError("--max-json-bytes must be at least 1")
+    if args.max_json_values is not None and args.max_json_values < 1:
+        raise UsageError("--max-json-values must be at least 1")
     output = getattr(args, "output", None)
     in_place = getattr(args, "in_place", False)
     follow_links = getattr(args, "follow_links", False)
@@ -161,7 +167,9 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
         baseline = read_baseline(args.baseline)
     options = batch.Options(encoding=batch.check_encoding(args.encoding),
                             max_json_bytes=max_json, follow_links=follow_links,
-                            baseline=baseline, json_numbers=args.json_numbers)
+                            baseline=baseline, json_numbers=args.json_numbers,
+                            max_json_values=batch.MAX_JSON_VALUES
+                            if args.max_json_values is None else args.max_json_values)
     if getattr(args, "engine", "local") == "spark":
         if not args.paths or not (output or in_place):
             raise UsageError("--engine spark writes files: name the inputs and --output DIR "

@@ -489,3 +489,29 @@ def test_the_cli_reports_a_log_written_during_the_run_as_failed(tmp_path: Path) 
     assert done.returncode == 3, done.stderr
     assert b"changed while being redacted" in done.stderr and CPF.encode() not in done.stderr
     assert log.read_bytes().endswith(b"linha nova\n") and CPF.encode() in log.read_bytes()
+
+
+def test_a_json_document_of_too_many_values_is_refused_before_it_is_parsed(
+        tmp_path: Path) -> None:
+    """Issue 29, item 9: a 61 KB .json.gz of [{},{},...] (60 MiB unpacked) reached 3.3 GB
+    of memory; memory grows with values, not bytes, so values are bounded too."""
+    bomb = tmp_path / "bomb.json.gz"
+    with gzip.open(bomb, "wb") as packed:
+        packed.write(b"[" + b"{}," * 20_000_000 + b"{}]")
+    assert bomb.stat().st_size < 200_000
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "redactor", "redact", str(bomb), "--output",
+                           str(out)], capture_output=True, timeout=600, check=False)
+    assert done.returncode == 3, done.stderr
+    assert b"--max-json-values" in done.stderr and b"Traceback" not in done.stderr
+    assert not (out / "bomb.json.gz").exists()
+    small = tmp_path / "small.json"
+    small.write_text(json.dumps({"clientes": [{"cpf": CPF}, {"cpf": CPF}]}), encoding="utf-8")
+    refused = subprocess.run([sys.executable, "-m", "redactor", "scan", str(small),
+                              "--max-json-values", "3"], capture_output=True, timeout=300,
+                             check=False)
+    assert refused.returncode == 3 and b"--max-json-values" in refused.stderr
+    assert CPF.encode() not in refused.stderr
+    allowed = subprocess.run([sys.executable, "-m", "redactor", "scan", str(small)],
+                             capture_output=True, timeout=300, check=False)
+    assert allowed.returncode == 1  # found, and counted
