@@ -30,7 +30,7 @@ from typing import Any, Final, Literal, Protocol
 
 from redactor import jsonio, messages
 from redactor.config import MAX_TIME_BUDGET, Settings, for_hooks, load_settings
-from redactor.patch import apply_patch, plain_field_name, walk_json
+from redactor.patch import apply_patch, plain_field_name
 from redactor.policy import match_prompt, match_tool
 from redactor.serve.protocol import HOSTS
 
@@ -41,6 +41,7 @@ __all__ = [
     "InjectedFault",
     "JsonAdapter",
     "Outcome",
+    "TooLargeToWithhold",
     "ToolCheck",
     "adapter",
     "check_prompt",
@@ -225,30 +226,80 @@ def redact_output(value: Any, engine: Any) -> tuple[Any, tuple[str, ...]] | None
     return whole_replacement(value, result), tuple(f.entity_type for f in result.findings)
 
 
-def withheld(value: Any, marker: str) -> Any:
-    """A copy of a tool response with every content string replaced by ``marker``.
+#: The largest event the safe answer of a failed call parses again (the server's and the
+#: client's fallbacks): a larger one gets the host's answer that needs no payload.
+FAIL_CLOSED_PARSE_BYTES: Final = 4 << 20
+#: The most containers, keys and values a withheld copy visits.  The copy is the safe
+#: answer to a call that already ran out of time, so its cost is bounded whatever the
+#: size of the output: past this, the caller answers with a fixed form instead.
+WITHHELD_NODES: Final = 4096
 
-    Works on any shape: iterative, containers nested past the JSON depth limit
-    become ``marker`` too, and numbers JSON cannot hold become ``null``.
+
+class TooLargeToWithhold(ValueError):
+    """A tool response too large for a bounded withheld copy (WITHHELD_NODES)."""
+
+
+def withheld(value: Any, marker: str, limit: int = WITHHELD_NODES) -> Any:
+    """A copy of a tool response in its shape, with every content string replaced by
+    ``marker``.
+
+    The copy keeps what a host checks of the shape: object keys that read as field
+    names, the discriminators (``type``, ``mode``), booleans and small numbers.  An
+    array keeps only its first item (the shape of its items); a key that may be data
+    becomes ``marker``; a container nested past the JSON depth limit becomes
+    ``marker``; a number JSON cannot hold becomes ``null`` and one that may be an
+    identifier ``0``.  At most ``limit`` nodes are visited: past that it raises
+    :class:`TooLargeToWithhold`, so the cost never grows with the output.
     """
+    budget = [limit]
 
-    def leaf(path: Any, text: str) -> str:
-        key = path[-1] if path else None
-        return text if key in DISCRIMINATORS and _WORD.fullmatch(text) else marker
+    def spend() -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise TooLargeToWithhold(f"more than {limit} values to withhold")
 
-    def key(path: Any, name: str) -> str:
-        # Field names of a tool's shape are plain words; anything else may be data.
-        return name if plain_field_name(name) else marker
-
-    def scalar(path: Any, item: Any) -> Any:
+    def scalar(key: Any, item: Any) -> Any:
+        if isinstance(item, str):
+            return item if key in DISCRIMINATORS and _WORD.fullmatch(item) else marker
         if isinstance(item, float) and not math.isfinite(item):
             return None
         if isinstance(item, int) and not isinstance(item, bool) and abs(item) >= 10**7:
             return 0  # may be an identifier written as a number
-        return item
+        return item if item is None or isinstance(item, bool | int | float) else marker
 
-    return walk_json(value, leaf, key=key, scalar=scalar, too_deep=lambda path: marker,
-                     max_depth=jsonio.MAX_DEPTH - 2)
+    def shell(item: Any) -> Any:
+        return {} if isinstance(item, dict) else []
+
+    max_depth = jsonio.MAX_DEPTH - 2
+    if not isinstance(value, dict | list | tuple):
+        spend()
+        return scalar(None, value)
+    root = shell(value)
+    stack: list[tuple[Any, Any, int]] = [(value, root, 1)]
+    while stack:
+        source, target, depth = stack.pop()
+        spend()
+        # Lazily: a huge object costs only the keys visited before the budget ends.
+        children: Iterator[tuple[Any, Any]] = (
+            iter(source.items()) if isinstance(source, dict)
+            else iter([(0, source[0])] if source else []))
+        hidden = 0  # keys that may be data, written as marker, marker#2...
+        for name, item in children:
+            spend()
+            if isinstance(item, dict | list | tuple):
+                child: Any = marker if depth >= max_depth else shell(item)
+                if depth < max_depth:
+                    stack.append((item, child, depth + 1))
+            else:
+                child = scalar(name if isinstance(target, dict) else None, item)
+            if isinstance(target, list):
+                target.append(child)
+            elif isinstance(name, str) and plain_field_name(name):
+                target[name] = child
+            else:
+                hidden += 1
+                target[marker if hidden == 1 else f"{marker}#{hidden}"] = child
+    return root
 
 
 # ------------------------------------------------------------------ adapters
@@ -260,8 +311,10 @@ class Adapter(Protocol):
     name: str
 
     def run(self, raw: bytes, settings: Settings | None = None,
-            env: Mapping[str, str] | None = None, default_cwd: str | None = None) -> Outcome:
-        """Answer one raw event; never raises (every failure is the safe answer)."""
+            env: Mapping[str, str] | None = None, default_cwd: str | None = None,
+            deadline: float | None = None) -> Outcome:
+        """Answer one raw event; never raises (every failure is the safe answer).
+        ``deadline`` (``time.monotonic()``) ends the time budget earlier when given."""
         ...
 
     def fail_closed_raw(self, raw: bytes, error: BaseException,
@@ -302,8 +355,10 @@ class JsonAdapter:
         return settings.hook_time_budget
 
     def handle(self, payload: Any, settings: Settings | None = None,
-               env: Mapping[str, str] | None = None, default_cwd: str | None = None) -> Outcome:
-        """Answer one parsed event within the time budget.  Raises on internal errors."""
+               env: Mapping[str, str] | None = None, default_cwd: str | None = None,
+               deadline: float | None = None) -> Outcome:
+        """Answer one parsed event within the time budget (and before ``deadline``, a
+        ``time.monotonic()`` value, when given).  Raises on internal errors."""
         if not isinstance(payload, dict):
             raise ValueError("the hook event is not a JSON object")
         event = payload.get(self.event_key)
@@ -313,12 +368,14 @@ class JsonAdapter:
             return self.ignored()
         environ = os.environ if env is None else env
         started = time.monotonic()
+        limit = MAX_TIME_BUDGET if deadline is None else min(MAX_TIME_BUDGET, deadline - started)
+        if limit <= 0:
+            raise HookTimeout("no time left before the caller's deadline")
         if settings is None:
             # Reading the configuration (a project's rules among it) is bounded too.
-            with time_budget(MAX_TIME_BUDGET):
+            with time_budget(limit):
                 settings = settings_for(payload, environ, default_cwd)
-        left = min(self.budget_seconds(settings),
-                   MAX_TIME_BUDGET - (time.monotonic() - started))
+        left = min(self.budget_seconds(settings), limit - (time.monotonic() - started))
         with time_budget(max(left, 0.01)):
             # Failure drills: prove, against the real host, that an error fails closed.
             if event in environ.get("REDACTOR_TEST_FAULT", "").split(","):
@@ -326,7 +383,8 @@ class JsonAdapter:
             return self.dispatch(event, payload, settings, environ, LazyEngine(settings, environ))
 
     def run(self, raw: bytes, settings: Settings | None = None,
-            env: Mapping[str, str] | None = None, default_cwd: str | None = None) -> Outcome:
+            env: Mapping[str, str] | None = None, default_cwd: str | None = None,
+            deadline: float | None = None) -> Outcome:
         """Parse and answer one event; every failure becomes :meth:`fail_closed`."""
         payload: Any = None
         event: str | None = sniff_event(raw)
@@ -338,7 +396,7 @@ class JsonAdapter:
             payload = jsonio.loads(raw)
             if isinstance(payload, dict) and isinstance(payload.get(self.event_key), str):
                 event = payload[self.event_key]
-            return self.handle(payload, settings, env, default_cwd)
+            return self.handle(payload, settings, env, default_cwd, deadline)
         except BaseException as exc:  # every failure must fail closed
             if isinstance(exc, KeyboardInterrupt | SystemExit) and event not in self.events:
                 raise
@@ -347,8 +405,11 @@ class JsonAdapter:
     def fail_closed_raw(self, raw: bytes, error: BaseException,
                         env: Mapping[str, str] | None = None, source: str = "") -> Outcome:
         payload: Any = None
-        with contextlib.suppress(Exception):  # an unreadable event has its own safe answer
-            payload = jsonio.loads(raw)
+        if len(raw) <= FAIL_CLOSED_PARSE_BYTES:
+            # A large event is not parsed again here: its answer takes the fixed form
+            # that needs no payload, so this answer costs the same for any size.
+            with contextlib.suppress(Exception):  # an unreadable event has its own answer
+                payload = jsonio.loads(raw)
         named = payload.get(self.event_key) if isinstance(payload, dict) else None
         event = named if isinstance(named, str) else sniff_event(raw)
         return self._failed(raw, event, payload, error, env, source=source)

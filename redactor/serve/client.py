@@ -13,6 +13,7 @@ event and then failed or went silent, the event fails closed, never open.
 
 import posix
 import sys
+from time import monotonic
 
 from redactor.serve.protocol import (
     ANSWER_TIMEOUT,
@@ -35,9 +36,10 @@ def _full_import_path() -> None:
     sys.path.insert(0, package_root())
 
 
-def answer_in_process(raw: bytes, host: str = "claude",
-                      spawn: bool = True) -> tuple[int, bytes, bytes]:
-    """Slow path: start a server for the next call, answer this one here."""
+def answer_in_process(raw: bytes, host: str = "claude", spawn: bool = True,
+                      deadline: float | None = None) -> tuple[int, bytes, bytes]:
+    """Slow path: start a server for the next call, answer this one here (before
+    ``deadline``, a ``time.monotonic()`` value, when given)."""
     _full_import_path()
     from redactor.hosts.core import adapter
 
@@ -50,7 +52,7 @@ def answer_in_process(raw: bytes, host: str = "claude",
             from redactor.diagnostics import log_error
 
             log_error("hook client spawn", None, exc)
-    return adapter(host).run(raw).encoded()
+    return adapter(host).run(raw, deadline=deadline).encoded()
 
 
 def fail_closed(raw: bytes, error: BaseException,
@@ -74,14 +76,18 @@ def main(argv: list[str] | None = None) -> int:
                          + "  (reads one hook event on stdin)\n")
         return 2
     host = argv[0]
+    started = monotonic()
     raw = sys.stdin.buffer.read()
     try:
         timeout = float(posix.environ.get(b"REDACTOR_HOOK_TIMEOUT", b"0") or 0) or ANSWER_TIMEOUT
+        # One deadline for the whole call, reading the event included; what is left
+        # after it (CLIENT_RESERVE) is for this process's own safe answer.
+        ends = started + min(timeout, ANSWER_TIMEOUT)
         try:
             request = build_request(raw, host=host.encode())
-            code, out, err = parse_answer(exchange(request, timeout=timeout))
+            code, out, err = parse_answer(exchange(request, timeout=ends - monotonic()))
         except Unreachable:
-            code, out, err = answer_in_process(raw, host)
+            code, out, err = answer_in_process(raw, host, deadline=ends)
         except Broken as exc:
             code, out, err = fail_closed(raw, exc, host)
     except BaseException as exc:

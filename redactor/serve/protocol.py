@@ -16,9 +16,17 @@ import time
 MAGIC = b"RDX1"
 #: The hosts a hook request may name (the adapters of :mod:`redactor.hosts`).
 HOSTS = ("claude", "codex", "gemini", "hermes")
-#: Seconds to wait for the server's answer; Claude Code's own timeout (30 s as
-#: installed) must not be reached, or the host lets the event through.
-ANSWER_TIMEOUT = 25.0
+#: The timeout ``redactor install`` (and the Claude Code plugin) gives every host's hook,
+#: in seconds.  A host lets the event through when it is reached.
+HOST_TIMEOUT = 30.0
+#: The whole answer is written at least this long before the host's timeout.
+ANSWER_MARGIN = 5.0
+#: What the client keeps, after giving up on the server, for its own safe answer (a
+#: full import and a bounded answer; see redactor.hosts.core.withheld).
+CLIENT_RESERVE = 3.0
+#: Seconds from the client's start to the server's answer (or to the end of an answer
+#: computed in process): past it the client answers fail-closed by itself.
+ANSWER_TIMEOUT = HOST_TIMEOUT - ANSWER_MARGIN - CLIENT_RESERVE
 CONNECT_TIMEOUT = 2.0
 #: A server that closed without answering (it was stopping, or died) within this many
 #: seconds leaves time to answer in process; later, the event fails closed instead,
@@ -181,7 +189,9 @@ def build_request(payload: bytes, host: bytes = b"claude", stamp: int | None = N
 
 
 def exchange(request: bytes, path: str | None = None, timeout: float = ANSWER_TIMEOUT) -> bytes:
-    """Send a request, return the raw answer.  Unreachable before sending, Broken after."""
+    """Send a request, return the raw answer within ``timeout`` seconds in all.
+    Unreachable before sending, Broken after."""
+    ends = time.monotonic() + timeout
     path = path or socket_path()
     chunks: list[bytes] = []
     try:
@@ -196,12 +206,18 @@ def exchange(request: bytes, path: str | None = None, timeout: float = ANSWER_TI
             sock.connect(path)
         except OSError as exc:
             raise Unreachable(str(exc)) from None
-        sock.settimeout(timeout)
         started = time.monotonic()
         try:
+            sock.settimeout(max(ends - started, 0.001))
             sock.sendall(request)
             sock.shutdown(_socket.SHUT_WR)
             while True:
+                # The time left in all, not per read: a server that trickles its answer
+                # cannot hold the client past the deadline.
+                left = ends - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError
+                sock.settimeout(left)
                 chunk = sock.recv(1 << 16)
                 if not chunk:
                     break

@@ -55,6 +55,9 @@ GRACE: Final = 1.0
 #: The longest wait for a worker's answer: below the client's own timeout, so that the
 #: caller gets this server's fail-closed answer rather than giving up by itself.
 MAX_WAIT: Final = protocol.ANSWER_TIMEOUT - 2.0
+#: A worker's own timer ends this long before the dispatcher stops waiting for it, so
+#: that the worker's safe answer (bounded) arrives and the worker is not killed.
+WORKER_RESERVE: Final = 0.5
 #: Seconds a new worker may take to build its engine before it counts as failed.
 WARM_TIMEOUT: Final = 300.0
 #: Workers that failed to start in a row before the server gives up (clients then
@@ -104,6 +107,14 @@ def parse_request(raw: bytes) -> tuple[dict[str, str], dict[str, str], bytes]:
         else:
             fields[key] = value
     return fields, env, payload
+
+
+def with_deadline(raw: bytes, deadline: float) -> bytes:
+    """The request with the worker's own deadline (``time.monotonic()``, which is the
+    same clock in every process) as its last header line, which wins over any line of
+    that name the client sent."""
+    head, sep, payload = raw.partition(b"\n\n")
+    return b"%s\ndeadline %.6f%s%s" % (head, deadline, sep, payload)
 
 
 def encode_answer(code: int, out: bytes, err: bytes) -> bytes:
@@ -496,7 +507,7 @@ class EngineServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
             return encode_answer(2, b"", b"redactor: unknown host\n")
         deadline = arrived + min(request_budget(fields, env) + GRACE, MAX_WAIT)
         try:
-            return self.pool.ask(raw, deadline)
+            return self.pool.ask(with_deadline(raw, deadline - WORKER_RESERVE), deadline)
         except _PoolClosed:
             return b""
         except Exception as exc:  # HookTimeout, WorkerFailed: this caller fails closed

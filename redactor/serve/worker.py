@@ -16,6 +16,7 @@ and the dispatcher fails closed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -92,8 +93,12 @@ def answer(raw: bytes) -> bytes:
     if delay:
         # Outside the time budget on purpose: a stall that only the dispatcher can end.
         time.sleep(float(delay))
+    deadline: float | None = None
+    with contextlib.suppress(KeyError, ValueError):
+        deadline = float(fields["deadline"])
     outcome = adapter(fields.get("host", "")).run(payload, env=env,
-                                                  default_cwd=fields.get("cwd"))
+                                                  default_cwd=fields.get("cwd"),
+                                                  deadline=deadline)
     return encode_answer(*outcome.encoded())
 
 

@@ -29,12 +29,13 @@ from hypothesis import strategies as st
 import redactor.serve.protocol as client_module
 from redactor import Settings
 from redactor.hermes_plugin import HermesPlugin
-from redactor.hosts import claude, hermes
+from redactor.hosts import claude, core, hermes
 
 CPF = "529.982.247-25"
 CNPJ = "12.ABC.345/01DE-35"
 PLANTED = (CPF, "52998224725", CNPJ, "12ABC34501DE35")
 CLIENT = str(Path(client_module.__file__).resolve().with_name("entry.py"))
+STATE = tempfile.mkdtemp(prefix="redactor-fuzz-state-")
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "PostToolUseFailure", "Stop", "")
 FUZZ = settings(max_examples=150, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -161,6 +162,29 @@ def check_hermes(out: str) -> Any:
 def test_claude_adapter_in_process(raw: bytes) -> None:
     outcome = claude.run(raw, Settings())
     check_claude(raw, outcome.exit_code, outcome.stdout, outcome.stderr)
+
+
+@FUZZ
+@given(raw=events())
+def test_claude_answer_after_the_deadline(raw: bytes) -> None:
+    """Out of time before it starts: the safe answer, from the bounded withheld copy."""
+    outcome = claude.ADAPTER.run(raw, Settings(), env={"XDG_STATE_HOME": STATE},
+                                 deadline=0.0)
+    check_claude(raw, outcome.exit_code, outcome.stdout, outcome.stderr)
+    fallback = claude.ADAPTER.fail_closed_raw(raw, core.HookTimeout("x"),
+                                              env={"XDG_STATE_HOME": STATE})
+    check_claude(raw, fallback.exit_code, fallback.stdout, fallback.stderr)
+
+
+@FUZZ
+@given(value=json_values, limit=st.integers(1, 40))
+def test_withheld_copy_is_bounded_and_holds_no_value(value: Any, limit: int) -> None:
+    try:
+        copy = core.withheld(value, "[x]", limit)
+    except core.TooLargeToWithhold:
+        return
+    assert not planted_in(copy)
+    json.dumps(copy, allow_nan=False)
 
 
 @FUZZ

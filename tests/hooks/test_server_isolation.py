@@ -305,3 +305,27 @@ def test_the_dispatcher_imports_no_engine(tmp_path: Path) -> None:
     )
     subprocess.run([sys.executable, "-c", script, str(tmp_path)], check=True, timeout=LIVENESS,
                    env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")})
+
+
+def test_a_stalled_output_of_many_rows_gets_a_bounded_answer(rig: Rig) -> None:
+    """Issue 29, item 6: the dispatcher's safe answer does not walk every row again."""
+    rig.start()
+    project = rig.project("a")
+    drill = {**rig.budget(1), "REDACTOR_TEST_DELAY": "300"}
+    table = [{"id": i, "cpf": CPF, "ativo": True} for i in range(60_000)]
+    event: dict[str, Any] = {"hook_event_name": "PostToolUse", "session_id": "s-rows",
+                             "tool_name": "mcp__db__query", "cwd": str(project),
+                             "tool_input": {"sql": "select"}, "tool_response": {"rows": table}}
+    done = rig.hook(event, project, drill)
+    assert done.returncode == 0, done.stderr
+    assert CPF.encode() not in done.stdout + done.stderr
+    output = json.loads(done.stdout)["hookSpecificOutput"]["updatedToolOutput"]
+    assert list(output) == ["rows"] and len(output["rows"]) == 1
+    assert output["rows"][0]["cpf"] != CPF and output["rows"][0]["ativo"] is True
+
+    # Past the size the fallbacks parse again: the answer that needs no payload.
+    event["tool_response"] = {"rows": table * 3}
+    done = rig.hook(event, project, drill)
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["continue"] is False
+    assert CPF.encode() not in done.stdout + done.stderr
