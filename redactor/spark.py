@@ -32,6 +32,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -143,11 +144,14 @@ def _engine(shipped: JobSettings) -> Redactor:
 
 
 def redact_documents(engine: Redactor, documents: Sequence[Any], *,
-                     entities: Sequence[str] | None = None) -> list[JsonRedaction | None]:
+                     entities: Sequence[str] | None = None,
+                     numbers: str | None = None) -> list[JsonRedaction | None]:
     """``engine.redact_json(document)`` for each document, None where it would find
     nothing: one prefilter scan over the block of their JSON lines decides which rows
     go through the recognizers (a line no trigger hits and written without JSON
-    escapes has nothing to redact, the fact the batch JSON Lines path rests on)."""
+    escapes has nothing to redact, the fact the batch JSON Lines path rests on).
+    ``numbers`` (``"placeholder"`` or ``"masked"``) redacts keys and numbers too, as
+    batch JSON files are (``redact_json(keys_and_numbers=True, numbers=...)``)."""
     from redactor.batch import HitIndex, keys_lift
 
     lines = [json.dumps(d, ensure_ascii=False) for d in documents]
@@ -163,7 +167,11 @@ def redact_documents(engine: Redactor, documents: Sequence[Any], *,
         if clean:
             results.append(None)
             continue
-        result = engine.redact_json(document, entities=entities)
+        if numbers is None:
+            result = engine.redact_json(document, entities=entities)
+        else:
+            result = engine.redact_json(document, entities=entities, keys_and_numbers=True,
+                                        numbers=numbers)
         results.append(result if result.findings else None)
     return results
 
@@ -325,29 +333,67 @@ def _restore(value: Any, redacted: Any, arrow_type: Any) -> Any:
     if pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type):
         return _encode(redacted)
     if pa.types.is_struct(arrow_type):
-        return {name: _restore(value.get(name), redacted[name], arrow_type.field(name).type)
-                for name in (arrow_type.field(i).name for i in range(arrow_type.num_fields))}
+        # By position: the projection holds every field, in order, whatever its name
+        # became.
+        fields = [arrow_type.field(i) for i in range(arrow_type.num_fields)]
+        return {f.name: _restore(value.get(f.name), r, f.type)
+                for f, r in zip(fields, redacted.values(), strict=True)}
     if pa.types.is_map(arrow_type):
-        return [(k, _restore(v, redacted[_key(k)], arrow_type.item_type)) for k, v in value]
+        # A key that held a value is redacted too (batch JSON files redact keys).
+        return [(_restore_key(k, redacted_key), _restore(v, r, arrow_type.item_type))
+                for (k, v), (redacted_key, r) in zip(value, redacted.items(), strict=True)]
     if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type):
         return [_restore(v, r, arrow_type.value_type)
                 for v, r in zip(value, redacted, strict=True)]
     return value
 
 
+def _restore_key(key: Any, redacted: str) -> Any:
+    from redactor.batch import _encode
+
+    if isinstance(key, bytes | bytearray):
+        return _encode(redacted)
+    if redacted == _key(key):
+        return key
+    # A number key that held an identifier: the same type, every digit a 9.
+    digits = sum(c.isdigit() for c in str(key))
+    return type(key)("9" * max(digits, 1))
+
+
+def _numeric(data_type: Any) -> bool:
+    """Can a column of this type hold an identifier written as a number?  64- and 32-bit
+    integers, floats, and decimals without a fraction (a landline with its area code
+    fits in 32 bits; smaller types hold five digits at most)."""
+    from pyspark.sql.types import DecimalType, DoubleType, FloatType, IntegerType, LongType
+
+    if isinstance(data_type, DecimalType):
+        return data_type.scale == 0
+    return isinstance(data_type, LongType | IntegerType | DoubleType | FloatType)
+
+
+def _number_text(value: Any) -> str:
+    return str(int(value)) if isinstance(value, Decimal) else str(value)
+
+
 def _redact_batch(engine: Redactor, batch: Any, columns: Sequence[str],
-                  findings: bool) -> Any:
+                  findings: bool, *, numeric: Sequence[str] = (),
+                  numbers: str = "placeholder") -> Any:
     import pyarrow as pa
 
     names = batch.schema.names
     indexes = [names.index(c) for c in columns]
+    number_indexes = [names.index(c) for c in numeric]
     types = {i: batch.schema.field(i).type for i in indexes}
     values = {i: batch.column(i).view(_twin(types[i])).to_pylist() for i in indexes}
+    for i in number_indexes:
+        values[i] = [int(v) if isinstance(v, Decimal) else v for v in batch.column(i).to_pylist()]
     documents = []
+    order = sorted([*indexes, *number_indexes])
     for row in range(batch.num_rows):
-        documents.append({names[i]: _project(values[i][row], batch.schema.field(i).type)
-                          for i in indexes if values[i][row] is not None})
-    results = redact_documents(engine, documents)
+        documents.append({names[i]: values[i][row] if i in number_indexes
+                          else _project(values[i][row], batch.schema.field(i).type)
+                          for i in order if values[i][row] is not None})
+    results = redact_documents(engine, documents, numbers=numbers)
     changed: set[int] = set()
     counts: list[dict[str, int]] = []
     for row, result in enumerate(results):
@@ -355,15 +401,32 @@ def _redact_batch(engine: Redactor, batch: Any, columns: Sequence[str],
             counts.append({})
             continue
         counts.append(dict(Counter(f.entity_type for f in result.findings)))
-        for i in indexes:
-            name = names[i]
-            if name in result.patch:
-                values[i][row] = _restore(values[i][row], result.value[name],
-                                          batch.schema.field(i).type)
+        present = [i for i in order if values[i][row] is not None]
+        for i, redacted in zip(present, result.value.values(), strict=True):
+            if i in number_indexes:
+                if redacted != values[i][row]:
+                    values[i][row] = redacted
+                    changed.add(i)
+            elif redacted != documents[row][names[i]]:
+                values[i][row] = _restore(values[i][row], redacted, batch.schema.field(i).type)
                 changed.add(i)
-    arrays = [pa.array(values[i], type=_twin(types[i])).view(types[i]) if i in changed
-              else batch.column(i) for i in range(batch.num_columns)]
-    fields = list(batch.schema)
+    arrays = []
+    for i in range(batch.num_columns):
+        if i in number_indexes and numbers == "placeholder":
+            # The column is a string column (the output schema says so): a number kept
+            # is its text.
+            arrays.append(pa.array([v if v is None or isinstance(v, str) else _number_text(v)
+                                    for v in values[i]], type=pa.string()))
+        elif i in number_indexes and i in changed:
+            kind = batch.schema.field(i).type
+            arrays.append(pa.array([Decimal(v) if pa.types.is_decimal(kind) and v is not None
+                                    else v for v in values[i]], type=kind))
+        elif i in changed:
+            arrays.append(pa.array(values[i], type=_twin(types[i])).view(types[i]))
+        else:
+            arrays.append(batch.column(i))
+    fields = [f.with_type(pa.string()) if i in number_indexes and numbers == "placeholder"
+              else f for i, f in enumerate(batch.schema)]
     if findings:
         arrays.append(pa.array([list(c.items()) for c in counts],
                                type=pa.map_(pa.string(), pa.int64())))
@@ -373,43 +436,60 @@ def _redact_batch(engine: Redactor, batch: Any, columns: Sequence[str],
 
 def redact_dataframe(df: DataFrame, columns: Sequence[str] | None = None, *,
                      settings: Settings | str | JobSettings | None = None,
-                     findings: bool = False) -> DataFrame:
-    """``df`` with personal data replaced in its string columns.
+                     findings: bool = False,
+                     numbers: Literal["placeholder", "masked"] = "placeholder") -> DataFrame:
+    """``df`` with personal data replaced in its string and number columns.
 
     ``columns``: which columns (default: every column holding strings, nested structs,
-    arrays and map values included; map keys are kept, as JSON keys are).  Other
-    columns, and non-string fields inside nested ones, are left as they are.  Each row
-    is one document: column and field names are context, and a person's name found
-    in one column is redacted in the row's other columns too.  ``findings`` adds a
-    ``findings`` column: counts per entity type for the row (types and counts, never
-    values).
+    arrays and map values and keys included, and every column of 32- or 64-bit
+    integers, floats or decimals without a fraction).  Non-string fields inside nested
+    columns are left as they are.  Each row is one document, redacted as a line of a
+    JSON Lines file is: column and field names are context, a map key that holds a
+    value is redacted, a person's name found in one column is redacted in the row's
+    other columns too, and a number whose digits are an identifier (a CPF kept as a
+    ``bigint``, or as a ``double`` where the column has nulls) is redacted.
+    ``numbers``: ``"placeholder"`` (as batch files) makes each such number column a
+    string column, the identifiers their placeholder and other numbers their text;
+    ``"masked"`` keeps the column's type and writes every digit of an identifier as
+    a 9.  ``findings`` adds a ``findings`` column: counts per entity type for the row
+    (types and counts, never values).
     """
     _require_pyspark()
     from pyspark.sql.types import LongType, MapType, StringType, StructField, StructType
 
+    from redactor.engine import JSON_NUMBERS
+
+    if numbers not in JSON_NUMBERS:
+        raise UsageError(f"numbers must be one of {', '.join(JSON_NUMBERS)}, not {numbers!r}")
     shipped = job_settings(settings)
     by_name = {f.name: f for f in df.schema.fields}
     if columns is None:
         chosen = [f.name for f in df.schema.fields if _has_strings(f.dataType)]
+        numeric = [f.name for f in df.schema.fields if _numeric(f.dataType)]
     else:
         missing = [c for c in columns if c not in by_name]
         if missing:
             raise UsageError(f"no such column(s): {', '.join(missing)}")
         chosen = [c for c in columns if _has_strings(by_name[c].dataType)]
+        numeric = [c for c in columns if _numeric(by_name[c].dataType)]
     if findings and any(name.lower() == FINDINGS_COLUMN for name in by_name):
         raise UsageError(f"the data frame already has a column {FINDINGS_COLUMN!r}")
     schema = df.schema
+    if numeric and numbers == "placeholder":
+        schema = StructType([StructField(f.name, StringType(), f.nullable, f.metadata)
+                             if f.name in numeric else f for f in schema.fields])
     if findings:
         schema = StructType([*schema.fields, StructField(
             FINDINGS_COLUMN, MapType(StringType(), LongType(), valueContainsNull=False),
             nullable=False)])
-    if not chosen and not findings:
+    if not chosen and not numeric and not findings:
         return df
 
     def redact(batches: Iterator[Any]) -> Iterator[Any]:
         engine = _engine(shipped)
         for batch in batches:
-            yield _redact_batch(engine, batch, chosen, findings)
+            yield _redact_batch(engine, batch, chosen, findings, numeric=numeric,
+                                numbers=numbers)
 
     return df.mapInArrow(redact, schema)
 

@@ -14,6 +14,7 @@ import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -155,12 +156,18 @@ def test_the_cli_refuses_spark_without_files_to_write(
         assert message in capsys.readouterr().err
 
 
-def per_row(engine: Redactor, rows: list[dict[str, Any]], columns: list[str]) -> list[Any]:
-    """What redact_json gives for each row alone: the reference for the batched path."""
+def per_row(engine: Redactor, rows: list[dict[str, Any]], columns: list[str],
+            numbers: tuple[str, ...] = ()) -> list[Any]:
+    """What redact_json gives for each row alone, keys and numbers included as in a
+    JSON Lines file: the reference for the batched path.  ``numbers``: the number
+    columns, which come back as text (the default ``numbers="placeholder"``)."""
     out = []
     for row in rows:
         doc = {c: row[c] for c in columns if row[c] is not None}
-        redacted = engine.redact_json(doc).value
+        redacted = engine.redact_json(doc, keys_and_numbers=True).value
+        for name in numbers:
+            if isinstance(redacted.get(name), int | float):
+                redacted[name] = str(redacted[name])
         out.append({**row, **redacted})
     return out
 
@@ -177,7 +184,7 @@ def test_a_data_frame_gets_what_each_row_alone_gets(spark: Any, engine: Redactor
     out = redact_dataframe(frame, settings=Settings(), findings=True).collect()
     got = sorted((r.asDict() for r in out), key=lambda r: json.dumps(r, sort_keys=True,
                                                                       default=str))
-    expected = per_row(engine, rows, ["cpf", "nome", "msg", "user"])
+    expected = per_row(engine, rows, ["cpf", "nome", "msg", "user", "n"], numbers=("n",))
     counted = sum(sum(r["findings"].values()) for r in got)
     for row in got:
         del row["findings"]
@@ -201,8 +208,8 @@ def test_nested_columns_keep_their_shape_and_non_strings(spark: Any) -> None:
         (2, None, None, None, None),
         (3, {"cpf": None, "idade": None, "desde": None, "contato": None}, [], {}, None),
     ], schema)
-    out = {r.id: r for r in redact_dataframe(frame, findings=True, settings=Settings())
-           .collect()}
+    out = {r.id: r for r in redact_dataframe(frame, findings=True, settings=Settings(),
+                                             numbers="masked").collect()}
     first = out[1]
     assert first.cliente.cpf == "[CPF]" and first.cliente.idade == 40
     assert first.cliente.desde == when and first.cliente.contato.email == "[EMAIL]"
@@ -211,10 +218,10 @@ def test_nested_columns_keep_their_shape_and_non_strings(spark: Any) -> None:
     assert first.findings == {"BR_CPF": 3, "EMAIL_ADDRESS": 1}
     assert out[2].cliente is None and out[2].notas is None and out[2].findings == {}
     assert out[3].cliente.cpf is None and out[3].notas == [] and out[3].extra == {}
-    # Only the columns asked for; a non-string column is left alone; unknown ones fail.
+    # Only the columns asked for; unknown ones fail.
     only = redact_dataframe(frame, ["notas", "valor"], settings=Settings()).collect()
-    assert {r.id: (r.notas, r.cliente.cpf if r.cliente else None) for r in only}[1] == \
-        (["cliente [CPF]", "ok"], CPF)
+    assert {r.id: (r.notas, r.cliente.cpf if r.cliente else None, r.valor)
+            for r in only}[1] == (["cliente [CPF]", "ok"], CPF, "1.5")
     with pytest.raises(UsageError, match="no such column"):
         redact_dataframe(frame, ["nope"], settings=Settings())
 
@@ -494,3 +501,55 @@ def test_a_failed_jobs_message_names_the_input() -> None:
     assert str(_job_failed(inside, "/tmp/out")) == "the Spark job failed (RuntimeError)"
     exists = RuntimeError("[PATH_ALREADY_EXISTS] Path file:/tmp/out already exists.")
     assert "already exists" in str(_job_failed(exists, "/tmp/out"))
+
+
+def test_number_columns_and_map_keys_are_redacted_as_batch_files_are(
+        spark: Any, engine: Redactor) -> None:
+    """Issue 29, item 1: a CPF kept as a bigint, as a double (a column with nulls), a
+    CNPJ as a decimal, and a map keyed by CPFs; the same values as batch JSON Lines."""
+    from redactor.batch import FileReport, _redact_lines
+    from redactor.spark import redact_dataframe
+
+    rng = random.Random(29)
+    # Without a leading zero: a number loses it, and only a key naming the CPF brings
+    # it back (the batch path does the same).
+    cpfs = [c for c in (int(syn.random_cpf(rng).replace(".", "").replace("-", ""))
+                        for _ in range(80)) if c >= 10**10][:40]
+    rows = [(i, cpf, float(cpf) if i % 3 else None,
+             Decimal(11222333000181 if i == 0 else 12345), {str(cpf): "cliente"}, i * 7)
+            for i, cpf in enumerate(cpfs)]
+    schema = ("id int, codigo long, doc double, empresa decimal(14,0), "
+              "extra map<string,string>, n long")
+    frame = spark.createDataFrame(rows, schema).repartition(2)
+
+    # "placeholder" makes every number column text, the id too.
+    placed = {int(r.id): r for r in redact_dataframe(frame, settings=Settings(), findings=True)
+              .collect()}
+    types = dict(redact_dataframe(frame, settings=Settings()).dtypes)
+    assert types["codigo"] == types["doc"] == types["empresa"] == types["n"] == "string"
+    assert types["id"] == "string"
+    assert {r.codigo for r in placed.values()} == {"[CPF]"}
+    assert {r.doc for i, r in placed.items() if i % 3} == {"[CPF]"}
+    assert placed[0].empresa == "[CNPJ]" and placed[1].empresa == "12345"
+    assert placed[5].n == "35" and all(r.extra == {"[CPF]": "cliente"} for r in placed.values())
+    assert placed[1].findings == {"BR_CPF": 3}
+    # The JSON Lines path of the local command gives the same values.
+    for i, codigo, doc, empresa, extra, n in rows[:6]:
+        line = json.dumps({"codigo": codigo, **({"doc": doc} if doc is not None else {}),
+                           "empresa": int(empresa), "extra": extra, "n": n})
+        batch = json.loads(_redact_lines(engine, line + "\n", FileReport("x")))
+        row = placed[i]
+        assert batch["codigo"] == row.codigo and batch["extra"] == row.extra
+        assert str(batch["empresa"]) == row.empresa and str(batch["n"]) == row.n
+        assert doc is None or batch["doc"] == row.doc
+
+    masked = {r.id: r for r in redact_dataframe(frame, settings=Settings(), numbers="masked")
+              .collect()}
+    assert dict(redact_dataframe(frame, settings=Settings(), numbers="masked").dtypes) == \
+        dict(frame.dtypes)
+    assert {r.codigo for r in masked.values()} == {99999999999}
+    assert {r.doc for i, r in masked.items() if i % 3} == {99999999999.0}
+    assert masked[0].empresa == Decimal(99999999999999) and masked[1].empresa == 12345
+    assert masked[5].n == 35
+    with pytest.raises(UsageError, match="numbers"):
+        redact_dataframe(frame, settings=Settings(), numbers="text")  # type: ignore[arg-type]
