@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import errno
 import os
 import re
 import stat
@@ -255,9 +256,14 @@ def for_hooks(settings: Settings, env: Mapping[str, str]) -> Settings:
 # --------------------------------------------------------------------------- loading
 
 
-def _user_config_file(env: Mapping[str, str]) -> Path:
+def user_config_dir(env: Mapping[str, str]) -> Path:
+    """``$XDG_CONFIG_HOME/redactor`` (``~/.config/redactor``): the user's own files."""
     base = env.get("XDG_CONFIG_HOME") or str(Path(env.get("HOME") or Path.home()) / ".config")
-    return Path(base) / "redactor" / "config.toml"
+    return Path(base) / "redactor"
+
+
+def _user_config_file(env: Mapping[str, str]) -> Path:
+    return user_config_dir(env) / "config.toml"
 
 
 def _project_config_file(cwd: Path) -> Path | None:
@@ -312,23 +318,36 @@ def load_settings(
     return settings
 
 
-def read_regular_file(path: Path, limit: int, what: str, fix: str) -> bytes:
+def read_regular_file(path: Path, limit: int, what: str, fix: str, *,
+                      private: bool = False) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes, or a ConfigError.
 
     Opened without blocking and checked before reading, so a FIFO, a device such as
     ``/dev/zero`` or a folder named by a configuration is a clear error, not a hang
-    or an exhausted memory.
+    or an exhausted memory.  ``private`` (a key file): the file must be no symbolic
+    link, belong to the user and be closed to group and others (checked on the open
+    file, so it cannot be swapped between the check and the read).
     """
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (os.O_NOFOLLOW if private else 0)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, flags)
     except FileNotFoundError:
         raise ConfigError(f"{path}: the {what} does not exist; {fix}") from None
     except OSError as exc:
+        if private and exc.errno == errno.ELOOP:
+            raise ConfigError(f"{path}: the {what} is a symbolic link; replace it with the "
+                              "file itself (mode 600)") from None
         raise ConfigError(f"{path}: the {what} cannot be read ({exc.strerror}); {fix}") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise ConfigError(f"{path}: the {what} is not a regular file; {fix}")
+        if private and info.st_uid != os.getuid():
+            raise ConfigError(f"{path}: the {what} belongs to another user (uid "
+                              f"{info.st_uid}); use a key file of your own")
+        if private and info.st_mode & 0o077:
+            raise ConfigError(f"{path}: the {what} is open to group or others (mode "
+                              f"{stat.S_IMODE(info.st_mode):03o}); run chmod 600 {path}")
         if info.st_size > limit:
             raise ConfigError(f"{path}: the {what} is larger than {limit} bytes; {fix}")
         chunks: list[bytes] = []
