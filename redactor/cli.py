@@ -74,7 +74,8 @@ def _parser() -> argparse.ArgumentParser:
                                "never values): known test fixtures")
     accepted.add_argument("--write-baseline", type=Path, metavar="FILE",
                           help="accept every finding of this scan: write their keyed hashes "
-                               "to FILE (keeping its key if it exists) and exit 0")
+                               "to FILE and exit 0; the key is REDACTOR_BASELINE_KEY or "
+                               "~/.config/redactor/baseline.key (created if missing)")
     target = redact.add_mutually_exclusive_group()
     target.add_argument("--output", type=Path, metavar="DIR",
                         help="write redacted copies here, same relative layout")
@@ -156,15 +157,22 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
     baseline = None
     recording = getattr(args, "write_baseline", None)
     if recording is not None:
-        from redactor.baseline import new_baseline
+        from redactor.baseline import check_writable, new_baseline, recording_key
 
         if args.jobs != 1:
             raise UsageError("--write-baseline runs in one process: leave out --jobs")
-        baseline = new_baseline(recording)
+        check_writable(recording)
+        key = recording_key()
+        if key.created:
+            print(f"redactor: created the baseline key file {key.source} (mode 600); give "
+                  "the same key to your team and CI (REDACTOR_BASELINE_KEY)", file=sys.stderr)
+        baseline = new_baseline(recording, key)
     elif getattr(args, "baseline", None) is not None:
-        from redactor.baseline import read_baseline
+        from redactor.baseline import legacy_warning, read_baseline
 
         baseline = read_baseline(args.baseline)
+        if baseline.key_in_file:
+            print(legacy_warning(args.baseline), file=sys.stderr)
     options = batch.Options(encoding=batch.check_encoding(args.encoding),
                             max_json_bytes=max_json, follow_links=follow_links,
                             baseline=baseline, json_numbers=args.json_numbers,
@@ -236,11 +244,18 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
     if any(r.error for r in reports):
         return InputError.exit_code
     if recording is not None and baseline is not None:
-        from redactor.baseline import write_baseline
+        from redactor.baseline import key_id, recorded_key_id, write_baseline
 
+        before = recorded_key_id(recording) if recording.exists() else None
         written = write_baseline(recording, baseline)
+        now = key_id(baseline.key)
+        if before is not None and before != now:
+            # Loud even with -q: whoever scans with the file now needs this key.
+            print(f"redactor: {recording} was recorded under key id {before}, now under "
+                  f"{now}: the team and CI need the new key", file=sys.stderr)
         if not args.quiet:
-            print(f"redactor: {written} finding(s) accepted in {recording}", file=sys.stderr)
+            print(f"redactor: {written} finding(s) accepted in {recording} (key id {now})",
+                  file=sys.stderr)
         return 0
     return 1 if scan and totals else 0
 

@@ -20,7 +20,7 @@ def isolated_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("state"))
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
     for name in ("REDACTOR_CONFIG", "REDACTOR_HASH_KEY", "REDACTOR_TEST_FAULT",
-                 "REDACTOR_TEST_DELAY", "REDACTOR_HOOK_TIMEOUT"):
+                 "REDACTOR_TEST_DELAY", "REDACTOR_HOOK_TIMEOUT", "REDACTOR_BASELINE_KEY"):
         os.environ.pop(name, None)
     yield
     os.environ.clear()
