@@ -91,7 +91,7 @@ def test_the_worker_answer_is_small_whatever_the_output(tmp_path: Path) -> None:
 
 def test_a_large_event_is_not_parsed_again_by_a_fallback(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    raw = post(rows(20) + ["x" * core.FAIL_CLOSED_PARSE_BYTES])
+    raw = post([*rows(20), "x" * core.FAIL_CLOSED_PARSE_BYTES])
     parsed: list[int] = []
     real = jsonio.loads
     monkeypatch.setattr(jsonio, "loads", lambda text: parsed.append(len(text)) or real(text))
