@@ -4,12 +4,18 @@ Layers, each applied over the one before:
 
 1. built-in defaults;
 2. the user file, ``$XDG_CONFIG_HOME/redactor/config.toml`` (``~/.config/...``);
-3. the file named by ``REDACTOR_CONFIG`` (trusted like the user file; it must exist);
+3. the file named by ``REDACTOR_CONFIG`` (trusted like the user file; it must exist;
+   a relative name is taken from the caller's working directory);
 4. the project file ``.redactor.toml``, the nearest one from the working directory
    upwards.  A project file may come from a repository the user does not control,
    so it may only tighten: add entities and known users, lower the threshold, turn
    the service-account allowlist off, choose placeholders.  Anything that would
    loosen detection is an error naming the key.
+
+Where a file lies decides its trust, not how it was named: a host may set
+environment variables from a project's own files (Claude Code's project ``env``,
+Gemini CLI's ``.env``), so a user file or ``REDACTOR_CONFIG`` inside the project
+folder (see :func:`project_folder`) is read as a project file, tighten-only.
 
 A broken file, an unknown key or a wrong type is a :class:`ConfigError` naming the
 file, the key and the fix.  Nothing falls back to defaults silently.
@@ -20,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import errno
+import functools
 import os
 import re
 import stat
@@ -40,10 +47,13 @@ __all__ = [
     "OperatorSpec",
     "Rule",
     "Settings",
+    "account_home",
     "config_files",
+    "config_notes",
     "for_hooks",
     "load_settings",
     "own_account_names",
+    "project_folder",
     "settings_from_toml",
 ]
 
@@ -116,6 +126,10 @@ OPERATOR_KINDS: Final = ("replace", "mask", "redact", "hash")
 LANGUAGES: Final = ("pt-BR", "en")
 DEFAULT_HASH_KEY_ENV: Final = "REDACTOR_HASH_KEY"
 PROJECT_FILE: Final = ".redactor.toml"
+#: What marks a project's top folder: a repository, redactor's own project file, and
+#: the files through which a host takes environment variables from a project (Claude
+#: Code's ``.claude/settings.json`` ``env``, Gemini CLI's ``.gemini/.env`` and ``.env``).
+PROJECT_MARKERS: Final = (".git", PROJECT_FILE, ".claude", ".gemini", ".env")
 #: The longest a hook call may work before failing closed.  The client gives up at
 #: 25 s and Claude Code's installed timeout is 30 s, so the budget stays below both.
 MAX_TIME_BUDGET: Final = 20.0
@@ -280,29 +294,110 @@ def _project_config_file(cwd: Path) -> Path | None:
     return None
 
 
-def config_files(
-    cwd: Path | None = None, env: Mapping[str, str] | None = None
-) -> list[tuple[Path, Literal["user", "project"]]]:
-    """The files that :func:`load_settings` reads, in order, with their trust level."""
+@functools.cache
+def account_home() -> Path | None:
+    """This account's home folder from the system's user database (real path), not from
+    ``$HOME``: a project's environment settings could point ``$HOME`` into the project."""
+    import pwd
+
+    try:
+        home = pwd.getpwuid(os.getuid()).pw_dir
+    except (KeyError, OSError):
+        return None
+    return Path(home).resolve() if home else None
+
+
+def project_folder(cwd: Path) -> Path | None:
+    """The top folder (real path) of the project ``cwd`` is in: the nearest folder from
+    ``cwd`` upwards holding one of :data:`PROJECT_MARKERS`.
+
+    None when there is no marker below the account's home folder.  The home folder and
+    the folders above it are never a project's: they hold the user's own files (a home
+    kept in git for its dotfiles, an agent run from ``~``, ``~/.claude``), so the user
+    file ``~/.config/redactor/config.toml`` never counts as a project's because of them.
+    """
+    home = account_home()
+    below = None if home is None else str(home).rstrip("/") + "/"
+    directory = os.path.realpath(cwd)  # strings: this runs on every hook call
+    while True:
+        if below is not None and below.startswith(directory.rstrip("/") + "/"):
+            return None  # the home folder or above
+        prefix = directory.rstrip("/") + "/"
+        if any(os.access(prefix + marker, os.F_OK) for marker in PROJECT_MARKERS):
+            return Path(directory)
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def _own_user_file(path: Path) -> bool:
+    """Is ``path`` the account's own ``~/.config/redactor/config.toml`` (from the user
+    database; its folders resolved, the file itself as named: a link the user made from
+    there into a repository is still the user's choice)?"""
+    home = account_home()
+    if home is None or path.name != "config.toml":
+        return False
+    try:
+        return path.parent.resolve() == (home / ".config" / "redactor").resolve()
+    except OSError:
+        return False
+
+
+_Layer = tuple[Path, Literal["user", "project"], str | None]
+
+
+def _layers(cwd: Path | None, env: Mapping[str, str] | None) -> list[_Layer]:
+    """The files to read, in order, each with its trust and, for a file read at a lower
+    trust than its name gives, why."""
     env = os.environ if env is None else env
     cwd = Path.cwd() if cwd is None else cwd
-    found: list[tuple[Path, Literal["user", "project"]]] = []
+    named: list[tuple[Path, str]] = []
     user = _user_config_file(env)
     if user.is_file():
-        found.append((user, "user"))
+        named.append((user, "the user file"))
     explicit = env.get("REDACTOR_CONFIG")
     if explicit:
-        path = Path(explicit).expanduser()
+        # A relative name is the caller's: taken from the working directory the settings
+        # are read for (a hook event's cwd, else the hook client's), never from the folder
+        # a long-running server was started in.
+        path = cwd / Path(explicit).expanduser()
         if not path.is_file():
             raise ConfigError(
                 f"REDACTOR_CONFIG names {path}, which is not a readable file; "
                 "fix the path or unset the variable"
             )
-        found.append((path, "user"))
+        named.append((path, "REDACTOR_CONFIG"))
+    found: list[_Layer] = []
+    folder = project_folder(cwd) if named else None
+    for path, what in named:
+        inside = folder is not None and not _own_user_file(path) \
+            and path.resolve().is_relative_to(folder)
+        if inside:
+            # Whoever controls the project controls this file (and may have named it
+            # through the host's project environment settings): it may only tighten.
+            found.append((path, "project", f"{path} ({what}) is inside the project folder "
+                          f"{folder}: read as a project file (tighten-only)"))
+        else:
+            found.append((path, "user", None))
     project = _project_config_file(cwd)
     if project is not None:
-        found.append((project, "project"))
+        found.append((project, "project", None))
     return found
+
+
+def config_files(
+    cwd: Path | None = None, env: Mapping[str, str] | None = None
+) -> list[tuple[Path, Literal["user", "project"]]]:
+    """The files that :func:`load_settings` reads, in order, with the trust each is read
+    with: a user file or ``REDACTOR_CONFIG`` inside the project folder gets "project"."""
+    return [(path, trust) for path, trust, _ in _layers(cwd, env)]
+
+
+def config_notes(cwd: Path | None = None, env: Mapping[str, str] | None = None) -> list[str]:
+    """Why a file of :func:`config_files` is read as a project file though named as the
+    user's (for ``redactor doctor``)."""
+    return [note for _, _, note in _layers(cwd, env) if note]
 
 
 def load_settings(
@@ -311,10 +406,16 @@ def load_settings(
     files: Iterable[tuple[Path, Literal["user", "project"]]] | None = None,
 ) -> Settings:
     """Read the configuration layers (see the module docstring) into Settings."""
-    layers = config_files(cwd, env) if files is None else list(files)
+    layers = _layers(cwd, env) if files is None else [(p, t, None) for p, t in files]
     settings = Settings()
-    for path, trust in layers:
-        settings = _apply_file(settings, path, trust)
+    for path, trust, note in layers:
+        try:
+            settings = _apply_file(settings, path, trust)
+        except ConfigError as exc:
+            if note is None:
+                raise
+            raise ConfigError(f"{exc} ({note}; keep your own configuration outside the "
+                              "project)") from None
     return settings
 
 

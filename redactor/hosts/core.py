@@ -122,7 +122,7 @@ def settings_for(payload: dict[str, Any], env: Mapping[str, str] | None,
                  default_cwd: str | None) -> Settings:
     """The settings for an event's working directory (``cwd``), else ``default_cwd``."""
     cwd = payload.get("cwd")
-    if not isinstance(cwd, str) or not Path(cwd).is_dir():
+    if not isinstance(cwd, str) or not os.path.isabs(cwd) or not Path(cwd).is_dir():
         cwd = default_cwd
     return load_settings(cwd=Path(cwd) if cwd else None, env=env)
 

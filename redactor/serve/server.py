@@ -126,10 +126,11 @@ def request_budget(fields: Mapping[str, str], env: Mapping[str, str]) -> float:
     cannot set it, so a broken project file does not change it)."""
     from redactor.config import Settings, config_files, load_settings
 
+    cwd = fields.get("cwd", "")
+    if not cwd.startswith("/"):
+        return Settings().hook_time_budget  # the worker refuses such a request
     try:
-        cwd = fields.get("cwd")
-        files = [item for item in config_files(Path(cwd) if cwd else None, env)
-                 if item[1] == "user"]
+        files = [item for item in config_files(Path(cwd), env) if item[1] == "user"]
         return load_settings(env=env, files=files).hook_time_budget
     except Exception:  # the worker reports the configuration error itself
         return Settings().hook_time_budget

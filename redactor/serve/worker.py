@@ -85,10 +85,17 @@ def warm() -> None:
 
 def answer(raw: bytes) -> bytes:
     """The RDX1 answer to one hook request, by the adapter of the host it names."""
+    from redactor.errors import ConfigError
     from redactor.hosts.core import adapter
-    from redactor.serve.server import encode_answer, parse_request
+    from redactor.serve.server import encode_answer, fail_closed_answer, parse_request
 
     fields, env, payload = parse_request(raw)
+    host, cwd = fields.get("host", ""), fields.get("cwd", "")
+    if not cwd.startswith("/"):
+        # The caller's folder decides its project file and a relative REDACTOR_CONFIG;
+        # this process's own folder is where the server happened to start.
+        return fail_closed_answer(host, payload, ConfigError(
+            "the hook request names no absolute working folder"), env)
     delay = env.get("REDACTOR_TEST_DELAY")  # failure drills: an engine that hangs
     if delay:
         # Outside the time budget on purpose: a stall that only the dispatcher can end.
@@ -96,9 +103,7 @@ def answer(raw: bytes) -> bytes:
     deadline: float | None = None
     with contextlib.suppress(KeyError, ValueError):
         deadline = float(fields["deadline"])
-    outcome = adapter(fields.get("host", "")).run(payload, env=env,
-                                                  default_cwd=fields.get("cwd"),
-                                                  deadline=deadline)
+    outcome = adapter(host).run(payload, env=env, default_cwd=cwd, deadline=deadline)
     return encode_answer(*outcome.encoded())
 
 

@@ -38,10 +38,11 @@ class Env:
         return self.runtime / "redactor" / f"engine-{client_module.install_id()}.sock"
 
     def hook(self, event: dict[str, Any], extra: dict[str, str] | None = None,
-             timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
-        return subprocess.run([sys.executable, "-I", "-S", CLIENT, "claude"],
+             timeout: float = 120, cwd: Path | None = None,
+             flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([sys.executable, "-I", "-S", *flags, CLIENT, "claude"],
                               input=json.dumps(event).encode(), capture_output=True,
-                              env={**self.vars, **(extra or {})}, cwd=self.work,
+                              env={**self.vars, **(extra or {})}, cwd=cwd or self.work,
                               timeout=timeout, check=False)
 
     def start_server(self, *args: str, ready: bool = True) -> subprocess.Popen[bytes]:
@@ -185,6 +186,31 @@ def test_the_client_environment_is_honoured(env: Env, tmp_path: Path) -> None:
     assert updated(done)["command"] == "echo [VIA_ENV]"
     faulty = env.hook(pre(f"echo {CPF}", env.work), {"REDACTOR_TEST_FAULT": "PreToolUse"})
     assert faulty.returncode == 2 and b"InjectedFault" in faulty.stderr
+
+
+def test_a_relative_redactor_config_is_read_from_the_callers_folder(env: Env,
+                                                                    tmp_path: Path) -> None:
+    # The server started in env.work; a caller elsewhere names its own file.
+    (env.work / "strict.toml").write_text('[operators.BR_CPF]\nplaceholder = "[SERVER]"\n')
+    caller = tmp_path / "caller"
+    caller.mkdir()
+    (caller / "strict.toml").write_text('[operators.BR_CPF]\nplaceholder = "[CALLER]"\n')
+    env.start_server()
+    done = env.hook(pre(f"echo {CPF}", caller), {"REDACTOR_CONFIG": "strict.toml"},
+                    cwd=caller, flags=("-X", "importtime"))
+    assert b"redactor.config" not in done.stderr  # answered by the server, not in process
+    assert json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"] \
+        == "echo [CALLER]"
+
+
+def test_a_request_that_names_no_callers_folder_fails_closed(tmp_path: Path) -> None:
+    # Such a request would be answered for the server's own folder: refused instead.
+    from redactor.serve import worker
+
+    event = json.dumps(pre(f"echo {CPF}", tmp_path)).encode()
+    for head in (b"RDX1\nstamp 0\nhost claude\n\n", b"RDX1\nstamp 0\nhost claude\ncwd x\n\n"):
+        code, out, err = client_module.parse_answer(worker.answer(head + event))
+        assert code == 2 and CPF.encode() not in out + err
 
 
 def test_a_server_killed_mid_request_fails_closed(env: Env) -> None:

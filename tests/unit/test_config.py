@@ -12,6 +12,7 @@ from redactor.config import (
     OperatorSpec,
     Settings,
     config_files,
+    config_notes,
     for_hooks,
     load_settings,
     own_account_names,
@@ -285,3 +286,111 @@ def test_hooks_keep_the_own_account_unless_told_to_redact(tmp_path: Path,
     write(tmp_path / ".redactor.toml", '[hooks]\nown_account = "hide"\n')
     with pytest.raises(ConfigError, match="keep"):
         load_settings(cwd=tmp_path, env=env)
+
+
+# ------------------------------------------- a user file inside the project folder
+
+LOOSE = '[detection]\nentities = []\n[hooks]\nprompt_block_entities = []\n'
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A cloned repository (a .git folder) under a home folder of its own."""
+    from redactor import config
+
+    home = tmp_path / "home"
+    (home / "src" / "repo" / ".git").mkdir(parents=True)
+    monkeypatch.setattr(config, "account_home", lambda: home.resolve())
+    return home / "src" / "repo"
+
+
+@pytest.mark.parametrize("how", ["REDACTOR_CONFIG", "XDG_CONFIG_HOME", "HOME"])
+def test_a_user_file_named_inside_the_project_is_read_as_a_project_file(
+        repo: Path, how: str) -> None:
+    # A host may set these variables from the project's own settings ("env", ".env"):
+    # the file they name, inside the repository, may only tighten.
+    if how == "REDACTOR_CONFIG":
+        env = {"HOME": str(repo.parent), "REDACTOR_CONFIG": str(write(repo / "r.toml", LOOSE))}
+    elif how == "XDG_CONFIG_HOME":
+        write(repo / "cfg/redactor/config.toml", LOOSE)
+        env = {"HOME": str(repo.parent), "XDG_CONFIG_HOME": str(repo / "cfg")}
+    else:  # $HOME pointed into the project: the home folder comes from the user database
+        write(repo / ".config/redactor/config.toml", LOOSE)
+        env = {"HOME": str(repo)}
+    settings = load_settings(cwd=repo, env=env)
+    assert settings.entities == DEFAULT_ENTITIES
+    assert settings.prompt_block_entities == Settings().prompt_block_entities
+    [(path, trust)] = config_files(repo, env)
+    assert trust == "project"
+    [note] = config_notes(repo, env)
+    assert note == (f"{path} ({'REDACTOR_CONFIG' if how == 'REDACTOR_CONFIG' else 'the user file'})"
+                    f" is inside the project folder {repo.resolve()}: read as a project file "
+                    "(tighten-only)")
+
+
+def test_a_loosening_key_in_a_user_file_inside_the_project_is_an_error(repo: Path) -> None:
+    named = write(repo / "nested" / "r.toml", '[detection]\ndisabled_entities = ["BR_CPF"]\n')
+    (repo / "sub").mkdir()
+    with pytest.raises(ConfigError) as caught:
+        load_settings(cwd=repo / "sub", env={"REDACTOR_CONFIG": str(named)})
+    message = str(caught.value)
+    assert "detection.disabled_entities" in message and "cannot be set by a project file" in message
+    assert f"inside the project folder {repo.resolve()}" in message
+    # Out of the repository, the same file is the user's own.
+    moved = write(repo.parent / "r.toml", named.read_text())
+    env = {"REDACTOR_CONFIG": str(moved)}
+    assert "BR_CPF" not in load_settings(cwd=repo / "sub", env=env).entities
+    assert config_notes(repo / "sub", env) == []
+
+
+def test_where_the_file_really_lies_decides_through_links(repo: Path) -> None:
+    inside = write(repo / "r.toml", LOOSE)
+    link = repo.parent / "looks-like-mine.toml"
+    link.symlink_to(inside)
+    assert config_files(repo, {"REDACTOR_CONFIG": str(link)}) == [(link, "project")]
+    # A link in the repository to a file of the user's outside it reads the user's file.
+    mine = write(repo.parent / "mine.toml", LOOSE)
+    (repo / "to-mine.toml").symlink_to(mine)
+    named = repo / "to-mine.toml"
+    assert config_files(repo, {"REDACTOR_CONFIG": str(named)}) == [(named, "user")]
+
+
+def test_the_home_folder_and_above_are_never_a_project(repo: Path) -> None:
+    home = repo.parent.parent
+    (home / ".git").mkdir()  # a home kept in git for its dotfiles
+    (home / ".claude").mkdir()
+    mine = write(home / "redactor.toml", LOOSE)
+    for cwd in (home, home / "src"):
+        assert config_files(cwd, {"REDACTOR_CONFIG": str(mine)}) == [(mine, "user")]
+    # The account's own ~/.config/redactor/config.toml stays the user's even when
+    # ~/.config is a repository the agent works in.
+    (home / ".config" / ".git").mkdir(parents=True)
+    own = write(home / ".config/redactor/config.toml", LOOSE)
+    (home / ".config" / "nvim").mkdir()
+    env = {"HOME": str(home)}
+    assert config_files(home / ".config" / "nvim", env) == [(own, "user")]
+    assert load_settings(cwd=home / ".config" / "nvim", env=env).entities == ()
+    # Without any marker, a folder is no project: nothing is read at a lower trust.
+    (home / ".git").rmdir()
+    (home / ".claude").rmdir()
+    plain = home / "plain"
+    write(plain / "r.toml", LOOSE)
+    assert config_files(plain, {"REDACTOR_CONFIG": str(plain / "r.toml")}) \
+        == [(plain / "r.toml", "user")]
+
+
+def test_a_relative_redactor_config_is_the_callers(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # Read from the working directory the settings are for (a hook event's, the hook
+    # client's), not from the folder this process started in (a warm server's).
+    server, caller = tmp_path / "server", tmp_path / "caller"
+    write(server / "strict.toml", '[operators.BR_CPF]\nplaceholder = "[SERVER]"\n')
+    write(caller / "strict.toml", '[operators.BR_CPF]\nplaceholder = "[CALLER]"\n')
+    monkeypatch.chdir(server)
+    env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "none"),
+           "REDACTOR_CONFIG": "strict.toml"}
+    settings = load_settings(cwd=caller, env=env)
+    assert settings.operator_for("BR_CPF").render("BR_CPF") == "[CALLER]"
+    (caller / "strict.toml").unlink()
+    with pytest.raises(ConfigError, match=f"names {caller / 'strict.toml'}, which is not"):
+        load_settings(cwd=caller, env=env)
