@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from redactor import Settings
+from redactor.drills import SWITCH_TEXT, SWITCHES_ENV
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -22,6 +23,13 @@ def isolated_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     for name in ("REDACTOR_CONFIG", "REDACTOR_HASH_KEY", "REDACTOR_TEST_FAULT",
                  "REDACTOR_TEST_DELAY", "REDACTOR_HOOK_TIMEOUT", "REDACTOR_BASELINE_KEY"):
         os.environ.pop(name, None)
+    # The failure drills (REDACTOR_TEST_FAULT, REDACTOR_TEST_DELAY) are honoured only
+    # while this names a switch file in a private folder (redactor.drills); every process
+    # the tests start inherits it, so a test sets a drill variable and nothing else.
+    switch = tmp_path_factory.mktemp("drills") / "switch"
+    switch.write_bytes(SWITCH_TEXT)
+    switch.chmod(0o600)
+    os.environ[SWITCHES_ENV] = str(switch)
     yield
     os.environ.clear()
     os.environ.update(saved)

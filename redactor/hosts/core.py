@@ -30,6 +30,7 @@ from typing import Any, Final, Literal, Protocol
 
 from redactor import jsonio, messages
 from redactor.config import MAX_TIME_BUDGET, Settings, for_hooks, load_settings
+from redactor.drills import drill
 from redactor.patch import apply_patch, plain_field_name
 from redactor.policy import match_prompt, match_tool
 from redactor.serve.protocol import HOSTS
@@ -87,7 +88,8 @@ class HookTimeout(Exception):
 
 
 class InjectedFault(RuntimeError):
-    """Raised on purpose for the events named in REDACTOR_TEST_FAULT (failure drills)."""
+    """Raised on purpose for the events named in REDACTOR_TEST_FAULT (failure drills,
+    honoured in test runs only: see :mod:`redactor.drills`)."""
 
 
 @contextmanager
@@ -378,7 +380,7 @@ class JsonAdapter:
         left = min(self.budget_seconds(settings), limit - (time.monotonic() - started))
         with time_budget(max(left, 0.01)):
             # Failure drills: prove, against the real host, that an error fails closed.
-            if event in environ.get("REDACTOR_TEST_FAULT", "").split(","):
+            if event in drill(environ, "REDACTOR_TEST_FAULT").split(","):
                 raise InjectedFault(event)
             return self.dispatch(event, payload, settings, environ, LazyEngine(settings, environ))
 
@@ -389,7 +391,7 @@ class JsonAdapter:
         payload: Any = None
         event: str | None = sniff_event(raw)
         try:
-            drills = (os.environ if env is None else env).get("REDACTOR_TEST_FAULT", "")
+            drills = drill(os.environ if env is None else env, "REDACTOR_TEST_FAULT")
             if f"unreadable-{event}" in drills.split(","):
                 # Failure drill: this event is treated as unreadable input.
                 raise InjectedFault("unreadable")

@@ -85,6 +85,7 @@ def warm() -> None:
 
 def answer(raw: bytes) -> bytes:
     """The RDX1 answer to one hook request, by the adapter of the host it names."""
+    from redactor.drills import drill
     from redactor.errors import ConfigError
     from redactor.hosts.core import adapter
     from redactor.serve.server import encode_answer, fail_closed_answer, parse_request
@@ -96,7 +97,7 @@ def answer(raw: bytes) -> bytes:
         # this process's own folder is where the server happened to start.
         return fail_closed_answer(host, payload, ConfigError(
             "the hook request names no absolute working folder"), env)
-    delay = env.get("REDACTOR_TEST_DELAY")  # failure drills: an engine that hangs
+    delay = drill(env, "REDACTOR_TEST_DELAY")  # failure drills: an engine that hangs
     if delay:
         # Outside the time budget on purpose: a stall that only the dispatcher can end.
         time.sleep(float(delay))

@@ -9,6 +9,7 @@ or (for Codex, which rejects a whole answer over one unknown key) an undocumente
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from redactor import Settings
 from redactor.config import Rule
+from redactor.drills import SWITCHES_ENV
 from redactor.hosts import codex, gemini
 from redactor.hosts.core import adapter
 from tests.hooks.test_fuzz_hooks import (
@@ -31,6 +33,13 @@ from tests.hooks.test_fuzz_hooks import (
 
 CPF = "529.982.247-25"
 CNPJ = "12.ABC.345/01DE-35"
+
+
+def drills_on() -> dict[str, str]:
+    """The test run's switch file (tests/conftest.py): the failure drills need it."""
+    return {SWITCHES_ENV: os.environ[SWITCHES_ENV]}
+
+
 CODEX_TOP = {"decision", "reason", "hookSpecificOutput"}
 CODEX_SPECIFIC = {"hookEventName", "permissionDecision", "permissionDecisionReason",
                   "updatedInput", "additionalContext"}
@@ -122,7 +131,7 @@ def test_codex_failure_drills_fail_closed(event: str) -> None:
     payload = {**pre(f"echo {CPF}"), "hook_event_name": event, "prompt": CPF,
                "tool_response": CPF}
     outcome = codex.ADAPTER.run(json.dumps(payload).encode(), Settings(),
-                                env={"REDACTOR_TEST_FAULT": event})
+                                env={"REDACTOR_TEST_FAULT": event, **drills_on()})
     assert outcome.exit_code == 0
     out = answer(outcome)
     assert CPF not in outcome.stdout
@@ -196,7 +205,7 @@ def test_gemini_failure_drills_deny_on_both_channels(event: str) -> None:
                "tool_input": {"command": CPF}, "tool_response": {"llmContent": CPF},
                "llm_request": {"messages": [{"role": "user", "content": CPF}]}}
     outcome = gemini.ADAPTER.run(json.dumps(payload).encode(), Settings(),
-                                 env={"REDACTOR_TEST_FAULT": event})
+                                 env={"REDACTOR_TEST_FAULT": event, **drills_on()})
     assert outcome.exit_code == 2
     assert answer(outcome)["decision"] == "deny"
     assert outcome.stderr and "redactor" in outcome.stderr

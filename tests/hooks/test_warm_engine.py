@@ -186,6 +186,11 @@ def test_the_client_environment_is_honoured(env: Env, tmp_path: Path) -> None:
     assert updated(done)["command"] == "echo [VIA_ENV]"
     faulty = env.hook(pre(f"echo {CPF}", env.work), {"REDACTOR_TEST_FAULT": "PreToolUse"})
     assert faulty.returncode == 2 and b"InjectedFault" in faulty.stderr
+    # Without the test run's switch file (redactor.drills), a drill is a project's
+    # variable like any other: ignored.
+    for drill in ({"REDACTOR_TEST_FAULT": "PreToolUse"}, {"REDACTOR_TEST_DELAY": "300"}):
+        done = env.hook(pre(f"echo {CPF}", env.work), {**drill, "REDACTOR_TEST_SWITCHES": ""})
+        assert updated(done)["command"] == "echo [CPF]"
 
 
 def test_a_relative_redactor_config_is_read_from_the_callers_folder(env: Env,
