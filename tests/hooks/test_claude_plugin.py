@@ -97,6 +97,45 @@ def test_a_named_program_that_is_missing_is_a_block(tmp_path: Path) -> None:
     assert_blocked(done, "redactor did not run (exit 127)")
 
 
+def run_named(program: Path | str, home: Path, cwd: Path | None = None,
+              **env: str) -> subprocess.CompletedProcess[str]:
+    variables = {"PATH": BASE_PATH, "HOME": str(home), "REDACTOR_HOOK_BIN": str(program), **env}
+    return subprocess.run([str(SCRIPT)], input=json.dumps(PROMPT), capture_output=True,
+                          text=True, env=variables, cwd=cwd, timeout=120, check=False)
+
+
+def test_a_named_program_a_project_could_have_put_there_is_refused(tmp_path: Path) -> None:
+    # Claude Code takes environment variables from a project's settings ("env"): the
+    # program REDACTOR_HOOK_BIN names must not come from the project.
+    answering = "cat >/dev/null; echo '{\"ran\": true}'\n"
+    project = tmp_path / "project"
+    planted = fake_program(project / "tools", "redactor-hook", answering)
+    mine = fake_program(tmp_path / "venv" / "bin", "redactor-hook", answering)
+    inside = "REDACTOR_HOOK_BIN lies inside the project folder"
+    assert_blocked(run_named(planted, tmp_path, CLAUDE_PROJECT_DIR=str(project)), inside)
+    assert_blocked(run_named(planted, tmp_path, cwd=project / "tools"), inside)
+    # Through a link that lies outside, it is still the project's program.
+    link = tmp_path / "looks-like-mine"
+    link.symlink_to(planted)
+    assert_blocked(run_named(link, tmp_path, CLAUDE_PROJECT_DIR=str(project)), inside)
+    assert_blocked(run_named("tools/redactor-hook", tmp_path, cwd=project),
+                   "REDACTOR_HOOK_BIN is not an absolute path")
+    # The user's own program outside the project runs; so does any program when the
+    # folder is the home folder or above it ("/" here), which holds the user's own files.
+    assert run_named(mine, tmp_path, cwd=project, CLAUDE_PROJECT_DIR=str(project)).stdout \
+        == '{"ran": true}\n'
+    assert run_named(planted, tmp_path, cwd=Path("/"), CLAUDE_PROJECT_DIR="/").stdout \
+        == '{"ran": true}\n'
+    # A program others may write is refused (so is another user's: root only can test).
+    mine.chmod(0o775)
+    assert_blocked(run_named(mine, tmp_path, cwd=project),
+                   "REDACTOR_HOOK_BIN is not owned by you or root, or others may write it")
+    mine.chmod(0o755)
+    if os.getuid() == 0:
+        os.chown(mine, 4242, 4242)
+        assert_blocked(run_named(mine, tmp_path, cwd=project), "is not owned by you or root")
+
+
 def test_answers_of_the_program_pass_through_with_their_exit_code(tmp_path: Path) -> None:
     # The light client first, the event on its stdin and "claude" as its argument.
     fake_program(tmp_path, "redactor-hook",
