@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from redactor.errors import RedactorError
 
-__all__ = ["Check", "claude_plugin_checks", "run_checks"]
+__all__ = ["Check", "claude_plugin_checks", "drill_checks", "hook_bin_problem", "run_checks"]
 
 CANARY = "529.982.247-25"  # a documented example CPF, never a person's
 
@@ -91,7 +91,7 @@ def _self_test(command: str, host: str = "claude", name: str = "self-test") -> C
 
 def run_checks(cwd: Path | None = None) -> list[Check]:
     """Every check, in order; none raises."""
-    from redactor.config import load_settings
+    from redactor.config import config_notes, load_settings
     from redactor.install import claude_settings_path, default_hook_command
     from redactor.serve import control as server
 
@@ -100,8 +100,12 @@ def run_checks(cwd: Path | None = None) -> list[Check]:
         settings = load_settings(cwd=cwd)
         sources = ", ".join(str(p) for p in settings.sources) or "defaults only"
         checks.append(Check("configuration", True, sources))
+        # A user file or REDACTOR_CONFIG inside the project folder: tighten-only.
+        checks.extend(Check("configuration", True, note, warning=True)
+                      for note in config_notes(cwd))
     except RedactorError as exc:
         checks.append(Check("configuration", False, str(exc)))
+    checks.extend(drill_checks())
 
     command: str | None = None
     found_any = False
@@ -176,11 +180,11 @@ def claude_plugin_checks(cwd: Path | None = None, *,
     where = ", ".join(str(p) for p in enabled)
     named = os.environ.get("REDACTOR_HOOK_BIN")
     if named:
-        usable = os.path.isfile(named) and os.access(named, os.X_OK)
-        checks = [Check("Claude Code plugin", usable,
+        problem = hook_bin_problem(named, cwd)
+        checks = [Check("Claude Code plugin", problem is None,
                         f"enabled in {where}; its hook runs {named} (REDACTOR_HOOK_BIN)"
-                        if usable else f"enabled in {where}, but REDACTOR_HOOK_BIN names no "
-                        "executable file: the plugin's hook blocks every call")]
+                        if problem is None else f"enabled in {where}, but REDACTOR_HOOK_BIN "
+                        f"{problem}: the plugin's hook refuses it and blocks every call")]
     else:
         program = shutil.which("redactor-hook") or shutil.which("redactor")
         checks = [Check("Claude Code plugin", program is not None,
@@ -197,6 +201,48 @@ def claude_plugin_checks(cwd: Path | None = None, *,
                             "too: both run on every call; keep one (claude plugin disable "
                             "redactor@redactor, or remove the settings hooks)", warning=True))
     return checks
+
+
+def hook_bin_problem(named: str, cwd: Path | None = None) -> str | None:
+    """Why the plugin's script refuses the program ``REDACTOR_HOOK_BIN`` names (the same
+    rules as ``plugins/redactor/hooks/redactor-hook``), or None."""
+    from redactor.config import account_home
+
+    if not os.path.isabs(named):
+        return "is not an absolute path"
+    if not (os.path.isfile(named) and os.access(named, os.X_OK)):
+        return "names no executable file"
+    real = Path(os.path.realpath(named))
+    home = account_home()
+    for folder in (os.environ.get("CLAUDE_PROJECT_DIR"), str(cwd or Path.cwd())):
+        if not folder:
+            continue
+        top = Path(folder).resolve()
+        if home is not None and home.is_relative_to(top):
+            continue  # the home folder and above hold the user's own programs
+        if real.is_relative_to(top):
+            return f"lies inside the project folder {top}, where a project could have put it"
+    info = real.stat()
+    if info.st_uid not in (os.getuid(), 0) or info.st_mode & 0o022:
+        return "is not owned by you or root, or others may write it"
+    return None
+
+
+def drill_checks(env: dict[str, str] | None = None) -> list[Check]:
+    """A failure drill variable set outside a test run: ignored, or (with a switch file)
+    honoured, so that hooks fail on purpose.  Either way, something to know."""
+    from redactor.drills import DRILLS, SWITCHES_ENV, switch_problem
+
+    environ = dict(os.environ) if env is None else env
+    named = [name for name in DRILLS if environ.get(name)]
+    if not named:
+        return []
+    problem = switch_problem(environ)
+    if problem is None:
+        return [Check("failure drills", True, f"{', '.join(named)} honoured ({SWITCHES_ENV} "
+                      "names a switch file): hooks fail or stall on purpose", warning=True)]
+    return [Check("failure drills", True, f"{', '.join(named)} ignored: {problem}; the drills "
+                  "work in redactor's test runs only", warning=True)]
 
 
 def _prefilter_check() -> Check:

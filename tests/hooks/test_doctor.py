@@ -146,6 +146,55 @@ def test_a_plugin_without_redactor_on_path_fails(home: Path, tmp_path: Path,
     assert not by_name(run_checks(tmp_path / "project"), "Claude Code plugin")
 
 
+def test_a_plugin_program_named_from_inside_the_project_fails(
+        home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from redactor.doctor import claude_plugin_checks
+
+    enable_plugin(home)
+    project = tmp_path / "project"
+    planted = project / "bin" / "redactor-hook"
+    planted.parent.mkdir()
+    planted.write_text("#!/bin/sh\ncat >/dev/null; echo '{}'\n")
+    planted.chmod(0o755)
+    monkeypatch.setenv("REDACTOR_HOOK_BIN", str(planted))
+    plugin = claude_plugin_checks(project)[0]
+    assert not plugin.ok
+    assert f"REDACTOR_HOOK_BIN lies inside the project folder {project}" in plugin.detail
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))  # as Claude Code sets it for hooks
+    assert "inside the project folder" in claude_plugin_checks(elsewhere)[0].detail
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR")
+    planted.chmod(0o777)
+    assert "others may write it" in claude_plugin_checks(elsewhere)[0].detail
+    planted.chmod(0o755)
+    assert claude_plugin_checks(elsewhere)[0].ok
+
+
+def test_doctor_says_which_user_file_is_read_as_a_project_file_and_which_drills_are_ignored(
+        home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "project"
+    (project / ".git").mkdir()
+    named = project / "redactor.toml"
+    named.write_text('[messages]\nlanguage = "en"\n')
+    monkeypatch.setenv("REDACTOR_CONFIG", str(named))
+    monkeypatch.setenv("REDACTOR_TEST_FAULT", "PreToolUse")
+    monkeypatch.delenv("REDACTOR_TEST_SWITCHES")
+    checks = run_checks(project)
+    [loaded, note] = by_name(checks, "configuration")
+    assert loaded.ok and not loaded.warning and str(named) in loaded.detail
+    assert note.warning and note.detail == (
+        f"{named} (REDACTOR_CONFIG) is inside the project folder {project}: read as a "
+        "project file (tighten-only)")
+    [drills] = by_name(checks, "failure drills")
+    assert drills.warning and drills.detail.startswith("REDACTOR_TEST_FAULT ignored: ")
+    # A loosening key there is the error, and the error says why.
+    named.write_text('[allowlist]\nvalues = ["x"]\n')
+    [failed] = by_name(run_checks(project), "configuration")
+    assert not failed.ok and "allowlist.values" in failed.detail
+    assert "read as a project file" in failed.detail
+
+
 # ----------------------------------------------------------------------- Spark check
 
 def fake_java(root: Path, banner: str, code: int = 0) -> Path:
