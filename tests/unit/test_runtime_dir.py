@@ -5,12 +5,26 @@ started).  The folder is refused, and a private one under the user's cache is us
 from __future__ import annotations
 
 import os
+import shutil
 import stat
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from redactor.serve import control, protocol
+
+
+@pytest.fixture
+def tmp_path() -> Iterator[Path]:
+    """A short private folder: pytest's own (``/tmp/pytest-of-<user>/pytest-<run>/<test>``)
+    grows with its run counter, and a socket path must fit in 107 bytes."""
+    folder = Path(tempfile.mkdtemp(prefix="rdr", dir="/tmp"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
