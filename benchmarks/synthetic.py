@@ -128,6 +128,59 @@ def cnpj_forms(cnpj: str) -> dict[str, str]:
     return forms
 
 
+#: Escaped spellings of the separators (issue 29, item 5): name -> {char: spelling}.
+ESCAPES: Final = {
+    "percent": {"-": "%2D", ".": "%2E", "/": "%2F", " ": "%20"},
+    "percent_lower": {"-": "%2d", ".": "%2e", "/": "%2f", " ": "%20"},
+    "percent_twice": {"-": "%252D", ".": "%252E", "/": "%252F", " ": "%2520"},
+    "json": {"-": "\\u002d", ".": "\\u002e", "/": "\\/", " ": "\\u0020"},
+    "html_hex": {"-": "&#x2D;", ".": "&#x2E;", "/": "&#x2F;", " ": "&#x20;"},
+    "html_decimal": {"-": "&#45;", ".": "&#46;", "/": "&#47;", " ": "&#32;"},
+    "html_named": {"-": "&hyphen;", ".": "&period;", "/": "&sol;", " ": "&nbsp;"},
+}
+
+
+def _escaped(written: str, escapes: dict[str, str], only: str) -> str:
+    return "".join(escapes[c] if c in only else c for c in written)
+
+
+def _glued(bare: str, keyword: str) -> dict[str, str]:
+    return {"glued_keyword": keyword + bare, "glued_upper": keyword.upper() + bare,
+            "after_percent": "%2F" + bare, "after_space_escape": "%20" + bare,
+            "after_json_break": "\\n" + bare, "after_json_tab": "\\t" + bare}
+
+
+def cpf_encoded_forms(cpf: str) -> dict[str, str]:
+    """A CPF's written forms with escaped separators, a spaced dash, a glued keyword."""
+    forms = cpf_forms(cpf)
+    out: dict[str, str] = {}
+    for name, escapes in ESCAPES.items():
+        out[f"masked_{name}"] = _escaped(forms["masked"], escapes, "-.")
+        out[f"dash_{name}"] = _escaped(forms["masked"], escapes, "-")
+        out[f"spaces_{name}"] = _escaped(forms["spaces"], escapes, " ")
+        out[f"ocr_slash_{name}"] = _escaped(forms["ocr_slash"], escapes, "/")
+    masked = forms["masked"]
+    out["spaced_dash"] = masked.replace("-", " - ")
+    out["spaced_dash_before"] = masked.replace("-", " -")
+    out.update(_glued(cpf, "cpf"))
+    return out
+
+
+def cnpj_encoded_forms(cnpj: str) -> dict[str, str]:
+    """A CNPJ's written forms with escaped separators and a glued keyword."""
+    forms = cnpj_forms(cnpj)
+    out: dict[str, str] = {}
+    for name, escapes in ESCAPES.items():
+        out[f"masked_{name}"] = _escaped(forms["masked"], escapes, "-./")
+        out[f"slash_{name}"] = _escaped(forms["masked"], escapes, "/")
+        if cnpj.isdigit():
+            out[f"slash_only_{name}"] = _escaped(forms["slash_only"], escapes, "/")
+            out[f"spaces_{name}"] = _escaped(forms["spaces"], escapes, " ")
+    if cnpj.isdigit():
+        out.update(_glued(cnpj, "cnpj"))
+    return out
+
+
 def timestamp14(rng: random.Random) -> str:
     """A plausible YYYYMMDDhhmmss timestamp."""
     return (f"{rng.randint(2000, 2030):04d}{rng.randint(1, 12):02d}{rng.randint(1, 28):02d}"

@@ -11,6 +11,13 @@ from typing import TYPE_CHECKING, Final
 import regex
 from presidio_analyzer import Pattern, RecognizerResult
 
+from recognizers._escapes import (
+    AFTER_ESCAPE,
+    ESCAPE_EDGE,
+    decode_separators,
+    escaped_separator,
+    separator,
+)
 from recognizers.base import (
     CHECKSUM_PASS_SCORE,
     CONTEXT_BOOST,
@@ -32,12 +39,30 @@ __all__ = ["BrCnpjRecognizer", "looks_like_timestamp"]
 # its four separators may have a space on either side (python-stdnum's example
 # ``12. ABC.345 /01DE-35``; dash variants are mapped onto ``-`` before matching): all
 # four marks in place are as distinctive as the plain mask.
-_MASKED: Final = (r"[0-9A-Za-z]{2} ?\. ?[0-9A-Za-z]{3} ?\. ?[0-9A-Za-z]{3} ?/ ?[0-9A-Za-z]{4}"
-                  r" ?- ?[0-9]{2}")
+# Each mark may also be written escaped (``%2F``, ``\\/``, ``&#x2F;``: see
+# recognizers._escapes).
+_DOT: Final = separator(".", plain=" ?\\. ?")
+_SLASH: Final = separator("/", plain=" ?/ ?")
+_DASH: Final = separator("-", plain=" ?- ?")
+_MASKED: Final = (rf"[0-9A-Za-z]{{2}}{_DOT}[0-9A-Za-z]{{3}}{_DOT}[0-9A-Za-z]{{3}}{_SLASH}"
+                  rf"[0-9A-Za-z]{{4}}{_DASH}[0-9]{{2}}")
 # Fourteen digits, with or without separators in the mask's places (one pattern for
 # the separated and the bare forms, which score the same: each pattern is one more
-# pass over every region).
-_NUMERIC: Final = r"[0-9]{2}[. ]?[0-9]{3}[. ]?[0-9]{3}[/. ]?[0-9]{4}[-. ]?[0-9]{2}"
+# pass over every region), the separators maybe escaped.
+_GAP: Final = separator(". ")
+_NUMERIC: Final = (rf"[0-9]{{2}}{_GAP}?[0-9]{{3}}{_GAP}?[0-9]{{3}}{separator('/. ')}?[0-9]{{4}}"
+                   rf"{separator('-. ')}?[0-9]{{2}}")
+# A number may also start right after an escape that ends in a letter or digit
+# (``%2011222333000181``, a JSON ``\\n``) or glued to its keyword (``cnpj112...``).
+_GLUED: Final = "[Cc][Nn][Pp][Jj]"
+_START: Final = rf"(?:(?<![0-9A-Za-z])|{AFTER_ESCAPE}|(?<={_GLUED}))"
+
+
+def _bounded(core: str) -> str:
+    """``core`` not touching a letter or digit, except an escape's or the keyword's."""
+    return rf"{_START}(?:{core})(?![0-9A-Za-z])"
+
+
 # Unmasked alphanumeric, compact or with some of the mask's marks (``AA345678/000A-29``):
 # letters all upper case or all lower case, at least one of them.  Lower case, which
 # hex and base32 identifiers are written in, also needs a digit among the first twelve
@@ -180,6 +205,28 @@ def _unmasked(numeric: str) -> str:
     return f"{_EDGE}(?:{_ALNUM_ANY}|{numeric}|{_spaced_with_letter()}){_END_EDGE}"
 
 
+_LEAD: Final = f"(?:{ESCAPE_EDGE}|{_GLUED})"
+
+
+def _escaped_numeric() -> str:
+    """The numeric forms the plain triggers leave out: after an escape or the glued
+    keyword, or with at least one separator escaped (by the place of the first).  Not
+    every form with a plain edge and plain separators: a log's timestamps would hit."""
+    sep = separator("-./ ")
+    plain = "[-./ ]"
+    escaped = escaped_separator("-./ ")
+    widths = (2, 3, 3, 4)
+    alternatives = [f"{_LEAD}[0-9]{{2}}{sep}?[0-9]{{3}}{sep}?[0-9]{{3}}{sep}?[0-9]{{4}}{sep}?"
+                    "[0-9]{2}"]
+    for first in range(len(widths)):
+        parts = []
+        for index, width in enumerate(widths):
+            gap = plain + "?" if index < first else escaped if index == first else sep + "?"
+            parts.append(f"[0-9]{{{width}}}{gap}")
+        alternatives.append(f"(?:^|[^0-9A-Za-z]){''.join(parts)}[0-9]{{2}}")
+    return "(?:" + "|".join(alternatives) + f"){_END_EDGE}"
+
+
 def _unmasked_check(threshold: float) -> Callable[[str], bool]:
     """What a hit of the unmasked trigger must pass to hold a finding at ``threshold``:
     its check digits, and, where a timestamp's score cannot reach the threshold, not
@@ -212,8 +259,10 @@ def _near_timestamp(trigger: Trigger) -> Trigger:
 def _spaced_alphanumeric(written: str) -> bool:
     """The alphanumeric form with its groups separated by spaces (a letter among them;
     the masked form's spaces sit next to its marks)."""
-    return " " in written and not _MASKED_RE.fullmatch(written) and not written.replace(
-        " ", "").isdigit()
+    if _MASKED_RE.fullmatch(written):
+        return False
+    decoded = decode_separators(written)
+    return " " in decoded and not decoded.replace(" ", "").isdigit()
 
 
 def _reads_as_timestamp(written: str) -> bool:
@@ -242,8 +291,8 @@ class BrCnpjRecognizer(PackPatternRecognizer):
 
     ENTITY = "BR_CNPJ"
     PATTERNS = (
-        Pattern("CNPJ (masked)", bounded(_MASKED), 1.0),
-        Pattern("CNPJ (numeric)", bounded(_NUMERIC), CHECKSUM_PASS_SCORE),
+        Pattern("CNPJ (masked)", _bounded(_MASKED), 1.0),
+        Pattern("CNPJ (numeric)", _bounded(_NUMERIC), CHECKSUM_PASS_SCORE),
         Pattern("CNPJ (alphanumeric)", bounded(_ALNUM), CHECKSUM_PASS_SCORE),
     )
     DEFAULT_CONTEXT = (
@@ -285,6 +334,8 @@ class BrCnpjRecognizer(PackPatternRecognizer):
             Trigger(_MASKED, accept=checked(cnpj_is_valid), name="masked"),
             Trigger(_unmasked(numeric), accept=checked(_unmasked_check(threshold)),
                     name="unmasked"),
+            Trigger(_escaped_numeric(), accept=checked(_unmasked_check(threshold), _LEAD),
+                    name="escaped"),
         ]
         # At or below TIMESTAMP_SCORE the numeric trigger already hits every run.
         if TIMESTAMP_SCORE < threshold <= max(TIMESTAMP_SCORE + CONTEXT_BOOST, CONTEXT_FLOOR):
@@ -306,7 +357,7 @@ class BrCnpjRecognizer(PackPatternRecognizer):
             return True
         if _MASKED_RE.fullmatch(pattern_text):
             return False
-        core = _NOT_ALNUM.sub("", pattern_text)
+        core = _NOT_ALNUM.sub("", decode_separators(pattern_text))
         if core.isdigit():
             return False
         if not (core.isupper() or core.islower()):

@@ -7,15 +7,25 @@ from typing import Final
 import regex
 from presidio_analyzer import Pattern
 
+from recognizers._escapes import AFTER_ESCAPE, ESCAPE_EDGE, separator
 from recognizers.base import CHECKSUM_PASS_SCORE, PackPatternRecognizer, bounded
 from recognizers.checksums import cpf_is_valid
 from recognizers.prefilter import Prefilter, Trigger, checked
 
 __all__ = ["BrCpfRecognizer"]
 
-_MASKED: Final = r"[0-9]{3}\.[0-9]{3}\.[0-9]{3}-[0-9]{2}"
-# Any other separated form; the lookahead demands at least one separator.
-_SEPARATED: Final = r"(?=[0-9]{3,9}[-. /])[0-9]{3}[-. ]?[0-9]{3}[-. ]?[0-9]{3}[-. /]?[0-9]{2}"
+# Separators may be written escaped (``%2D``, ``&#46;``, ``\\u002e``, ``\\/``: see
+# recognizers._escapes), and the check digits' dash may have a space on either side
+# (``529.982.247 - 25``) in the mask.
+_DOT: Final = separator(".")
+_MASK_DASH: Final = separator("-", plain=" ?- ?")
+_GAP: Final = separator("-. ")
+_LAST_GAP: Final = separator("-. /")
+_MASKED: Final = rf"[0-9]{{3}}{_DOT}[0-9]{{3}}{_DOT}[0-9]{{3}}{_MASK_DASH}[0-9]{{2}}"
+# Any other separated form; the lookahead demands at least one separator (or the
+# opening character of an escape).
+_SEPARATED: Final = (rf"(?=[0-9]{{3,9}}[-. /%\\&])[0-9]{{3}}{_GAP}?[0-9]{{3}}{_GAP}?[0-9]{{3}}"
+                     rf"{_LAST_GAP}?[0-9]{{2}}")
 _BARE: Final = r"[0-9]{11}"
 # Portal-style partial masks: the hidden digits cannot be checked, the visible ones
 # are still a quasi-identifier.
@@ -23,15 +33,29 @@ _HIDDEN: Final = (
     r"[*xX\u2022]{3}\.[0-9]{3}\.[0-9]{3}-[*xX\u2022]{2}"
     r"|[0-9]{3}\.[*xX\u2022]{3}\.[*xX\u2022]{3}-[0-9]{2}"
 )
+# A number may also start right after an escape that ends in a letter or digit
+# (``%2F52998224725``, a JSON ``\\n``) or glued to its keyword (``cpf52998224725``).
+_GLUED: Final = "[Cc][Pp][Ff]"
+_START: Final = rf"(?:(?<![0-9A-Za-z])|{AFTER_ESCAPE}|(?<={_GLUED}))"
+
+
+def _bounded(core: str) -> str:
+    """``core`` not touching a letter or digit, except an escape's or the keyword's."""
+    return rf"{_START}(?:{core})(?![0-9A-Za-z])"
+
+
 # Prefilter: every numeric form, not touching a letter or digit on either side (the
-# boundary characters are part of the hit), and the partially hidden forms.
-_EDGE: Final = "(?:^|[^0-9A-Za-z])"
+# boundary characters are part of the hit) save an escape or the glued keyword, and
+# the partially hidden forms.
+_LEAD: Final = f"(?:{ESCAPE_EDGE}|{_GLUED})"
+_EDGE: Final = f"(?:^|[^0-9A-Za-z]|{_LEAD})"
 _END_EDGE: Final = "(?:[^0-9A-Za-z]|$)"
+_TRIGGER_LAST_GAP: Final = separator("-. /", plain="(?: ?- ?|[. /])")
 # A numeric hit is one of the written forms the patterns match, and every such match
 # whose check digits fail is dropped (invalidate_result): the hit must pass them too.
 _TRIGGERS: Final = (
-    Trigger(f"{_EDGE}[0-9]{{3}}[-. ]?[0-9]{{3}}[-. ]?[0-9]{{3}}[-. /]?[0-9]{{2}}{_END_EDGE}",
-            accept=checked(cpf_is_valid), name="numeric"),
+    Trigger(f"{_EDGE}[0-9]{{3}}{_GAP}?[0-9]{{3}}{_GAP}?[0-9]{{3}}{_TRIGGER_LAST_GAP}?[0-9]{{2}}"
+            f"{_END_EDGE}", accept=checked(cpf_is_valid, _LEAD), name="numeric"),
     Trigger(_HIDDEN.replace("\\u2022", "\u2022"), name="hidden"),
 )
 
@@ -51,9 +75,9 @@ class BrCpfRecognizer(PackPatternRecognizer):
 
     ENTITY = "BR_CPF"
     PATTERNS = (
-        Pattern("CPF (masked)", bounded(_MASKED), 1.0),
-        Pattern("CPF (separated)", bounded(_SEPARATED), CHECKSUM_PASS_SCORE),
-        Pattern("CPF (bare)", bounded(_BARE), CHECKSUM_PASS_SCORE),
+        Pattern("CPF (masked)", _bounded(_MASKED), 1.0),
+        Pattern("CPF (separated)", _bounded(_SEPARATED), CHECKSUM_PASS_SCORE),
+        Pattern("CPF (bare)", _bounded(_BARE), CHECKSUM_PASS_SCORE),
         Pattern("CPF (partially hidden)", bounded(_HIDDEN), 0.6),
     )
     DEFAULT_CONTEXT = (

@@ -13,6 +13,8 @@ import unicodedata
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Final
 
+from recognizers._escapes import decode_separators, has_escape
+
 if TYPE_CHECKING:
     from validate_docbr import DocumentBase
 
@@ -53,10 +55,16 @@ def _validator(name: str) -> DocumentBase:
 def canonical(candidate: str) -> str:
     """Return the candidate without separators, NFKC-folded and upper-cased.
 
+    Separators written as escapes (recognizers._escapes) are read as the character.
+
     Dash and space variants that NFKC leaves alone (``–``, U+2212, zero-width spaces)
     then go through the matching table (recognizers._text), so ``12.ABC.345/01DE–35``
     reads as its ASCII form, as it does once the engine has normalised the text.
     """
+    if has_escape(candidate):
+        # Separators written as escapes (``%2F``, ``\\/``, ``&#47;``): decoded before
+        # they are removed (``%2F`` holds a digit).
+        candidate = decode_separators(candidate)
     if candidate.isascii():  # nothing to fold: the common case, on the hot path
         return candidate.translate(_SEPARATORS).upper()
     from recognizers._text import normalize_for_matching

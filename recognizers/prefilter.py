@@ -83,17 +83,31 @@ class Prefilter:
 _CORE: Final = re.compile(r"[0-9A-Za-z](?:.*[0-9A-Za-z])?", re.DOTALL)
 
 
-def checked(check: Callable[[str], bool]) -> Callable[[str, int, int], bool]:
+def checked(check: Callable[[str], bool],
+            lead: str | None = None) -> Callable[[str, int, int], bool]:
     """An ``accept`` for a trigger whose hit is one written identifier, maybe between two
     boundary characters: the identifier (from its first ASCII letter or digit to its
     last) must pass ``check``, the test the recognizer drops a failing match by.
 
+    ``lead``: a pattern of what else may open the hit and is no part of the identifier
+    although it ends in a letter or digit (an escape, ``%2F``; a keyword glued to the
+    number, ``cpf``): the identifier after it is checked too.
+
     Exact when the recognizer's patterns match that same span and drop every match
     whose check fails: a hit that fails can hold no finding.
     """
+    leading = re.compile(lead) if lead is not None else None
 
     def accept(text: str, start: int, end: int) -> bool:
         core = _CORE.search(text, start, end)
+        if core is None:
+            return False
+        if check(core.group()):
+            return True
+        opened = leading.match(text, start, end) if leading is not None else None
+        if opened is None:
+            return False
+        core = _CORE.search(text, opened.end(), end)
         return core is not None and check(core.group())
 
     return accept

@@ -160,6 +160,17 @@ FIXED = [
     "session=Zk9vYmFyMTIzNDU2Nzg5MGFi", "api_key = 'k3y-v4lu3-123'", "[SECRET:00ff]",
     "A senha é gatinho558!", "the password is hunter2", "a senha do wifi é Casa@2024",
     "a senha é muito fraca", "the password is 12345678 characters long",
+    # escaped and encoded forms (issue 29, item 5)
+    "GET /api?cpf=529.982.247%2D25&x=1", "cnpj=11.222.333%2F0001-81",
+    '{"cnpj":"11.222.333\\/0001-81"}', "11.222.333&#x2F;0001-81", "11.222.333&#47;0001-81",
+    "email=maria.souza%40example.com", "to=maria.souza+news@example.com",
+    "?email=maria.souza%2Bnews%40example.com", "GET /api?to=maria.souza+news@example.com HTTP",
+    "a&#64;example.com", "maria\\u0040example.com", "x%2540example.org",
+    "https://wa.me/5511987654321", "nome=Maria+Souza&idade=30", "nome=Maria%20Souza",
+    "name=Jo%C3%A3o+da+Silva&age=1", "529.982.247 - 25", "cpf52998224725", "CPF:52998224725",
+    "cnpj11222333000181", "529%2E982%2E247-25", "11.222.333%252F0001-81",
+    "/clientes/529.982.247-25/pedidos", "%2Fclientes%2F52998224725%2F", "\\n52998224725",
+    "%2F2024%2F11%2F05", "%20%20", "%40", "&#64;", "\\u0040", "%2520",
     # noise
     "2024-11-05 10:15:00.000", "20241105 101500", "20240229 000159", "IDOC 1234567890123456",
     "Order 4512345678 created", "v1.2.3", "ação", "usua\u0301rio", "ｃｐｆ",
@@ -185,10 +196,12 @@ def _fragment(draw: st.DrawFn) -> str:
         gap = draw(st.sampled_from([" ", "  ", "\t", " , "]))
         return gap.join(words)
     if kind == 0:
-        forms = syn.cpf_forms(draw(cpfs()))
+        cpf = draw(cpfs())
+        forms = {**syn.cpf_forms(cpf), **syn.cpf_encoded_forms(cpf)}
         return forms[draw(st.sampled_from(sorted(forms)))]
     if kind == 1:
-        forms = syn.cnpj_forms(draw(cnpjs()))
+        cnpj = draw(cnpjs())
+        forms = {**syn.cnpj_forms(cnpj), **syn.cnpj_encoded_forms(cnpj)}
         return forms[draw(st.sampled_from(sorted(forms)))]
     if kind == 2:
         return draw(st.text(string.digits, min_size=1, max_size=18))
@@ -238,8 +251,13 @@ def test_every_form_of_the_identifiers_alone_in_inert_text(
     pad = FILLER * 12
     forms: list[str] = []
     for _ in range(20):
-        forms.extend(syn.cpf_forms(syn.random_cpf(rng)).values())
-        forms.extend(syn.cnpj_forms(syn.random_cnpj(rng, alphanumeric=rng.random() < 0.5)).values())
+        cpf = syn.random_cpf(rng)
+        cnpj = syn.random_cnpj(rng, alphanumeric=rng.random() < 0.5)
+        forms.extend(syn.cpf_forms(cpf).values())
+        forms.extend(syn.cnpj_forms(cnpj).values())
+        # Escaped separators, a glued keyword, an escape before the number (issue 29).
+        forms.extend(syn.cpf_encoded_forms(cpf).values())
+        forms.extend(syn.cnpj_encoded_forms(cnpj).values())
         forms.append(syn.timestamp14(rng))
         forms.append(syn.mobile_not_cpf(rng))
     # CNPJs that almost read as YYYYMMDDhhmmss: impossible dates, leap days, the
