@@ -317,6 +317,84 @@ def email_spans(text: str, flags: int) -> list[tuple[int, int]]:
     return spans
 
 
+#: An "@" written escaped: percent-encoded once or twice, a JSON escape, an HTML reference.
+_ENCODED_AT_PATTERN: Final = "%(?:25){0,2}40|\\\\u0040|&#[xX]0{0,2}40;|&#0{0,2}64;|&commat;"
+_ENCODED_AT: Final = re.compile(_ENCODED_AT_PATTERN)
+#: Characters read on either side of an escaped "@": an address of EMAIL_LOCAL_REACH
+#: characters before it and as many after, each written as an escape of up to three.
+ENCODED_EMAIL_REACH: Final = 3 * EMAIL_LOCAL_REACH + 16
+
+
+#: What a local part may hold written percent-encoded: its characters (``&`` and ``%``
+#: apart) and escapes other than the "@"'s.  Runs of these end at an escaped "@".
+_ENCODED_LOCAL_RUN: Final = re.compile(
+    "(?:%(?!(?:25){0,2}40)(?:25){0,2}[0-9A-Fa-f]{2}|[!#$'*+\\-/=?^_`{|}~.\\w])+")
+#: A domain written percent-encoded: its characters, dots and hyphens maybe escaped.
+_ENCODED_DOMAIN_RUN: Final = re.compile("(?:%(?:25){0,2}2[DdEe]|[\\w.-])*")
+
+
+def _encoded_email_spans(text: str, flags: int) -> list[tuple[int, int]]:
+    """Addresses whose "@" is written escaped (``maria.souza%40example.com``, ``&#64;``),
+    mapped back onto ``text``: each span covers the escapes of its address.
+
+    Around each such "@", the run of local-part characters before it and of domain
+    characters after it (each within ENCODED_EMAIL_REACH, percent escapes allowed) are
+    decoded and read as an address.  Runs stop at an escaped "@", so each character is
+    decoded at most twice, and what is read depends only on the text near that "@"."""
+    from recognizers._escapes import decode_span
+
+    if "%" not in text and "&" not in text and "\\" not in text:
+        return []
+    ats = list(_ENCODED_AT.finditer(text))
+    if not ats:
+        return []
+    runs = [(m.start(), m.end()) for m in _ENCODED_LOCAL_RUN.finditer(text)]
+    ends = {end: begin for begin, end in runs}
+    spans: list[tuple[int, int]] = []
+    for at in ats:
+        begin = ends.get(at.start())
+        if begin is None:
+            continue
+        low = max(begin, at.start() - ENCODED_EMAIL_REACH)
+        while low < at.start() and "%" in text[max(begin, low - 2):low]:
+            low += 1  # not inside an escape cut by the reach
+        domain_run = _ENCODED_DOMAIN_RUN.match(
+            text, at.end(), min(len(text), at.end() + ENCODED_EMAIL_REACH))
+        high = domain_run.end() if domain_run is not None else at.end()
+        local, local_offsets = decode_span(text, low, at.start())
+        domain, domain_offsets = decode_span(text, at.end(), high)
+        decoded = f"{local}@{domain}"
+        offsets = [*local_offsets[:-1], at.start(), *domain_offsets]
+        mark = len(local)
+        for start, end in email_spans(decoded, flags):
+            if start < mark < end:
+                spans.append((offsets[start], offsets[end]))
+    return spans
+
+
+#: A query string's delimiter: an address in one starts after the last of them.
+_QUERY_DELIMITER: Final = re.compile(r"[?&]")
+_QUERY_KEY: Final = re.compile(r"[^=@]*=")
+
+
+def _after_query_key(text: str, start: int, end: int) -> int | None:
+    """Where the address starts when its local part holds a query string (``/api?to=``,
+    ``&email=``): after the last ``?`` or ``&`` and the parameter's name (the address's
+    own characters save these two).  None when nothing of a local part is left."""
+    at = text.rfind("@", start, end)
+    if at < 0:
+        found = _ENCODED_AT.search(text, start, end)
+        at = found.start() if found is not None else end
+    delimiters = [m.end() for m in _QUERY_DELIMITER.finditer(text, start, at)]
+    if not delimiters:
+        return start
+    begin = delimiters[-1]
+    key = _QUERY_KEY.match(text, begin, at)
+    if key is not None:
+        begin = key.end()
+    return begin if begin < at else None
+
+
 #: What stands before the password of a URL with credentials: ``scheme://user:``.
 _URL_USERINFO: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,15}://[^\s/?#@:]{0,64}:\Z")
 
@@ -384,9 +462,12 @@ class BrEmailRecognizer(_Tuned, EmailRecognizer):
         pattern = patterns[0]
         name: str = self.name  # type: ignore[has-type]
         found: list[RecognizerResult] = []
-        for start, end in email_spans(text, flags):
-            if _URL_USERINFO.search(text, max(0, start - 80), start):
+        for first, end in [*email_spans(text, flags), *_encoded_email_spans(text, flags)]:
+            if _URL_USERINFO.search(text, max(0, first - 80), first):
                 continue  # https://user:token@github.com: a URL's password and host
+            start = _after_query_key(text, first, end)
+            if start is None:
+                continue
             written = text[start:end]
             if not_a_person_address(written):
                 continue
@@ -410,12 +491,29 @@ class BrEmailRecognizer(_Tuned, EmailRecognizer):
 
 
     def validate_result(self, pattern_text: str) -> bool:
-        """True when the domain ends in a public suffix."""
-        return bool(_offline_tldextract()(pattern_text).fqdn)
+        """True when the domain ends in a public suffix.
+
+        The domain alone is read: tldextract reads a local part that holds ``/`` or
+        ``?`` (a query string before the address) as a URL's path and finds no host.
+        Written escaped (``maria%40example.com``), the domain is the part after the
+        last escaped ``@``."""
+        domain = pattern_text.rpartition("@")[2]
+        if not domain or domain == pattern_text:
+            domain = _ENCODED_AT.split(pattern_text)[-1]
+        return bool(_offline_tldextract()(domain).fqdn)
+
+    def invalidate_result(self, pattern_text: str) -> bool:
+        """Role, list and program addresses are dropped in analyze; nothing else here."""
+        return False
 
     def prefilter(self, threshold: float) -> Prefilter:
-        """Every address holds an ``@``; local part and domain stay within 256 characters."""
-        return Prefilter("EMAIL_ADDRESS", (Trigger("@", before=256, after=256, name="at"),))
+        """Every address holds an ``@``, maybe escaped (``%40``, ``&#64;``); local part
+        and domain stay within 256 characters, three times that written escaped."""
+        return Prefilter("EMAIL_ADDRESS", (
+            Trigger("@", before=256, after=256, name="at"),
+            Trigger(_ENCODED_AT_PATTERN, before=ENCODED_EMAIL_REACH,
+                    after=ENCODED_EMAIL_REACH, name="escaped at"),
+        ))
 
 
 #: Written forms that are never a phone number: the CPF, CNPJ and PIS masks, and runs of
