@@ -387,6 +387,15 @@ _NAME_KEYS: Final = (
 _KEY_VALUE: Final = re.compile(
     rf"""(?<![{LETTER}0-9_])["']?(?i:{_NAME_KEYS})["']?[ \t]{{0,3}}[:=][ \t]{{0,3}}["']?"""
     rf"""(?P<v>{_U}[^"'\n\r,;:{{}}<>|=\[\]0-9]{{0,80}}?)[ \t]*(?=["'\n\r,;}}<|]|$|[ \t]{{2}})""")
+#: A name key's value in a query string or form data: up to a ``&``, a ``#``, a blank
+#: or a quote, spaces written ``+`` or ``%20`` and other characters percent-encoded
+#: (one way to read each character: the runs between escapes hold none of their marks).
+_FORM_VALUE: Final = re.compile(
+    rf"""(?<![{LETTER}0-9_])(?i:{_NAME_KEYS})=(?P<v>{_U}[^\s&#=;"'<>%+]{{0,{MAX_WORD}}}"""
+    rf"""(?:(?:\+|%[0-9A-Fa-f]{{2}})[^\s&#=;"'<>%+]{{0,{MAX_WORD}}}){{0,{4 * MAX_RUN}}})"""
+    r"""(?=[\s&#;"'<>]|$)""")
+#: What the plain key-value pattern refuses in a value (digits, marks of structure).
+_NOT_IN_NAME_VALUE: Final = re.compile(r"""[0-9"'\n\r,;:{}<>|=\[\]]""")
 #: E-mail and git headers whose value is a person and an address.
 _HEADER_KEYS: Final = (r"(?i:de|from|para|to|cc|author|commit|committer|reply-to|signed-off-by|"
                        r"co-authored-by)")
@@ -1096,16 +1105,40 @@ class PersonRecognizer(EntityRecognizer):
         for pattern in (_KEY_VALUE, _HEADER):
             for match in pattern.finditer(text):
                 value = match.group("v").rstrip()
-                tokens = _TOKENS.findall(value)
-                if not tokens or len(tokens) > MAX_RUN:
-                    continue
-                cs = [self.classify(t) for t in tokens]
-                if any(c in "cp" for c in cs) or not any(c in "GS" for c in cs):
-                    continue
-                if sum(1 for c in cs if c == "C") > len(tokens) // 2:
-                    continue
-                start = match.start("v")
-                found.append((start, start + len(value), KEY_SCORE, "name key"))
+                if self._names_a_person(value):
+                    start = match.start("v")
+                    found.append((start, start + len(value), KEY_SCORE, "name key"))
+        found.extend(self._form_values(text))
+        return found
+
+    def _names_a_person(self, value: str) -> bool:
+        """The whole value of a name key is a person's name."""
+        tokens = _TOKENS.findall(value)
+        if not tokens or len(tokens) > MAX_RUN:
+            return False
+        cs = [self.classify(t) for t in tokens]
+        if any(c in "cp" for c in cs) or not any(c in "GS" for c in cs):
+            return False
+        return sum(1 for c in cs if c == "C") <= len(tokens) // 2
+
+    def _form_values(self, text: str) -> list[tuple[int, int, float, str]]:
+        """A name key's value in a query string or form data (``?nome=Maria+Souza&x=1``,
+        ``nome=Jo%C3%A3o%20Silva``), read decoded; the finding covers it as written."""
+        if "=" not in text:
+            return []
+        from recognizers._escapes import decode_span
+
+        found = []
+        for match in _FORM_VALUE.finditer(text):
+            start, end = match.span("v")
+            encoded = "+" in match.group("v") or "%" in match.group("v")
+            in_query = (text.startswith("&", end)
+                        or (match.start() > 0 and text[match.start() - 1] in "?&"))
+            if not (encoded or in_query):
+                continue  # the plain key-value pattern reads it
+            decoded = decode_span(text, start, end, plus_is_space=True)[0].strip()
+            if _NOT_IN_NAME_VALUE.search(decoded) is None and self._names_a_person(decoded):
+                found.append((start, end, KEY_SCORE, "name key"))
         return found
 
     # -- what the engine asks about names found in full
