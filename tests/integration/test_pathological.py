@@ -46,6 +46,10 @@ SHAPES = (
     "street-spaces", "street-complements", "dn-spaces",
     # People's names.
     "caps-wall", "name-lines", "capitalised-distinct", "given-name-repeats",
+    # Issue 29, item 5: escaped "@"s, separators and form values.
+    "percent-at", "percent-local-run", "percent-domain-run", "html-at", "escaped-separators",
+    "escaped-cnpj-slashes", "json-breaks-digits", "glued-keywords", "form-value-pluses",
+    "form-value-escapes",
 )
 
 _MEASURE = """
