@@ -33,7 +33,9 @@ from redactor.hosts import claude, core, hermes
 
 CPF = "529.982.247-25"
 CNPJ = "12.ABC.345/01DE-35"
-PLANTED = (CPF, "52998224725", CNPJ, "12ABC34501DE35")
+#: Percent-encoded forms, as in a URL in a command or a log (issue 29, item 5).
+ENCODED = ("529.982.247%2D25", "11.222.333%2F0001-81")
+PLANTED = (CPF, "52998224725", CNPJ, "12ABC34501DE35", *ENCODED)
 CLIENT = str(Path(client_module.__file__).resolve().with_name("entry.py"))
 STATE = tempfile.mkdtemp(prefix="redactor-fuzz-state-")
 EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "PostToolUseFailure", "Stop", "")
@@ -46,7 +48,8 @@ FUZZ_PROCESS = settings(max_examples=12, deadline=None,
 # Text with surrogates, control characters and accents; a planted value stands alone
 # between spaces so that it is a value by any reading.
 texts = st.text(st.characters(codec=None), max_size=40)
-planted_texts = st.builds(lambda a, v, b: f"{a} {v} {b}", texts, st.sampled_from(PLANTED[:3]),
+planted_texts = st.builds(lambda a, v, b: f"{a} {v} {b}", texts,
+                          st.sampled_from((*PLANTED[:3], *ENCODED)),
                           texts)
 # Runs of capitalised words, titles and name keys reach the people's-name recognizer and
 # its propagation (they are not asserted gone: tool input keeps names by default).
