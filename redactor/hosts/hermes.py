@@ -1,7 +1,9 @@
 """Hermes Agent: the plugin (entry point ``hermes_agent.plugins``) and the ``hermes`` shell hook.
 
 Hermes treats a raising or slow callback as "go on", so every entry point here
-catches its own errors and answers with a block or a fully withheld value.
+catches its own errors and answers with a block or a fully withheld value, and every
+plugin callback gives up on its work when ``[hooks] time_budget_seconds`` runs out
+(see :class:`HermesPlugin`).
 
 The plugin registers ``pre_llm_call`` (block or redact mode), ``transform_tool_result``,
 ``pre_tool_call``, ``pre_gateway_dispatch`` and the ``llm_request`` / ``tool_request``
@@ -19,19 +21,28 @@ import importlib.util
 import logging
 import os
 import threading
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final, Generic, Literal, TypeVar, cast
 
 from redactor import jsonio, messages
-from redactor.config import Settings, load_settings
-from redactor.hosts.core import JsonAdapter, Outcome, check_prompt, check_tool
+from redactor.config import MAX_TIME_BUDGET, Settings, load_settings
+from redactor.hosts.core import (
+    HookTimeout,
+    JsonAdapter,
+    Outcome,
+    TooLargeToWithhold,
+    check_prompt,
+    check_tool,
+)
 from redactor.patch import plain_field_name, walk_json
 from redactor.policy import match_prompt, match_tool
 from redactor.results import JsonPath
 
-__all__ = ["ADAPTER", "Guard", "HermesPlugin", "HermesShell", "block_supported", "blocking",
-           "modify_supported", "register", "shell", "user_text", "withheld_messages"]
+__all__ = ["ADAPTER", "MAX_ABANDONED", "WITHHELD_MESSAGE_NODES", "Guard", "HermesPlugin",
+           "HermesShell", "block_supported", "blocking", "modify_supported", "register", "shell",
+           "user_text", "withheld_messages"]
 
 logger = logging.getLogger("redactor.hermes")
 
@@ -59,17 +70,84 @@ def _is_content(path: JsonPath) -> bool:
     return not any(isinstance(key, str) and key in STRUCTURE_KEYS for key in path[-1:])
 
 
-def withheld_messages(messages_value: Any, marker: str) -> Any:
-    """A copy of chat messages with every content string replaced by ``marker``.
+#: The most containers, keys and values a withheld copy of a request field or of tool
+#: arguments visits.  Larger than a tool output's bound (core.WITHHELD_NODES): a request
+#: carries every message of a long session.  Past it, the copy takes a fixed form.
+WITHHELD_MESSAGE_NODES: Final = 16384
 
-    Any shape: keys other than the structure keys and numbers become ``marker``
-    too, and containers past the depth limit collapse into it.
+
+def withheld_messages(messages_value: Any, marker: str,
+                      limit: int = WITHHELD_MESSAGE_NODES) -> Any:
+    """A copy of chat messages (or of tool arguments) with every content string replaced
+    by ``marker``; the safe answer of a request or of arguments that could not be redacted.
+
+    The copy keeps what the provider checks: every message of the list, in order, with
+    its structure keys (``role``, ``id``, ``tool_call_id``, ``type``) and their values,
+    and every item of a ``tool_calls`` array (each tool message answers one of them by
+    id).  Other arrays inside a message (content parts) keep their first item only.
+    Keys that may be data, numbers and containers past the depth limit become
+    ``marker``.  At most ``limit`` nodes are visited: a larger value gets the fixed
+    form instead (a list: one user message holding ``marker``; an object: ``{}``;
+    anything else: ``marker``), so the cost never grows with the conversation.
     """
-    return walk_json(messages_value, lambda path, text: marker if _is_content(path) else text,
-                     key=lambda path, name: name if plain_field_name(name) else marker,
-                     scalar=lambda path, item: marker if isinstance(item, int | float)
-                     and not isinstance(item, bool) else item,
-                     too_deep=lambda path: marker, max_depth=jsonio.MAX_DEPTH - 2)
+    try:
+        return _withheld_copy(messages_value, marker, limit)
+    except TooLargeToWithhold:
+        if isinstance(messages_value, list | tuple):
+            return [{"role": "user", "content": marker}]
+        return {} if isinstance(messages_value, dict) else marker
+
+
+def _withheld_copy(value: Any, marker: str, limit: int) -> Any:
+    """:func:`withheld_messages`' copy, or :class:`TooLargeToWithhold` past ``limit`` nodes."""
+    budget = [limit]
+
+    def spend() -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise TooLargeToWithhold(f"more than {limit} values to withhold")
+
+    def scalar(key: Any, item: Any) -> Any:
+        if isinstance(item, str):
+            return item if key in STRUCTURE_KEYS else marker
+        return item if item is None or isinstance(item, bool) else marker
+
+    def shell(item: Any) -> Any:
+        return {} if isinstance(item, dict) else []
+
+    max_depth = jsonio.MAX_DEPTH - 2
+    if not isinstance(value, dict | list | tuple):
+        spend()
+        return scalar(None, value)
+    root = shell(value)
+    # (source, copy, depth, whether every item of an array is kept)
+    stack: list[tuple[Any, Any, int, bool]] = [(value, root, 1, True)]
+    while stack:
+        source, target, depth, every = stack.pop()
+        spend()
+        # Lazily: a huge container costs only the items visited before the budget ends.
+        children: Iterator[tuple[Any, Any]] = (
+            iter(source.items()) if isinstance(source, dict)
+            else enumerate(source) if every
+            else iter([(0, source[0])] if source else []))
+        hidden = 0  # keys that may be data, written as marker, marker#2...
+        for name, item in children:
+            spend()
+            if isinstance(item, dict | list | tuple):
+                child: Any = marker if depth >= max_depth else shell(item)
+                if depth < max_depth:
+                    stack.append((item, child, depth + 1,
+                                  isinstance(target, dict) and name == "tool_calls"))
+            else:
+                child = scalar(name if isinstance(target, dict) else None, item)
+            if isinstance(target, list):
+                target.append(child)
+            elif isinstance(name, str) and plain_field_name(name):
+                target[name] = child
+            else:
+                hidden += 1
+                target[marker if hidden == 1 else f"{marker}#{hidden}"] = child
+    return root
 
 
 class Guard:
@@ -258,8 +336,60 @@ def modify_supported() -> bool:
     return '"modify"' in source or "'modify'" in source
 
 
+T = TypeVar("T")
+
+#: Calls that ran past their time budget and whose work is still running, on its own
+#: thread, that one plugin lets be at once.  Past it, every callback answers its safe
+#: answer at once, without starting more work, until one of them ends.
+MAX_ABANDONED: Final = 4
+
+
+class _Work(threading.Thread, Generic[T]):
+    """One callback's work on a thread of its own, so that the callback can stop waiting.
+
+    The work only computes: every change to Hermes' objects (a request or arguments
+    rewritten in place, a blocked turn remembered) is made by the callback, after the
+    work ended in time.  Work abandoned at the deadline runs on to its end and its
+    result is dropped.
+    """
+
+    def __init__(self, guard: Any, work: Callable[[Settings], T]) -> None:
+        super().__init__(name="redactor-hermes", daemon=True)
+        self._guard = guard
+        self._work = work
+        self.settings: Settings | None = None
+        self.result: T | None = None
+        self.error: BaseException | None = None
+        self.configured = threading.Event()  # the settings were read, or failed
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        try:
+            try:
+                settings = self._guard.settings()
+                self.settings = settings
+            finally:
+                self.configured.set()
+            self.result = self._work(settings)
+        except BaseException as exc:  # handed to the callback, which fails closed
+            self.error = exc
+        finally:
+            self.done.set()
+
+
 class HermesPlugin:
-    """The callbacks; one instance per Hermes process."""
+    """The callbacks; one instance per Hermes process.
+
+    Each callback's work has ``[hooks] time_budget_seconds`` (at most 20 s, counted from
+    the call, reading the configuration included); when it runs out, the callback
+    answers its safe answer (a block, or a withheld copy that costs a bounded time) and
+    the work is abandoned.  The budget is kept on a helper thread, not with SIGALRM:
+    Hermes calls plugins from other threads than the main one (the CLI's agent thread,
+    the pool that runs tool calls side by side), and in the main thread the alarm is
+    the host's (Hermes arms its own), not a plugin's to take.  Abandoned work may still
+    use the shared engine, which is thread-safe (one lock around Presidio); at most
+    :data:`MAX_ABANDONED` of them run at once.
+    """
 
     def __init__(self, guard: Any = None, *, can_block: bool | None = None,
                  can_modify: bool | None = None) -> None:
@@ -272,16 +402,45 @@ class HermesPlugin:
         self._lock = threading.Lock()
         self._warned = False
         self._tripped = False
+        self._abandoned: list[_Work[Any]] = []
+        self._known_language = "pt-BR"  # of the last settings read: for the safe answers
 
     # helpers ------------------------------------------------------------------
     def _language(self) -> str:
-        try:
-            return str(self.guard.settings().language)
-        except Exception:  # a broken config must not hide the notice itself
-            return "pt-BR"
+        """The language of the last configuration read, without reading it again: a safe
+        answer must not wait on the configuration (or fail with it)."""
+        return self._known_language
 
     def _mode(self) -> str:
         return str(self.guard.settings().hermes_mode)
+
+    def _within_budget(self, work: Callable[[Settings], T]) -> T:
+        """``work(settings)`` within the time budget, or :class:`HookTimeout` (the work
+        goes on, abandoned, on its own thread).  The work's own errors are raised here."""
+        started = time.monotonic()
+        with self._lock:
+            self._abandoned = [w for w in self._abandoned if w.is_alive()]
+            if len(self._abandoned) >= MAX_ABANDONED:
+                raise HookTimeout(f"{len(self._abandoned)} earlier calls are still running "
+                                  "past their time budget")
+        job = _Work(self.guard, work)
+        job.start()
+        finished = False
+        try:
+            budget = MAX_TIME_BUDGET
+            if job.configured.wait(MAX_TIME_BUDGET) and job.settings is not None:
+                self._known_language = str(job.settings.language)
+                budget = min(float(job.settings.hook_time_budget), MAX_TIME_BUDGET)
+            finished = job.done.wait(max(started + budget - time.monotonic(), 0.0))
+        finally:
+            if not finished:  # the budget ran out (or the wait was interrupted)
+                with self._lock:
+                    self._abandoned.append(job)
+        if not finished:
+            raise HookTimeout(f"over the budget of {budget:g} s")
+        if job.error is not None:
+            raise job.error
+        return cast(T, job.result)  # set, as no error was
 
     def warn_block_unsupported(self, why: str) -> None:
         if not self._warned:
@@ -299,10 +458,18 @@ class HermesPlugin:
     # pre_llm_call -----------------------------------------------------------------
     def pre_llm_call(self, **kwargs: Any) -> Any:
         turn_id = str(kwargs.get("turn_id") or "")
-        try:
-            reason, found, settings = self.guard.check_turn(kwargs.get("user_message"))
+        user_message = kwargs.get("user_message")
+
+        def decide(_: Settings) -> tuple[str | None, list[str], Settings]:
+            reason, found, settings = self.guard.check_turn(user_message)
             if settings.hermes_mode == "block" and (reason or blocking(found, settings)):
-                notice = reason or messages.prompt_blocked(settings, blocking(found, settings))
+                return reason or messages.prompt_blocked(settings, blocking(found, settings)), \
+                    found, settings
+            return None, found, settings
+
+        try:
+            notice, found, settings = self._within_budget(decide)
+            if notice is not None:
                 self._remember(turn_id, notice)
                 if not self.can_block:
                     self.warn_block_unsupported("no block directive in agent.turn_context")
@@ -330,8 +497,10 @@ class HermesPlugin:
         keys = [k for k in REQUEST_TEXT_KEYS if k in request]
         if not keys:
             return None
+        fields = {k: request[k] for k in keys}
         try:
-            redacted = {k: self.guard.redact_messages(request[k])[0] for k in keys}
+            redacted = self._within_budget(
+                lambda _: {k: self.guard.redact_messages(v)[0] for k, v in fields.items()})
             with self._lock:
                 notice = self._blocked.get(str(kwargs.get("turn_id") or ""))
             if notice is not None:
@@ -349,7 +518,7 @@ class HermesPlugin:
             self._fail("llm_request", exc)
             marker = messages.text("withheld", self._language())
             for k in keys:
-                request[k] = withheld_messages(request[k], marker)
+                request[k] = withheld_messages(fields[k], marker)
             return {"request": request, "source": "redactor", "reason": "withheld"}
 
     # tools ------------------------------------------------------------------------
@@ -357,7 +526,7 @@ class HermesPlugin:
         if not isinstance(args, dict):
             return None
         try:
-            redacted, patch = self.guard.redact_args(args)
+            redacted, patch = self._within_budget(lambda _: self.guard.redact_args(args))
             if not patch:
                 return None
             args.clear()
@@ -369,7 +538,7 @@ class HermesPlugin:
             return {"args": withheld_messages(args, marker), "source": "redactor"}
 
     def pre_tool_call(self, tool_name: str = "", args: Any = None, **kwargs: Any) -> Any:
-        try:
+        def decide(settings: Settings) -> Any:
             decided = self.guard.tool_rule(str(tool_name), args if args is not None else {})
             patch = self.guard.redact_args(args)[1] if isinstance(args, dict) else {}
             if decided is not None:
@@ -385,9 +554,12 @@ class HermesPlugin:
                     # first, replaces the arguments whole, so data left here means it
                     # did not run: block rather than let the call go.
                     return {"action": "block",
-                            "message": messages.text("shape_blocked", self._language())}
+                            "message": messages.text("shape_blocked", settings.language)}
                 return {"action": "modify", "args": patch}
             return None
+
+        try:
+            return self._within_budget(decide)
         except Exception as exc:
             self._fail("pre_tool_call", exc)
             return {"action": "block",
@@ -398,7 +570,7 @@ class HermesPlugin:
         if not isinstance(result, str):
             return None
         try:
-            text, found = self.guard.redact_text(result)
+            text, found = self._within_budget(lambda _: self.guard.redact_text(result))
             return text if found else None
         except Exception as exc:
             self._fail("transform_tool_result", exc)
@@ -409,11 +581,15 @@ class HermesPlugin:
         text = getattr(event, "text", None)
         if not isinstance(text, str) or not text:
             return None
-        try:
-            if self._mode() != "redact":
+
+        def decide(settings: Settings) -> Any:
+            if settings.hermes_mode != "redact":
                 return None
             redacted, found = self.guard.redact_text(text)
             return {"action": "rewrite", "text": redacted} if found else None
+
+        try:
+            return self._within_budget(decide)
         except Exception as exc:
             self._fail("pre_gateway_dispatch", exc)
             return {"action": "skip", "reason": "redactor: internal error"}

@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -224,6 +225,74 @@ def test_hermes_plugin_callbacks(message: Any, tool_name: str, args: Any, result
     outputs.append(plugin.pre_tool_call(tool_name=tool_name, args=args))
     for output in outputs:
         assert not planted_in(output)
+
+
+class StuckGuard(hermes.Guard):
+    """A guard whose work lasts until the test ends it, under a budget of 10 ms: every
+    callback runs past its budget and must answer its safe answer."""
+
+    def __init__(self) -> None:
+        super().__init__(env={})
+        self.release = threading.Event()
+        self.waited = False
+
+    def settings(self) -> Settings:
+        return Settings(hermes_mode="redact", hook_time_budget=0.01)
+
+    def engine(self, settings: Settings) -> Any:
+        if not self.release.wait(30):
+            self.waited = True  # the plugin waited for its work past the budget
+        raise RuntimeError("no engine")
+
+
+@FUZZ
+@given(message=st.one_of(any_text, json_values), tool_name=texts,
+       args=st.one_of(st.dictionaries(any_text, json_values, max_size=4), json_values),
+       result=st.one_of(any_text, json_values), chat=json_values, text=any_text)
+def test_hermes_plugin_callbacks_past_the_budget(*, message: Any, tool_name: str, args: Any,
+                                                 result: Any, chat: Any, text: str) -> None:
+    guard = StuckGuard()
+    plugin = HermesPlugin(guard, can_block=True, can_modify=True)
+    try:
+        outputs = [plugin.pre_llm_call(user_message=message, turn_id="t"),
+                   plugin.transform_tool_result(result=result),
+                   plugin.llm_request(request={"messages": chat, "system": text}),
+                   plugin.tool_request(tool_name=tool_name, args=args),
+                   plugin.pre_tool_call(tool_name=tool_name, args=args),
+                   plugin.pre_gateway_dispatch(event=type("Event", (), {"text": text})())]
+    finally:
+        guard.release.set()
+    assert not guard.waited
+    # Whatever needs the engine got the safe answer.
+    assert outputs[0]["action"] == "block"
+    assert outputs[1] is None if not isinstance(result, str) else outputs[1].startswith("[sa")
+    assert outputs[2]["reason"] == "withheld"
+    if isinstance(args, dict):
+        assert isinstance(outputs[3]["args"], dict) and outputs[4]["action"] == "block"
+    assert outputs[5] is None if not text else outputs[5]["action"] == "skip"
+    for output in outputs:
+        assert not planted_in(output)
+        json.dumps(output, allow_nan=False)
+
+
+def _nodes(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + sum(1 + _nodes(item) for item in value.values())
+    if isinstance(value, list):
+        return 1 + sum(1 + _nodes(item) for item in value)
+    return 1
+
+
+@FUZZ
+@given(value=st.one_of(json_values, st.lists(st.fixed_dictionaries(
+    {"role": st.sampled_from(["user", "tool"]), "content": json_values}), max_size=8)),
+       limit=st.integers(1, 60))
+def test_withheld_messages_is_bounded_and_holds_no_value(value: Any, limit: int) -> None:
+    copy = hermes.withheld_messages(value, "[x]", limit)
+    assert not planted_in(copy)
+    json.dumps(copy, allow_nan=False)
+    # The copy is no larger than the bound, or is the fixed form.
+    assert _nodes(copy) <= 2 * limit or copy in ([{"role": "user", "content": "[x]"}], {})
 
 
 def _has_nan(value: Any) -> bool:

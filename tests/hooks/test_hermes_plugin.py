@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import pytest
 from redactor import Settings
 from redactor.config import Rule
 from redactor.hermes_plugin import HermesPlugin, register
+from redactor.hosts import hermes
 from redactor.hosts.hermes import Guard, shell
 from redactor.install import hermes_hook_command, install_hermes
 
@@ -29,6 +32,15 @@ class FixedGuard(Guard):
 
     def settings(self) -> Settings:
         return self._fixed
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm_engine() -> None:
+    """Import Presidio and build the shared engine before the first call, as the plugin's
+    own warm-up does in Hermes: a callback's time budget counts the engine it builds."""
+    from redactor.api import get_redactor
+
+    get_redactor(Settings())
 
 
 class BrokenGuard(Guard):
@@ -209,6 +221,181 @@ def test_every_callback_fails_safe() -> None:
         text = f"CPF {CPF}"
 
     assert broken.pre_gateway_dispatch(event=Event())["action"] == "skip"
+
+
+class StuckGuard(FixedGuard):
+    """Work that goes on until the test lets it end (a minute at most, so that a plugin
+    that waits for it fails the test instead of hanging it), then lets everything
+    through: only a plugin that stops waiting answers safely."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings)
+        self.release = threading.Event()
+        self.started = 0
+        self._count = threading.Lock()
+
+    def _stuck(self) -> None:
+        with self._count:
+            self.started += 1
+        self.release.wait(60)
+
+    def check_turn(self, user_message: Any) -> tuple[str | None, list[str], Settings]:
+        self._stuck()
+        return None, [], self.settings()
+
+    def redact_text(self, text: str) -> tuple[str, list[str]]:
+        self._stuck()
+        return text, []
+
+    def redact_messages(self, value: Any) -> tuple[Any, list[str]]:
+        self._stuck()
+        return value, []
+
+    def redact_args(self, args: dict[str, Any]) -> tuple[dict[str, Any], dict[str | int, Any]]:
+        self._stuck()
+        return args, {}
+
+
+@pytest.fixture
+def stuck() -> Iterator[StuckGuard]:
+    guard = StuckGuard(Settings(hermes_mode="redact", hook_time_budget=0.01))
+    try:
+        yield guard
+    finally:
+        guard.release.set()
+
+
+class Message:
+    text = f"CPF {CPF}"
+
+
+def overrun(guard: StuckGuard, callback: str) -> Any:
+    """One callback of a fresh plugin whose work overruns the budget."""
+    stuck_plugin = HermesPlugin(guard, can_block=True, can_modify=True)
+    calls = {
+        "pre_llm_call": lambda: stuck_plugin.pre_llm_call(user_message=f"CPF {CPF}",
+                                                          turn_id="t"),
+        "llm_request": lambda: stuck_plugin.llm_request(request={"messages": [
+            {"role": "system", "content": "sys"},
+            {"role": "user", "content": f"CPF {CPF}"}]}, turn_id="t"),
+        "tool_request": lambda: stuck_plugin.tool_request(tool_name="x",
+                                                          args={"a": f"CPF {CPF}"}),
+        "pre_tool_call": lambda: stuck_plugin.pre_tool_call(tool_name="x",
+                                                            args={"a": f"CPF {CPF}"}),
+        "transform_tool_result": lambda: stuck_plugin.transform_tool_result(
+            result=f"CPF {CPF}"),
+        "pre_gateway_dispatch": lambda: stuck_plugin.pre_gateway_dispatch(event=Message()),
+    }
+    return calls[callback]()
+
+
+def test_work_past_the_budget_gets_the_safe_answer(stuck: StuckGuard) -> None:
+    """Past [hooks] time_budget_seconds, each callback answers its safe answer at once,
+    whatever the thread it is called on; it never waits for the work, nor lets data by."""
+    answers = {name: overrun(stuck, name) for name in (
+        "pre_llm_call", "llm_request", "tool_request", "pre_tool_call",
+        "transform_tool_result", "pre_gateway_dispatch")}
+    assert answers["pre_llm_call"]["action"] == "block"
+    assert "HookTimeout" in answers["pre_llm_call"]["message"]
+    request = answers["llm_request"]["request"]
+    assert answers["llm_request"]["reason"] == "withheld"
+    assert [m["role"] for m in request["messages"]] == ["system", "user"]
+    assert request["messages"][1]["content"].startswith("[saída retida")
+    assert answers["tool_request"]["args"]["a"].startswith("[saída retida")
+    assert answers["pre_tool_call"]["action"] == "block"
+    assert answers["transform_tool_result"].startswith("[saída retida")
+    assert answers["pre_gateway_dispatch"]["action"] == "skip"
+    clean(answers)
+
+
+def test_work_past_the_budget_on_another_thread(stuck: StuckGuard) -> None:
+    # Hermes calls plugins from its agent thread and its tool pool, not only the main one.
+    answers: list[Any] = []
+    caller = threading.Thread(target=lambda: answers.append(
+        overrun(stuck, "transform_tool_result")))
+    caller.start()
+    caller.join(60)
+    assert answers and answers[0].startswith("[saída retida")
+
+
+def test_the_safe_answer_is_in_the_configured_language() -> None:
+    guard = StuckGuard(Settings(language="en", hook_time_budget=0.01))
+    try:
+        assert overrun(guard, "transform_tool_result").startswith("[output withheld")
+        assert overrun(guard, "pre_tool_call")["message"].startswith("redactor: call blocked")
+    finally:
+        guard.release.set()
+
+
+def test_abandoned_work_is_bounded(stuck: StuckGuard) -> None:
+    """Work abandoned at the deadline runs on; past MAX_ABANDONED of them, callbacks fail
+    closed without starting more, until they end."""
+    stuck_plugin = HermesPlugin(stuck, can_block=True, can_modify=True)
+    for _ in range(hermes.MAX_ABANDONED):
+        assert stuck_plugin.transform_tool_result(result="x").startswith("[saída retida")
+    abandoned = list(stuck_plugin._abandoned)
+    assert len(abandoned) == hermes.MAX_ABANDONED
+    answer = stuck_plugin.pre_tool_call(tool_name="x", args={"a": CPF})
+    assert answer["action"] == "block" and "HookTimeout" in answer["message"]
+    assert stuck_plugin._abandoned == abandoned  # no work was started
+    stuck.release.set()
+    for work in abandoned:
+        work.join(60)
+    assert stuck.started == hermes.MAX_ABANDONED
+    stuck._fixed = Settings(hermes_mode="redact")  # the default budget again
+    assert stuck_plugin.transform_tool_result(result="x") is None  # works again
+    assert stuck.started == hermes.MAX_ABANDONED + 1
+
+
+class CountingList(list[Any]):
+    """A list that counts the items read from it."""
+
+    read = 0
+
+    def __iter__(self) -> Iterator[Any]:
+        for item in super().__iter__():
+            CountingList.read += 1
+            yield item
+
+
+def test_withheld_messages_keeps_the_conversation_shape() -> None:
+    marker = "[x]"
+    conversation: list[dict[str, Any]] = [
+        {"role": "system", "content": "sys"},
+        {"role": "user", "content": [{"type": "text", "text": f"CPF {CPF}"},
+                                     {"type": "text", "text": CNPJ}], "name": "jsilva"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": f"call_{n}", "type": "function",
+             "function": {"name": "terminal", "arguments": f'{{"cpf": "{CPF}"}}'}}
+            for n in range(3)]},
+        *({"role": "tool", "tool_call_id": f"call_{n}", "content": CPF, "n": 52998224725}
+          for n in range(3)),
+        {"role": "user", "content": "ok", CPF: 1, "52998224725": 2},
+    ]
+    copy = hermes.withheld_messages(conversation, marker)
+    clean(copy)
+    assert [m["role"] for m in copy] == [m["role"] for m in conversation]
+    assert copy[1] == {"role": "user", "content": [{"type": "text", "text": marker}],
+                       "name": marker}  # content parts keep their first item
+    # Every tool call stays: each tool message answers one of them by id.
+    assert [c["id"] for c in copy[2]["tool_calls"]] == ["call_0", "call_1", "call_2"]
+    assert copy[3] == {"role": "tool", "tool_call_id": "call_0", "content": marker, "n": marker}
+    assert copy[6] == {"role": "user", "content": marker, marker: marker, f"{marker}#2": marker}
+
+
+def test_withheld_messages_is_bounded() -> None:
+    """The safe answer costs the same for any conversation: past the node bound, one user
+    message holding the marker (the provider still gets a valid request)."""
+    CountingList.read = 0
+    huge = CountingList({"role": "user", "content": f"CPF {CPF}"} for _ in range(100_000))
+    assert hermes.withheld_messages(huge, "[x]") == [{"role": "user", "content": "[x]"}]
+    assert CountingList.read <= hermes.WITHHELD_MESSAGE_NODES < 100_000
+    # Many keys that may be data (each written as a numbered marker): no quadratic naming.
+    args = {f"{CPF}-{n}": n for n in range(100_000)}
+    assert hermes.withheld_messages(args, "[x]") == {}
+    assert hermes.withheld_messages(f"CPF {CPF}", "[x]") == "[x]"
+    nested = {"a": [[[{"b": CPF}] * 3] * 3] * 3}
+    assert hermes.withheld_messages(nested, "[x]") == {"a": [[[{"b": "[x]"}]]]}
 
 
 # ---------------------------------------------------------------- shell hook
