@@ -18,6 +18,10 @@ In place, a symbolic link or a file with several hard links is refused unless
 multiply-linked file's content is rewritten in its own inode, so every name sees the
 redacted text.  Any failure on one input becomes that input's reported error
 (paths and error class names only); the other inputs are still processed.
+
+File and folder names go through the engine too (:func:`safe_name`): every path this
+module prints or reports is :func:`safe_path`'s, and an ``--output`` tree is written
+under redacted names (:func:`plan`).  In place, a file keeps its name.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, cast
@@ -47,11 +51,11 @@ from redactor.jsonio import TooDeep
 if TYPE_CHECKING:
     from redactor.baseline import Baseline
 
-__all__ = ["MAX_JSON_BYTES", "MAX_JSON_VALUES", "FileReport", "Format", "Job", "Options",
-           "check_encoding",
+__all__ = ["MAX_JSON_BYTES", "MAX_JSON_VALUES", "NAME_MAX", "NAME_PLACEHOLDER", "FileReport",
+           "Format", "Job", "Names", "Options", "check_encoding",
            "destination_folders", "detect_format", "install_termination_handler",
            "is_temporary", "plan", "process_file", "redact_stream", "run", "run_stream",
-           "sweep_stale", "write_atomically"]
+           "safe_name", "safe_path", "sweep_stale", "write_atomically"]
 
 Format = Literal["text", "jsonl", "json"]
 BLOCK: Final = 1 << 20
@@ -99,18 +103,161 @@ DEFAULT_OPTIONS: Final = Options()
 
 @dataclass
 class FileReport:
-    """What happened to one input: counts per entity type, never values."""
+    """What happened to one input: counts per entity type, never values.
+
+    ``path`` is the input's path as printed (see :func:`safe_path`), ``output`` that of
+    its redacted copy in an ``--output`` folder; ``name_counts`` (scan only) counts the
+    findings in the names on ``path``.
+    """
 
     path: str
     counts: Counter[str] = field(default_factory=Counter)
     bytes_in: int = 0
     malformed_lines: int = 0
     error: str | None = None
+    name_counts: Counter[str] = field(default_factory=Counter)
+    output: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "counts": dict(sorted(self.counts.items())),
+        return {"path": self.path, "output": self.output,
+                "counts": dict(sorted(self.counts.items())),
+                "name_counts": dict(sorted(self.name_counts.items())),
                 "bytes": self.bytes_in, "malformed_lines": self.malformed_lines,
                 "error": self.error}
+
+
+# ---------------------------------------------------------------- file names
+
+#: How a value found in a file or folder name is written in the names redactor writes
+#: and prints: its entity's label between underscores (``comprovante__CPF_.pdf.txt``).
+#: Letters, digits and ``_`` only: no glob (``[CPF]`` is one), no shell metacharacter,
+#: nothing a shell or ``find`` reads as an option.
+NAME_PLACEHOLDER: Final = "_{label}_"
+#: The longest file or folder name, in bytes, that common file systems take.
+NAME_MAX: Final = 255
+_PATH_SEPARATORS: Final = re.compile(r"([/\\])" if os.altsep else "(/)")
+
+
+@contextlib.contextmanager
+def _without_baseline(engine: Any) -> Iterator[None]:
+    """A scan's baseline filters (and records) content findings only: names are always
+    redacted where they are printed, and counted against the baseline apart."""
+    baseline = getattr(engine, "baseline", None)
+    if baseline is None:
+        yield
+        return
+    engine.baseline = None
+    try:
+        yield
+    finally:
+        engine.baseline = baseline
+
+
+class Names:
+    """File and folder names through one engine, each name analysed once.
+
+    A name is read as it is written and again with every ``_`` as a space (same
+    length, so offsets hold): ``_`` is a word character, so a name glued to it
+    (``Maria_da_Silva.txt``) is found only in the second reading, and a token that
+    holds it (``ghp_...``) only in the first; the findings of both are merged.  The
+    cache holds names, which may hold personal data: keep it in memory only.
+    """
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self._found: dict[str, tuple[tuple[int, int, str], ...]] = {}
+
+    def findings(self, name: str) -> tuple[tuple[int, int, str], ...]:
+        """``(start, end, entity)`` of each value in one name, disjoint and sorted."""
+        cached = self._found.get(name)
+        if cached is not None:
+            return cached
+        spans: list[tuple[int, int, str]] = []
+        if name not in ("", ".", ".."):
+            with _without_baseline(self.engine):
+                for text in dict.fromkeys((name, name.replace("_", " "))):
+                    spans.extend((f.start, f.end, f.entity_type)
+                                 for f in self.engine.analyze(text))
+        merged: list[tuple[int, int, str]] = []
+        for start, end, entity in sorted(spans, key=lambda s: (s[0], -s[1])):
+            if merged and start < merged[-1][1]:
+                first = merged[-1]
+                merged[-1] = (first[0], max(first[1], end), first[2])
+            else:
+                merged.append((start, end, entity))
+        found = self._found[name] = tuple(merged)
+        return found
+
+    def name(self, name: str) -> str:
+        """``name`` with each value found in it replaced by :data:`NAME_PLACEHOLDER`."""
+        out: list[str] = []
+        position = 0
+        for start, end, entity in self.findings(name):
+            out += [name[position:start], NAME_PLACEHOLDER.format(label=_name_label(entity))]
+            position = end
+        out.append(name[position:])
+        return "".join(out)
+
+    def path(self, path: str | os.PathLike[str]) -> str:
+        """``path`` as redactor prints it: each of its names through :meth:`name`."""
+        parts = _PATH_SEPARATORS.split(os.fspath(path))
+        return "".join(part if index % 2 else self.name(part)
+                       for index, part in enumerate(parts))
+
+    def values(self, path: str | os.PathLike[str]) -> list[tuple[str, str, str]]:
+        """``(where, entity, value)`` of each value in the names on ``path``; ``where``
+        is the path up to the end of the name that holds it."""
+        found: list[tuple[str, str, str]] = []
+        parts = _PATH_SEPARATORS.split(os.fspath(path))
+        for index in range(0, len(parts), 2):
+            name = parts[index]
+            found.extend(("".join(parts[:index + 1]), entity, name[start:end])
+                         for start, end, entity in self.findings(name))
+        return found
+
+
+def _name_label(entity: str) -> str:
+    from redactor.config import ENTITY_LABELS
+
+    label = ENTITY_LABELS.get(entity, entity.removeprefix("BR_"))
+    return re.sub(r"[^A-Za-z0-9_]", "", label) or "VALUE"
+
+
+def safe_name(engine: Any, name: str) -> str:
+    """One file or folder name with each value the engine finds in it replaced by
+    :data:`NAME_PLACEHOLDER` (``cliente-52998224725.log``: ``cliente-_CPF_.log``)."""
+    return Names(engine).name(name)
+
+
+def safe_path(engine: Any, path: str | os.PathLike[str]) -> str:
+    """A path as redactor prints it: every name on it through :func:`safe_name`."""
+    return Names(engine).path(path)
+
+
+def _size(name: str) -> int:
+    return len(os.fsencode(name))
+
+
+def _cut(text: str, limit: int) -> str:
+    """The longest start of ``text`` (whole characters) of at most ``limit`` bytes."""
+    total = 0
+    for index, char in enumerate(text):
+        total += _size(char)
+        if total > limit:
+            return text[:index]
+    return text
+
+
+def _fit(name: str, tag: str = "") -> str:
+    """``name`` with ``tag`` before its extensions (from its first dot that does not
+    start it), at most :data:`NAME_MAX` bytes: the part before the extensions is cut
+    short when needed (a placeholder makes a name longer than the value it replaces)."""
+    cut = name.find(".", 1)
+    stem, extensions = (name, "") if cut < 0 else (name[:cut], name[cut:])
+    room = NAME_MAX - _size(tag) - _size(extensions)
+    if room < 1:  # extensions too long to keep whole: cut the name as one
+        stem, extensions, room = name, "", NAME_MAX - _size(tag)
+    return (_cut(stem, room) or "_") + tag + extensions
 
 
 def detect_format(path: Path | None, requested: str | None) -> Format:
@@ -284,8 +431,9 @@ def redact_stream(engine: Any, source: IO[bytes], target: IO[bytes] | None, fmt:
             target.write(_encode(out, encoding))
 
 
-def _describe(path: object, exc: BaseException) -> str:
-    """One line for an input's failure: our own message, or the path and error class."""
+def _describe(path: str, exc: BaseException) -> str:
+    """One line for an input's failure: our own message, or the path (as printed, see
+    :func:`safe_path`) and error class."""
     if isinstance(exc, InputError):
         return str(exc)
     kind = type(exc)
@@ -552,6 +700,8 @@ def is_temporary(name: str) -> bool:
 
 
 def _create_temporary(folder: Path, name: str) -> tuple[int, str]:
+    # A name of up to NAME_MAX bytes leaves room for the rest: its start is enough.
+    name = _cut(name, NAME_MAX - len(f"..{os.getpid()}.12345678.redactor")) or "_"
     while True:
         path = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.redactor")
         try:
@@ -678,12 +828,13 @@ def write_atomically(destination: Path, writer: Callable[[IO[bytes]], None],
 # ---------------------------------------------------------------- one file
 
 @contextlib.contextmanager
-def _opened(path: Path) -> Iterator[tuple[IO[bytes], os.stat_result]]:
-    """The file's bytes (unpacked when ``.gz``) and the status of what was opened."""
+def _opened(path: Path, shown: str) -> Iterator[tuple[IO[bytes], os.stat_result]]:
+    """The file's bytes (unpacked when ``.gz``) and the status of what was opened;
+    ``shown``: its path as printed."""
     try:
         raw = path.open("rb")
     except OSError as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+        raise InputError(f"{shown}: cannot be read ({exc.strerror})") from None
     with raw:
         info = os.fstat(raw.fileno())
         if path.name.endswith(".gz"):
@@ -693,24 +844,25 @@ def _opened(path: Path) -> Iterator[tuple[IO[bytes], os.stat_result]]:
             yield raw, info
 
 
-def _in_place_target(source: Path, follow_links: bool) -> tuple[Path, os.stat_result, bool]:
+def _in_place_target(source: Path, follow_links: bool,
+                     shown: str) -> tuple[Path, os.stat_result, bool]:
     """What rewriting ``source`` in place writes: the path, its status, and whether its
     inode must be rewritten (several hard links).  Links are refused unless followed."""
     try:
         info = os.lstat(source)
     except OSError as exc:
-        raise InputError(f"{source}: cannot be read ({exc.strerror})") from None
+        raise InputError(f"{shown}: cannot be read ({exc.strerror})") from None
     target = source
     if stat.S_ISLNK(info.st_mode):
         if not follow_links:
-            raise InputError(f"{source}: is a symbolic link; not rewritten "
+            raise InputError(f"{shown}: is a symbolic link; not rewritten "
                              "(--follow-links rewrites its target)")
         target = Path(os.path.realpath(source))
         info = os.stat(target)
     if not stat.S_ISREG(info.st_mode):
-        raise InputError(f"{source}: not a regular file")
+        raise InputError(f"{shown}: not a regular file")
     if info.st_nlink > 1 and not follow_links:
-        raise InputError(f"{source}: has {info.st_nlink} hard links; not rewritten "
+        raise InputError(f"{shown}: has {info.st_nlink} hard links; not rewritten "
                          "(--follow-links rewrites the content all of them share)")
     return target, info, info.st_nlink > 1
 
@@ -718,28 +870,33 @@ def _in_place_target(source: Path, follow_links: bool) -> tuple[Path, os.stat_re
 def process_file(engine: Any, source: Path, destination: Path | None, fmt: Format,
                  *, scan_only: bool = False,
                  on_block: Callable[[int], None] | None = None,
-                 options: Options = DEFAULT_OPTIONS) -> FileReport:
+                 options: Options = DEFAULT_OPTIONS, shown: str | None = None) -> FileReport:
     """Redact (or scan) one file; errors are reported in the result, never raised.
 
-    ``destination`` None or ``source`` itself: in place.  A file that fails
-    contributes no counts when it was to be written (nothing of it was).
+    ``destination`` None or ``source`` itself: in place (the file keeps its name).  A
+    file that fails contributes no counts when it was to be written (nothing of it
+    was).  ``shown``: the path reports and messages print (default: ``source``
+    through :func:`safe_path`).
     """
-    report = FileReport(str(source))
+    if shown is None:
+        shown = safe_path(engine, source)
+    report = FileReport(shown)
     try:
         if scan_only:
-            with _opened(source) as (stream, _):
+            with _opened(source, shown) as (stream, _):
                 redact_stream(engine, stream, None, fmt, report, on_block=on_block,
                               options=options)
             return report
         if destination is None or destination == source:
-            target, expected, rewrite_inode = _in_place_target(source, options.follow_links)
+            target, expected, rewrite_inode = _in_place_target(source, options.follow_links,
+                                                               shown)
             owner_from: Path | None = target
         else:
             target, expected, rewrite_inode, owner_from = destination, None, False, None
-        with _opened(source) as (stream, opened):
+        with _opened(source, shown) as (stream, opened):
             if expected is not None and (opened.st_dev, opened.st_ino) != \
                     (expected.st_dev, expected.st_ino):
-                raise InputError(f"{source}: replaced while being opened; not rewritten")
+                raise InputError(f"{shown}: replaced while being opened; not rewritten")
 
             def unchanged_since_read() -> None:
                 # In place, a log still being written may have grown (or been rotated)
@@ -752,7 +909,7 @@ def process_file(engine: Any, source: Path, destination: Path | None, fmt: Forma
                     now = None
                 if now is None or (now.st_dev, now.st_ino, now.st_size, now.st_mtime_ns) != (
                         opened.st_dev, opened.st_ino, opened.st_size, opened.st_mtime_ns):
-                    raise InputError(f"{source}: changed while being redacted (written to, "
+                    raise InputError(f"{shown}: changed while being redacted (written to, "
                                      "grown or replaced); left as it was, not rewritten")
 
             write_atomically(
@@ -764,7 +921,7 @@ def process_file(engine: Any, source: Path, destination: Path | None, fmt: Forma
     except (ConfigError, EngineBuildError):
         raise  # the engine, built on first use, could not be built: nothing can run
     except Exception as exc:
-        report.error = _describe(source, exc)
+        report.error = _describe(shown, exc)
         if not scan_only:
             report.counts.clear()
             report.malformed_lines = 0
@@ -773,24 +930,43 @@ def process_file(engine: Any, source: Path, destination: Path | None, fmt: Forma
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """One input file and where its redacted copy goes (None: stdout, or nowhere for scan)."""
+    """One input file and where its redacted copy goes (None: stdout, or nowhere for scan).
+
+    ``shown``: the input's path as printed (:func:`safe_path`; empty: not worked out
+    yet), ``shown_output`` that of an ``--output`` copy.  ``name_values`` (scan):
+    ``(entity, value)`` of each value in the names on the path that this job reports
+    (a folder's, with the first file under it).
+    """
 
     source: Path
     destination: Path | None
     fmt: Format
+    shown: str = ""
+    name_values: tuple[tuple[str, str], ...] = ()
+    shown_output: str = ""
 
 
 def plan(paths: list[Path], glob: str, output: Path | None, *, in_place: bool, scan: bool,
-         requested: str | None, follow_links: bool = False) -> list[Job]:
+         requested: str | None, follow_links: bool = False,
+         engine: Any = None) -> list[Job]:
     """Expand folders (recursively, ``glob``) and map each file to its destination.
 
     Folder walks skip redactor's temporary files.  In place with ``follow_links``, a
     file reached under several names (links) is rewritten once, under the first.
+    ``engine`` (default: the configured one) reads the file and folder names: an
+    ``--output`` tree is written under redacted names (see :func:`_output_names`),
+    and each job's path as printed is :func:`safe_path`'s.
     """
+    if engine is None:
+        from redactor.api import LazyRedactor
+
+        engine = LazyRedactor()
+    names = Names(engine)
     jobs: list[Job] = []
     seen: set[tuple[int, int]] = set()
     if output is not None and not scan:
         _refuse_output_over_inputs(paths, output)
+    found: list[tuple[Path, Path]] = []
     for path in paths:
         if path.is_dir():
             base = path
@@ -800,25 +976,87 @@ def plan(paths: list[Path], glob: str, output: Path | None, *, in_place: bool, s
                                     f.resolve().parents))
         else:
             base, files = path.parent, [path]
-        for file in files:
-            if scan:
-                destination = None
-            elif output is not None:
-                destination = output / file.relative_to(base)
-            else:
-                destination = file if in_place else None
-            if in_place and follow_links:
-                with contextlib.suppress(OSError):
-                    info = file.stat()
-                    if (info.st_dev, info.st_ino) in seen:
-                        continue
-                    seen.add((info.st_dev, info.st_ino))
-            if destination is not None and not in_place and _same_file(destination, file):
-                raise UsageError("--output would write a file over itself (the output folder "
-                                 "is the folder of an input file); choose another folder, or "
-                                 "--in-place")
-            jobs.append(Job(file, destination, detect_format(file, requested)))
+        found.extend((file, base) for file in files)
+    copies = _output_names(found, output, names) if output is not None and not scan else None
+    reported: set[str] = set()  # folders whose names a scan has counted
+    for index, (file, _) in enumerate(found):
+        if scan:
+            destination = None
+        elif copies is not None:
+            destination = copies[index]
+        else:
+            destination = file if in_place else None
+        if in_place and follow_links:
+            with contextlib.suppress(OSError):
+                info = file.stat()
+                if (info.st_dev, info.st_ino) in seen:
+                    continue
+                seen.add((info.st_dev, info.st_ino))
+        if destination is not None and not in_place and _same_file(destination, file):
+            raise UsageError("--output would write a file over itself (the output folder "
+                             "is the folder of an input file); choose another folder, or "
+                             "--in-place")
+        jobs.append(Job(file, destination, detect_format(file, requested),
+                        shown=names.path(file),
+                        name_values=_scan_values(names, file, reported) if scan else (),
+                        shown_output="" if copies is None or destination is None
+                        else names.path(destination)))
     return jobs
+
+
+def _scan_values(names: Names, file: Path, reported: set[str]) -> tuple[tuple[str, str], ...]:
+    """``(entity, value)`` of each value in the names on ``file``'s path as given, a
+    folder's counted once: with the first file of the run under it."""
+    path = os.fspath(file)
+    found = names.values(path)
+    values = tuple((entity, value) for where, entity, value in found
+                   if where == path or where not in reported)
+    reported.update(where for where, _, _ in found if where != path)
+    return values
+
+
+def _output_names(found: list[tuple[Path, Path]], output: Path,
+                  names: Names) -> list[Path]:
+    """Where each ``(file, base)`` is written under ``output``: its path from ``base``,
+    each name through :meth:`Names.name` and cut to :data:`NAME_MAX` bytes.
+
+    Two inputs never land on one file: an input whose path needs no change keeps it,
+    and the others take ``-2``, ``-3``... before the extensions, in the order of their
+    source paths.  Folders of one name (two inputs' ``app/``) are one folder; folders
+    whose names only become alike (``cliente-<CPF>/`` for two CPFs) are two.  One file
+    given twice is written once.
+    """
+    relative = [file.relative_to(base).parts for file, base in found]
+    redacted = [tuple(names.name(name) for name in parts) for parts in relative]
+    order = sorted(range(len(found)),
+                   key=lambda i: (redacted[i] != relative[i], os.fspath(found[i][0])))
+    taken: set[tuple[str, ...]] = set()
+    folders: dict[tuple[tuple[str, ...], str], str] = {}
+    files: dict[str, tuple[str, ...]] = {}
+    copies: list[Path] = [output] * len(found)
+    for index in order:
+        source = os.path.abspath(found[index][0])
+        if source in files:
+            copies[index] = output.joinpath(*files[source])
+            continue
+        parent: tuple[str, ...] = ()
+        parts = relative[index]
+        for depth, (name, safe) in enumerate(zip(parts, redacted[index], strict=True)):
+            folder = depth < len(parts) - 1
+            if folder and (parent, name) in folders:
+                parent += (folders[parent, name],)
+                continue
+            chosen, number = _fit(safe), 1
+            while (*parent, chosen) in taken:
+                number += 1
+                chosen = _fit(safe, f"-{number}")
+            taken.add((*parent, chosen))
+            if folder:
+                folders[parent, name] = chosen
+            parent += (chosen,)
+        files[source] = parent
+        copies[index] = output.joinpath(*parent)
+    return copies
 
 
 def _refuse_output_over_inputs(paths: list[Path], output: Path) -> None:
@@ -852,28 +1090,35 @@ def _run_one(engine: Any, job: Job, *, scan: bool, stdout: IO[bytes] | None,
     # The baseline applies to this job only: the engine may be shared (get_redactor).
     engine.baseline = options.baseline
     try:
-        return _run_job(engine, job, scan=scan, stdout=stdout, on_block=on_block,
-                        options=options)
+        report = _run_job(engine, job, scan=scan, stdout=stdout, on_block=on_block,
+                          options=options)
     finally:
         engine.baseline = None
+    # A value in a name counts like one in the content, and the baseline accepts it alike.
+    baseline = options.baseline
+    report.name_counts.update(entity for entity, value in job.name_values
+                              if baseline is None or baseline.keeps(entity, value))
+    report.output = job.shown_output or None
+    return report
 
 
 def _run_job(engine: Any, job: Job, *, scan: bool, stdout: IO[bytes] | None,
              on_block: Callable[[int], None] | None, options: Options) -> FileReport:
+    shown = job.shown or safe_path(engine, job.source)
     if stdout is not None:
-        report = FileReport(str(job.source))
+        report = FileReport(shown)
         try:
-            with _opened(job.source) as (stream, _):
+            with _opened(job.source, shown) as (stream, _):
                 redact_stream(engine, stream, stdout, job.fmt, report, on_block=on_block,
                               options=options)
         except (ConfigError, EngineBuildError):
             raise  # the engine, built on first use, could not be built: nothing can run
         except Exception as exc:
             # What was written to stdout stays written, and its findings counted.
-            report.error = _describe(job.source, exc)
+            report.error = _describe(shown, exc)
         return report
     return process_file(engine, job.source, job.destination, job.fmt, scan_only=scan,
-                        on_block=on_block, options=options)
+                        on_block=on_block, options=options, shown=shown)
 
 
 def _worker(job: Job, scan: bool, options: Options) -> FileReport:
@@ -929,6 +1174,13 @@ def run(jobs: list[Job], *, workers: int = 1, to_stdout: bool = False, scan: boo
 
     Each input's failure is in its report; none stops the others.
     """
+    from redactor.api import LazyRedactor
+
+    engine = LazyRedactor()
+    if not all(job.shown for job in jobs):
+        names = Names(engine)
+        jobs = [job if job.shown else replace(job, shown=names.path(job.source))
+                for job in jobs]
     reports: list[FileReport] = []
     bar = _Progress(jobs, progress)
     try:
@@ -944,13 +1196,10 @@ def run(jobs: list[Job], *, workers: int = 1, to_stdout: bool = False, scan: boo
                     try:
                         report = future.result()
                     except Exception as exc:  # a worker died (killed, out of memory)
-                        report = FileReport(str(job.source), error=_describe(job.source, exc))
+                        report = FileReport(job.shown, error=_describe(job.shown, exc))
                     reports.append(report)
                     bar.file_done(report, counted=False)
         else:
-            from redactor.api import LazyRedactor
-
-            engine = LazyRedactor()
             stdout = sys.stdout.buffer if to_stdout else None
             for job in jobs:
                 report = _run_one(engine, job, scan=scan, stdout=stdout, on_block=bar.block,

@@ -38,8 +38,9 @@ def _parser() -> argparse.ArgumentParser:
     scan = commands.add_parser(
         "scan", help="count personal data in files, change nothing (exit 1 when found)",
         description="Detect personal data without rewriting: counts per file and entity type "
-                    "(never values). Exit 1 when anything is found, 0 when clean, 2 on usage "
-                    "or configuration errors, 3 when an input cannot be read.",
+                    "(never values), in the content and in the file and folder names. Exit 1 "
+                    "when anything is found, 0 when clean, 2 on usage or configuration "
+                    "errors, 3 when an input cannot be read.",
     )
     for command in (redact, scan):
         command.add_argument("paths", nargs="*", type=Path,
@@ -78,10 +79,12 @@ def _parser() -> argparse.ArgumentParser:
                                "~/.config/redactor/baseline.key (created if missing)")
     target = redact.add_mutually_exclusive_group()
     target.add_argument("--output", type=Path, metavar="DIR",
-                        help="write redacted copies here, same relative layout")
+                        help="write redacted copies here, same relative layout; a value in "
+                             "a file or folder name becomes _CPF_ (and so on) there")
     target.add_argument("--in-place", action="store_true",
-                        help="replace each file by its redacted version (atomically); "
-                             "symbolic links and files with several hard links are refused")
+                        help="replace each file by its redacted version (atomically), "
+                             "under the name it has; symbolic links and files with several "
+                             "hard links are refused")
     redact.add_argument("--follow-links", action="store_true",
                         help="with --in-place: rewrite a symbolic link's target, and a "
                              "hard-linked file's shared content, instead of refusing them")
@@ -135,6 +138,10 @@ def _parser() -> argparse.ArgumentParser:
 def _write(stream: TextIO, text: str) -> None:
     stream.buffer.write(text.encode("utf-8", errors="surrogateescape"))
     stream.flush()
+
+
+def _counts(counts: Counter[str]) -> str:
+    return " ".join(f"{k}={v}" for k, v in sorted(counts.items()))
 
 
 def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
@@ -222,13 +229,18 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
                                 progress=not args.quiet and sys.stderr.isatty(),
                                 options=options)
     totals: Counter[str] = Counter()
+    # Every path printed or reported is batch.safe_path's: a value in a file name is
+    # redacted there too.
     for report in reports:
         totals.update(report.counts)
+        totals.update(report.name_counts)
         if report.error:
             print(f"redactor: {report.error}", file=sys.stderr)
-        elif scan and report.counts:
-            counts = " ".join(f"{k}={v}" for k, v in sorted(report.counts.items()))
-            _write(sys.stdout, f"{report.path}: {counts}\n")
+        found = [] if report.error else [_counts(report.counts)] if report.counts else []
+        if report.name_counts:
+            found.append(f"in its name: {_counts(report.name_counts)}")
+        if scan and found:
+            _write(sys.stdout, f"{report.path}: {'; '.join(found)}\n")
         if report.malformed_lines:
             print(f"redactor: {report.path}: {report.malformed_lines} malformed JSON "
                   "line(s) redacted as text", file=sys.stderr)

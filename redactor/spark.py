@@ -593,26 +593,36 @@ def redact_text_files(spark: SparkSession, input: str | Sequence[str], output: s
     try:
         writer.text(output)
     except Exception as exc:
-        raise _job_failed(exc, output) from None
+        from redactor.batch import Names
+
+        raise _job_failed(exc, output, Names(_engine(shipped)).path) from None
 
 
 _URL = re.compile(r"\b(?:file|hdfs|s3a?|gs|abfss?|wasbs?|viewfs):/[^\s\"'<>]+")
 
 
-def _job_failed(exc: BaseException, output: str) -> SparkError:
+def _job_failed(exc: BaseException, output: str,
+                shown: Callable[[str], str] | None = None) -> SparkError:
     """The failure of a job, naming the input it was reading when Spark says which (its
-    own message is not repeated: it may quote a line)."""
+    own message is not repeated: it may quote a line).  ``shown`` prints a path
+    (default: batch.safe_path with the configured engine)."""
     from urllib.parse import unquote, urlsplit
 
+    if shown is None:
+        from redactor.api import get_redactor
+        from redactor.batch import Names
+
+        shown = Names(get_redactor()).path
     kind = type(exc).__name__
     message = str(exc)
     if "PATH_ALREADY_EXISTS" in message:
-        return SparkError(f"{output}: already exists; remove it or pass mode='overwrite'")
+        return SparkError(f"{shown(output)}: already exists; remove it or pass "
+                          "mode='overwrite'")
     target = urlsplit(output).path if "://" in output else str(Path(output).absolute())
     for found in _URL.findall(message):
         path = unquote(urlsplit(found.rstrip(".,;:)]")).path)
         if path and not (path == target or path.startswith(target.rstrip("/") + "/")):
-            return SparkError(f"{path}: cannot be read ({kind}); the job failed and "
+            return SparkError(f"{shown(path)}: cannot be read ({kind}); the job failed and "
                               "Spark's output commit left no part file")
     return SparkError(f"the Spark job failed ({kind})")
 
@@ -675,7 +685,7 @@ def _run_file(job: Job, shipped: JobSettings, options: Options) -> FileReport:
     from redactor.batch import process_file
 
     return process_file(_engine(shipped), job.source, job.destination, job.fmt,
-                        options=options)
+                        options=options, shown=job.shown or None)
 
 
 class _StageProgress:
@@ -745,17 +755,22 @@ def redact_files(jobs: list[Job], *, master: str = "local[*]",
     call (``master``) and stopped.  Files are grouped into about
     :data:`TASKS_PER_CORE` tasks per core of similar total size (one file per task
     when there are fewer files); each task redacts its files one after the other."""
-    from redactor.batch import DEFAULT_OPTIONS, FileReport
+    from redactor.batch import DEFAULT_OPTIONS, FileReport, Names
 
     shipped = job_settings(settings)
     chosen = DEFAULT_OPTIONS if options is None else options
     if not jobs:
         return []
+    if not all(job.shown for job in jobs):
+        # Paths are printed and reported with the names in them redacted (batch.plan's).
+        names = Names(_engine(shipped))
+        jobs = [job if job.shown else replace(job, shown=names.path(job.source))
+                for job in jobs]
     active = _active_session() if spark is None else None
     owned = spark is None and active is None
     session = spark or active or spark_session(master)
     # Executors resolve a relative path against their own working folder: ship absolute
-    # ones, and give the reports back under the names the caller used.
+    # ones; reports and messages name each input as the caller did (job.shown).
     absolute_jobs = [replace(job, source=job.source.absolute(),
                             destination=None if job.destination is None
                             else job.destination.absolute()) for job in jobs]
@@ -789,12 +804,10 @@ def redact_files(jobs: list[Job], *, master: str = "local[*]",
             session.stop()
     reports: list[FileReport | None] = [None] * len(jobs)
     for index, report in done:
-        absolute, given = str(absolute_jobs[index].source), str(jobs[index].source)
-        report.path = given
-        if report.error and absolute != given:
-            report.error = report.error.replace(absolute, given)
+        report.path = jobs[index].shown
+        report.output = jobs[index].shown_output or None
         reports[index] = report
-    return [r if r is not None else FileReport(str(jobs[i].source), error="no report")
+    return [r if r is not None else FileReport(jobs[i].shown, error="no report")
             for i, r in enumerate(reports)]
 
 

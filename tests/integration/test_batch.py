@@ -96,7 +96,7 @@ def test_a_failure_mid_write_leaves_the_original_intact(tmp_path: Path) -> None:
             raise KeyboardInterrupt  # a Ctrl-C in the middle of the file
 
     with pytest.raises(KeyboardInterrupt):
-        batch.process_file(Exploding(), source, source, "text")
+        batch.process_file(Exploding(), source, source, "text", shown=str(source))
     assert source.read_bytes() == original
     assert list(tmp_path.iterdir()) == [source]
 

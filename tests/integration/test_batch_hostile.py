@@ -244,7 +244,8 @@ def test_any_failure_in_one_file_is_its_reported_error(tmp_path: Path) -> None:
     original = f"CPF {CPF}\n".encode()
     source.write_bytes(original)
     for failure in (RuntimeError, MemoryError, UnicodeEncodeError):
-        report = batch.process_file(_Broken(failure), source, source, "text")
+        report = batch.process_file(_Broken(failure), source, source, "text",
+                                    shown=str(source))
         assert report.error == f"{source}: {failure.__name__}"
         assert not report.counts
         assert source.read_bytes() == original
