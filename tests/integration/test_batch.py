@@ -6,6 +6,7 @@ import gzip
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -399,3 +400,138 @@ def test_identifiers_held_by_numbers_and_keys_are_redacted_counted_and_scanned(
         '{"[CNPJ]": {"cliente": "x"}, "n": 3}', '{"cpf": 9999999999}']
     assert json.loads((masked / "export.json").read_text()) == {
         "rows": [{"cnpj": 99999999999999}, {"cpf": 99999999999.0}]}
+
+
+# ------------------------------------------------------------------ issue 29, item 4: names
+
+#: Synthetic CPFs and CNPJ (check digits from the algorithm; see benchmarks.synthetic).
+NAMED_CPF, OTHER_CPF, NAMED_CNPJ = "52998224725", "11144477735", "11222333000181"
+
+
+def _digit_runs(*values: str) -> re.Pattern[bytes]:
+    """Any of ``values`` written with or without separators between its digits."""
+    return re.compile(b"|".join(b"[^0-9a-zA-Z]{0,2}".join(re.escape(d).encode()
+                                                             for d in value)
+                                for value in values))
+
+
+def _no_named_values(*outputs: bytes) -> None:
+    runs = _digit_runs(NAMED_CPF, OTHER_CPF, NAMED_CNPJ)
+    for output in outputs:
+        assert runs.search(output) is None, output
+        assert b"joao.silva" not in output and b"Traceback" not in output
+
+
+def test_names_holding_values_are_redacted_in_the_output_tree_report_and_stderr(
+        tmp_path: Path) -> None:
+    """Issue 29, item 4: comprovante_<CPF>.pdf.txt kept its name in the --output tree, in
+    --report and on stderr (which CI logs keep)."""
+    src, out, report = tmp_path / "src", tmp_path / "out", tmp_path / "report.json"
+    (src / f"cliente-{NAMED_CPF}").mkdir(parents=True)
+    (src / f"cliente-{OTHER_CPF}").mkdir()
+    (src / f"comprovante_{NAMED_CPF}.pdf.txt").write_text(f"CPF {CPF}\n", encoding="utf-8")
+    (src / f"nf_{NAMED_CNPJ}.txt").write_text("nota\n", encoding="utf-8")
+    (src / "contato_joao.silva@example.com.log").write_text("contato\n", encoding="utf-8")
+    (src / f"cliente-{NAMED_CPF}" / "a.log").write_text("primeiro\n", encoding="utf-8")
+    (src / f"cliente-{OTHER_CPF}" / "a.log").write_text("segundo\n", encoding="utf-8")
+    # Two names that become alike, and one already written that way: nothing overwritten.
+    (src / f"conta-{NAMED_CPF}.log").write_text("um\n", encoding="utf-8")
+    (src / f"conta-{OTHER_CPF}.log").write_text("dois\n", encoding="utf-8")
+    (src / "conta-_CPF_.log").write_text("literal\n", encoding="utf-8")
+    (src / f"big-{NAMED_CPF}.json").write_text(json.dumps({"pad": "x" * 100}), encoding="utf-8")
+    missing = src / f"ausente-{OTHER_CPF}.log"
+    done = cli("redact", str(src), str(missing), "--output", str(out), "--report", str(report),
+               "--max-json-bytes", "50")
+    assert done.returncode == 3, done.stderr
+    written = sorted(str(p.relative_to(out)) for p in out.rglob("*"))
+    # "contato_joao.silva" reads as one user name, as it would in a line of text.
+    assert written == ["_USERNAME_@example.com.log", "cliente-_CPF_", "cliente-_CPF_-2", "cliente-_CPF_-2/a.log",
+                       "cliente-_CPF_/a.log", "comprovante__CPF_.pdf.txt", "conta-_CPF_-2.log",
+                       "conta-_CPF_-3.log", "conta-_CPF_.log",
+                       "nf__CNPJ_.txt"]
+    assert (out / "comprovante__CPF_.pdf.txt").read_text(encoding="utf-8") == "CPF [CPF]\n"
+    # In the order of the original paths; the name that needed no change keeps it.
+    assert [(out / f"conta-_CPF_{tag}.log").read_text(encoding="utf-8")
+            for tag in ("", "-2", "-3")] == ["literal\n", "dois\n", "um\n"]
+    assert (out / "cliente-_CPF_-2" / "a.log").read_text(encoding="utf-8") == "primeiro\n"
+    _no_named_values(done.stdout, done.stderr, report.read_bytes())
+    errors = sorted(line for line in done.stderr.decode().splitlines()
+                    if " redacted (" not in line)
+    assert errors == [
+        f"redactor: {src}/ausente-_CPF_.log: cannot be read (No such file or directory)",
+        f"redactor: {src}/big-_CPF_.json: JSON document larger than 50 bytes "
+        "(--max-json-bytes)"]
+    files = {f["path"]: f for f in json.loads(report.read_text(encoding="utf-8"))["files"]}
+    assert files[f"{src}/comprovante__CPF_.pdf.txt"]["output"] == \
+        f"{out}/comprovante__CPF_.pdf.txt"
+    assert files[f"{src}/comprovante__CPF_.pdf.txt"]["counts"] == {"BR_CPF": 1}
+
+
+def test_in_place_keeps_a_name_and_never_prints_it(tmp_path: Path) -> None:
+    src = tmp_path / f"cliente-{NAMED_CPF}"
+    src.mkdir()
+    target = src / f"comprovante_{NAMED_CPF}.pdf.txt"
+    target.write_text(f"CPF {CPF}\n", encoding="utf-8")
+    (src / f"link-{OTHER_CPF}.log").symlink_to(target)
+    report = tmp_path / "report.json"
+    done = cli("redact", "--in-place", str(src), "--report", str(report))
+    assert done.returncode == 3, done.stderr  # the link is refused, and reported
+    assert sorted(p.name for p in src.iterdir()) == [f"comprovante_{NAMED_CPF}.pdf.txt",
+                                                      f"link-{OTHER_CPF}.log"]
+    assert target.read_text(encoding="utf-8") == "CPF [CPF]\n"
+    _no_named_values(done.stdout, done.stderr, report.read_bytes())
+    assert f"redactor: {tmp_path}/cliente-_CPF_/link-_CPF_.log: is a symbolic link".encode() \
+        in done.stderr
+    paths = [f["path"] for f in json.loads(report.read_text(encoding="utf-8"))["files"]]
+    assert f"{tmp_path}/cliente-_CPF_/comprovante__CPF_.pdf.txt" in paths
+
+
+def test_an_output_over_inputs_named_with_a_cpf_is_refused_without_the_name(
+        tmp_path: Path) -> None:
+    inputs = tmp_path / f"cliente-{NAMED_CPF}"
+    inputs.mkdir()
+    (inputs / f"{OTHER_CPF}.log").write_text("x\n", encoding="utf-8")
+    done = cli("redact", str(inputs), "--output", str(inputs))
+    assert done.returncode == 2 and b"--output" in done.stderr
+    _no_named_values(done.stdout, done.stderr)
+
+
+def test_in_place_messages_name_a_changed_file_redacted(engine: Redactor,
+                                                        tmp_path: Path) -> None:
+    log = tmp_path / f"cliente-{NAMED_CPF}.log"
+    log.write_text("".join(f"linha {i} CPF {CPF}\n" for i in range(20_000)), encoding="utf-8")
+
+    written: list[int] = []
+
+    def writer_appends(_: int) -> None:
+        if not written:  # another process appends one line while the file is read
+            written.append(1)
+            with log.open("ab") as out:
+                out.write(b"linha nova\n")
+
+    report = batch.process_file(engine, log, None, "text", on_block=writer_appends)
+    assert report.error == (f"{tmp_path}/cliente-_CPF_.log: changed while being redacted "
+                            "(written to, grown or replaced); left as it was, not rewritten")
+    assert report.path == f"{tmp_path}/cliente-_CPF_.log"
+    _no_named_values(report.error.encode())
+
+
+def test_names_redact_each_component_with_a_safe_placeholder(engine: Redactor) -> None:
+    names = batch.Names(engine)
+    assert names.name(f"comprovante_{NAMED_CPF}.pdf.txt") == "comprovante__CPF_.pdf.txt"
+    assert names.name("Maria_da_Silva.txt") == "_NOME_.txt"  # found with "_" as a space
+    assert names.name(NAMED_CPF) == "_CPF_" and names.name(f".{NAMED_CPF}") == "._CPF_"
+    assert names.name("README.md") == "README.md" and names.name("..") == ".."
+    assert names.path(f"a/cliente-{CPF.replace('.', '')}/x.log") == "a/cliente-_CPF_/x.log"
+    placeholder = batch.NAME_PLACEHOLDER.format(label="CPF")
+    assert re.fullmatch(r"[A-Za-z0-9_]+", placeholder) and not placeholder.startswith("-")
+
+
+def test_output_names_never_collide(engine: Redactor, tmp_path: Path) -> None:
+    names = batch.Names(engine)
+    first, second = tmp_path / "a", tmp_path / "b"
+    found = [(first / "x.log", first), (second / "x.log", second), (first / "x.log", first),
+             (first / f"{NAMED_CPF}.tar.gz", first), (second / f"{OTHER_CPF}.tar.gz", second)]
+    copies = batch._output_names(found, tmp_path / "out", names)
+    assert [str(c.relative_to(tmp_path / "out")) for c in copies] == [
+        "x.log", "x-2.log", "x.log", "_CPF_.tar.gz", "_CPF_-2.tar.gz"]

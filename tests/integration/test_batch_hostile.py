@@ -516,3 +516,49 @@ def test_a_json_document_of_too_many_values_is_refused_before_it_is_parsed(
     allowed = subprocess.run([sys.executable, "-m", "redactor", "scan", str(small)],
                              capture_output=True, timeout=300, check=False)
     assert allowed.returncode == 1  # found, and counted
+
+
+# ------------------------------------------------------------------ 4: odd file names
+
+def test_odd_names_are_redacted_cut_to_the_name_limit_and_never_printed(
+        tmp_path: Path) -> None:
+    """Issue 29, item 4, hostile names: bytes that are not UTF-8, names the placeholder
+    makes longer than 255 bytes (and two of them that collide), a name that is only a CPF,
+    dotfiles."""
+    src, out, report = tmp_path / "src", tmp_path / "out", tmp_path / "report.json"
+    src.mkdir()
+    pad = "é" * 114  # two bytes each: each name below is 254 bytes
+    names = {os.fsdecode(b"rel\xff\xfe-52998224725.log"): b"rel\xff\xfe-_CPF_.log",
+             # Names that become alike take -2... in the order of the original names.
+             "52998224725": b"_CPF_", ".11144477735": b"._CPF_", ".52998224725": b"._CPF_-2",
+             f"nascimento 01-02-1990 {pad}.txt":
+                 f"nascimento _DATA_NASCIMENTO_ {'é' * 111}.txt".encode(),
+             f"nascimento 03-04-1985 {pad}.txt":
+                 f"nascimento _DATA_NASCIMENTO_ {'é' * 110}-2.txt".encode()}
+    for index, name in enumerate(names):
+        assert len(os.fsencode(name)) <= 254
+        (src / name).write_bytes(f"{index} CPF {CPF}\n".encode())
+    done = cli("redact", str(src), "--output", str(out), "--report", str(report))
+    assert done.returncode == 0, done.stderr
+    written = sorted(os.listdir(os.fsencode(out)))
+    assert written == sorted(names.values())
+    assert all(len(name) <= batch.NAME_MAX for name in written)
+    for index, copy in enumerate(names.values()):
+        assert (out / os.fsdecode(copy)).read_bytes() == f"{index} CPF [CPF]\n".encode()
+    scan = cli("scan", str(src))
+    assert scan.returncode == 1 and b"in its name: BR_CPF=1" in scan.stdout
+    for output in (done.stdout, done.stderr, report.read_bytes(), scan.stdout, scan.stderr):
+        _no_values(output)
+        for value in (b"52998224725", b"11144477735", b"01-02-1990", b"03-04-1985"):
+            assert value not in output
+    assert not _temporaries(tmp_path)
+
+
+def test_a_temporary_file_of_a_name_at_the_limit_fits(engine: Redactor, tmp_path: Path) -> None:
+    """The temporary file ``.NAME.PID.RANDOM.redactor`` of a 255-byte name was longer
+    than any file system takes: such a file could not be written at all."""
+    longest = tmp_path / ("a" * 251 + ".log")  # 255 bytes
+    longest.write_text(f"CPF {CPF}\n", encoding="utf-8")
+    report = batch.process_file(engine, longest, None, "text")
+    assert report.error is None
+    assert longest.read_text(encoding="utf-8") == "CPF [CPF]\n"

@@ -435,3 +435,48 @@ def test_a_baseline_applies_to_its_scan_only(tmp_path: Path,
     assert get_redactor().baseline is None
     assert "Ana Souza" not in get_redactor().redact("Cliente: Ana Souza").text
     assert batch.Options().baseline is None
+
+
+def test_scan_counts_a_value_in_a_file_or_folder_name(tmp_path: Path) -> None:
+    """Issue 29, item 4: a clean file named comprovante_<CPF>.txt passed a scan (exit 0),
+    and its name was printed as it was."""
+    import json
+    import re
+
+    cpf, other, cnpj = "52998224725", "11144477735", "11222333000181"
+    fixtures = tmp_path / "fixtures"
+    (fixtures / f"cliente-{cpf}").mkdir(parents=True)
+    for name in ("a.txt", "b.txt"):  # the folder's name counts once, with a.txt
+        (fixtures / f"cliente-{cpf}" / name).write_text("nada\n", encoding="utf-8")
+    (fixtures / f"nf_{cnpj}.txt").write_text("nada\n", encoding="utf-8")
+    (fixtures / "contato_joao.silva@example.com.log").write_text("nada\n", encoding="utf-8")
+    clean = tmp_path / "relatorio-2026.txt"
+    clean.write_text("nada\n", encoding="utf-8")
+    assert run("scan", str(clean)).returncode == 0
+    report = tmp_path / "report.json"
+    for jobs in ("1", "2"):
+        found = run("scan", "--jobs", jobs, str(fixtures), "--report", str(report))
+        assert found.returncode == 1, found.stderr
+        assert sorted(found.stdout.decode().splitlines()) == [
+            f"{fixtures}/_USERNAME_@example.com.log: in its name: USERNAME=1",
+            f"{fixtures}/cliente-_CPF_/a.txt: in its name: BR_CPF=1",
+            f"{fixtures}/nf__CNPJ_.txt: in its name: BR_CNPJ=1"]
+        assert b"3 found (BR_CNPJ: 1, BR_CPF: 1, USERNAME: 1)" in found.stderr
+        data = json.loads(report.read_text(encoding="utf-8"))
+        assert data["totals"] == {"BR_CNPJ": 1, "BR_CPF": 1, "USERNAME": 1}
+        assert {f["path"]: f["name_counts"] for f in data["files"]}[
+            f"{fixtures}/cliente-_CPF_/b.txt"] == {}
+        for output in (found.stdout, found.stderr, report.read_bytes()):
+            for value in (cpf, cnpj):
+                assert re.search("[^0-9]?".join(value).encode(), output) is None
+            assert b"joao.silva" not in output
+    # A baseline accepts a value in a name like one in the content.
+    baseline = tmp_path / "baseline.json"
+    assert run("scan", "--write-baseline", str(baseline), str(fixtures)).returncode == 0
+    assert cpf not in baseline.read_text(encoding="utf-8")
+    assert run("scan", "--baseline", str(baseline), str(fixtures)).returncode == 0
+    (fixtures / f"comprovante_{other}.pdf.txt").write_text("nada\n", encoding="utf-8")
+    again = run("scan", "--baseline", str(baseline), str(fixtures))
+    assert again.returncode == 1
+    assert again.stdout == f"{fixtures}/comprovante__CPF_.pdf.txt: in its name: BR_CPF=1\n" \
+        .encode()

@@ -489,6 +489,19 @@ def test_cli_jobs_ship_absolute_paths_and_report_the_given_ones(
     assert not spark.sparkContext._jsc.sc().isStopped()
 
 
+def test_a_failed_jobs_message_redacts_the_names_on_a_path() -> None:
+    """Issue 29, item 4: every path printed has the values in its names redacted."""
+    from redactor.spark import _job_failed
+
+    error = RuntimeError("Encountered error while reading file file:///data/cliente-"
+                         "52998224725/nf_11222333000181.log.gz. Details: java.io.EOFException")
+    message = str(_job_failed(error, "o"))
+    assert message.startswith("/data/cliente-_CPF_/nf__CNPJ_.log.gz: cannot be read")
+    exists = RuntimeError("[PATH_ALREADY_EXISTS] Path file:/tmp/out already exists.")
+    assert str(_job_failed(exists, "/tmp/out-52998224725")).startswith(
+        "/tmp/out-_CPF_: already exists")
+
+
 def test_a_failed_jobs_message_names_the_input() -> None:
     from redactor.spark import _job_failed
 
