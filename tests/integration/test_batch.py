@@ -445,10 +445,10 @@ def test_names_holding_values_are_redacted_in_the_output_tree_report_and_stderr(
     assert done.returncode == 3, done.stderr
     written = sorted(str(p.relative_to(out)) for p in out.rglob("*"))
     # "contato_joao.silva" reads as one user name, as it would in a line of text.
-    assert written == ["_USERNAME_@example.com.log", "cliente-_CPF_", "cliente-_CPF_-2", "cliente-_CPF_-2/a.log",
-                       "cliente-_CPF_/a.log", "comprovante__CPF_.pdf.txt", "conta-_CPF_-2.log",
-                       "conta-_CPF_-3.log", "conta-_CPF_.log",
-                       "nf__CNPJ_.txt"]
+    assert written == ["_USERNAME_@example.com.log", "cliente-_CPF_", "cliente-_CPF_-2",
+                       "cliente-_CPF_-2/a.log", "cliente-_CPF_/a.log",
+                       "comprovante__CPF_.pdf.txt", "conta-_CPF_-2.log",
+                       "conta-_CPF_-3.log", "conta-_CPF_.log", "nf__CNPJ_.txt"]
     assert (out / "comprovante__CPF_.pdf.txt").read_text(encoding="utf-8") == "CPF [CPF]\n"
     # In the order of the original paths; the name that needed no change keeps it.
     assert [(out / f"conta-_CPF_{tag}.log").read_text(encoding="utf-8")
