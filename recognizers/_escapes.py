@@ -20,6 +20,7 @@ from typing import Final
 
 __all__ = [
     "AFTER_ESCAPE",
+    "ESCAPE_CHARS",
     "ESCAPE_EDGE",
     "decode_separators",
     "decode_span",
@@ -59,17 +60,24 @@ def escaped_separator(chars: str) -> str:
     return "(?:" + "|".join(form for char in chars for form in _encodings(char)) + ")"
 
 
-def separator(chars: str, *, plain: str | None = None) -> str:
+def separator(chars: str, *, plain: str | None = None, escapes: bool = True) -> str:
     """A pattern for one of ``chars`` written plainly or escaped (no quantifier).
 
     ``plain`` overrides how the plain characters are matched (``" ?- ?"`` for a dash
-    with spaces around it)."""
-    escaped = [form for char in chars for form in _encodings(char)]
+    with spaces around it).  ``escapes=False``: the plain characters only, the form a
+    recognizer runs on a text without any escape character (see :data:`ESCAPE_CHARS`):
+    every escaped form starts with one, so both match the same there."""
     literal = plain if plain is not None else "[" + "".join(
         "\\" + c if c in "-]\\^[" else c for c in chars) + "]"
+    if not escapes:
+        return "(?:" + literal + ")"
+    escaped = [form for char in chars for form in _encodings(char)]
     return "(?:" + literal + "|" + "|".join(escaped) + ")"
 
 
+#: The characters every escaped form starts with: a text holding none of them holds no
+#: escape, and a pattern's plain form (``escapes=False``) matches there as the full one.
+ESCAPE_CHARS: Final = ("%", "\\", "&")
 #: An escape that ends with a letter or a digit of its own, after which an identifier may
 #: start even though it touches that letter or digit: ``%2F52998224725``, a JSON line
 #: break ``\n52998224725``, ``\u003a``.  As a pattern (a trigger's left edge).

@@ -6,7 +6,7 @@ import dataclasses
 import datetime as dt
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import regex
 from presidio_analyzer import Pattern, RecognizerResult
@@ -41,26 +41,38 @@ __all__ = ["BrCnpjRecognizer", "looks_like_timestamp"]
 # four marks in place are as distinctive as the plain mask.
 # Each mark may also be written escaped (``%2F``, ``\\/``, ``&#x2F;``: see
 # recognizers._escapes).
-_DOT: Final = separator(".", plain=" ?\\. ?")
-_SLASH: Final = separator("/", plain=" ?/ ?")
-_DASH: Final = separator("-", plain=" ?- ?")
-_MASKED: Final = (rf"[0-9A-Za-z]{{2}}{_DOT}[0-9A-Za-z]{{3}}{_DOT}[0-9A-Za-z]{{3}}{_SLASH}"
-                  rf"[0-9A-Za-z]{{4}}{_DASH}[0-9]{{2}}")
-# Fourteen digits, with or without separators in the mask's places (one pattern for
-# the separated and the bare forms, which score the same: each pattern is one more
-# pass over every region), the separators maybe escaped.
-_GAP: Final = separator(". ")
-_NUMERIC: Final = (rf"[0-9]{{2}}{_GAP}?[0-9]{{3}}{_GAP}?[0-9]{{3}}{separator('/. ')}?[0-9]{{4}}"
-                   rf"{separator('-. ')}?[0-9]{{2}}")
+
+
+def _mask_forms(escapes: bool) -> tuple[str, str]:
+    """The masked and the numeric forms; ``escapes=False``: the plain forms, for a text
+    without any escape character (where both match alike)."""
+    dot = separator(".", plain=" ?\\. ?", escapes=escapes)
+    slash = separator("/", plain=" ?/ ?", escapes=escapes)
+    dash = separator("-", plain=" ?- ?", escapes=escapes)
+    masked = (rf"[0-9A-Za-z]{{2}}{dot}[0-9A-Za-z]{{3}}{dot}[0-9A-Za-z]{{3}}{slash}"
+              rf"[0-9A-Za-z]{{4}}{dash}[0-9]{{2}}")
+    # Fourteen digits, with or without separators in the mask's places (one pattern for
+    # the separated and the bare forms, which score the same: each pattern is one more
+    # pass over every region), the separators maybe escaped.
+    gap = separator(". ", escapes=escapes)
+    numeric = (rf"[0-9]{{2}}{gap}?[0-9]{{3}}{gap}?[0-9]{{3}}"
+               rf"{separator('/. ', escapes=escapes)}?[0-9]{{4}}"
+               rf"{separator('-. ', escapes=escapes)}?[0-9]{{2}}")
+    return masked, numeric
+
+
+_MASKED, _NUMERIC = _mask_forms(escapes=True)
+_MASKED_PLAIN, _NUMERIC_PLAIN = _mask_forms(escapes=False)
 # A number may also start right after an escape that ends in a letter or digit
 # (``%2011222333000181``, a JSON ``\\n``) or glued to its keyword (``cnpj112...``).
 _GLUED: Final = "[Cc][Nn][Pp][Jj]"
 _START: Final = rf"(?:(?<![0-9A-Za-z])|{AFTER_ESCAPE}|(?<={_GLUED}))"
+_START_PLAIN: Final = rf"(?:(?<![0-9A-Za-z])|(?<={_GLUED}))"
 
 
-def _bounded(core: str) -> str:
+def _bounded(core: str, start: str = _START) -> str:
     """``core`` not touching a letter or digit, except an escape's or the keyword's."""
-    return rf"{_START}(?:{core})(?![0-9A-Za-z])"
+    return rf"{start}(?:{core})(?![0-9A-Za-z])"
 
 
 # Unmasked alphanumeric, compact or with some of the mask's marks (``AA345678/000A-29``):
@@ -295,6 +307,15 @@ class BrCnpjRecognizer(PackPatternRecognizer):
         Pattern("CNPJ (numeric)", _bounded(_NUMERIC), CHECKSUM_PASS_SCORE),
         Pattern("CNPJ (alphanumeric)", bounded(_ALNUM), CHECKSUM_PASS_SCORE),
     )
+    PLAIN_PATTERNS: ClassVar[dict[str, str]] = {
+        "CNPJ (masked)": _bounded(_MASKED_PLAIN, _START_PLAIN),
+        "CNPJ (numeric)": _bounded(_NUMERIC_PLAIN, _START_PLAIN),
+    }
+    BASIC_PATTERNS: ClassVar[dict[str, str]] = {
+        "CNPJ (masked)": bounded(_MASKED_PLAIN),
+        "CNPJ (numeric)": bounded(_NUMERIC_PLAIN),
+    }
+    GLUED: ClassVar[re.Pattern[str] | None] = re.compile(r"[Cc][Nn][Pp][Jj][0-9A-Za-z]")
     DEFAULT_CONTEXT = (
         "cnpj", "c.n.p.j.", "cnpj/mf", "cgc", "inscrita no cnpj", "inscrito no cnpj",
         "pessoa juridica", "razao social", "empresa", "matriz", "filial",

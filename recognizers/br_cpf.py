@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Final
+import re
+from typing import ClassVar, Final
 
 import regex
 from presidio_analyzer import Pattern
@@ -17,15 +18,26 @@ __all__ = ["BrCpfRecognizer"]
 # Separators may be written escaped (``%2D``, ``&#46;``, ``\\u002e``, ``\\/``: see
 # recognizers._escapes), and the check digits' dash may have a space on either side
 # (``529.982.247 - 25``) in the mask.
-_DOT: Final = separator(".")
-_MASK_DASH: Final = separator("-", plain=" ?- ?")
+
+
+def _separated_forms(escapes: bool) -> tuple[str, str]:
+    """The masked and the other separated forms; ``escapes=False``: the plain forms, for
+    a text without any escape character (where both match alike)."""
+    dot = separator(".", escapes=escapes)
+    mask_dash = separator("-", plain=" ?- ?", escapes=escapes)
+    gap = separator("-. ", escapes=escapes)
+    last_gap = separator("-. /", escapes=escapes)
+    masked = rf"[0-9]{{3}}{dot}[0-9]{{3}}{dot}[0-9]{{3}}{mask_dash}[0-9]{{2}}"
+    # Any other separated form; the lookahead demands at least one separator (or the
+    # opening character of an escape).
+    separated = (rf"(?=[0-9]{{3,9}}[-. /%\\&])[0-9]{{3}}{gap}?[0-9]{{3}}{gap}?[0-9]{{3}}"
+                 rf"{last_gap}?[0-9]{{2}}")
+    return masked, separated
+
+
+_MASKED, _SEPARATED = _separated_forms(escapes=True)
+_MASKED_PLAIN, _SEPARATED_PLAIN = _separated_forms(escapes=False)
 _GAP: Final = separator("-. ")
-_LAST_GAP: Final = separator("-. /")
-_MASKED: Final = rf"[0-9]{{3}}{_DOT}[0-9]{{3}}{_DOT}[0-9]{{3}}{_MASK_DASH}[0-9]{{2}}"
-# Any other separated form; the lookahead demands at least one separator (or the
-# opening character of an escape).
-_SEPARATED: Final = (rf"(?=[0-9]{{3,9}}[-. /%\\&])[0-9]{{3}}{_GAP}?[0-9]{{3}}{_GAP}?[0-9]{{3}}"
-                     rf"{_LAST_GAP}?[0-9]{{2}}")
 _BARE: Final = r"[0-9]{11}"
 # Portal-style partial masks: the hidden digits cannot be checked, the visible ones
 # are still a quasi-identifier.
@@ -37,11 +49,12 @@ _HIDDEN: Final = (
 # (``%2F52998224725``, a JSON ``\\n``) or glued to its keyword (``cpf52998224725``).
 _GLUED: Final = "[Cc][Pp][Ff]"
 _START: Final = rf"(?:(?<![0-9A-Za-z])|{AFTER_ESCAPE}|(?<={_GLUED}))"
+_START_PLAIN: Final = rf"(?:(?<![0-9A-Za-z])|(?<={_GLUED}))"
 
 
-def _bounded(core: str) -> str:
+def _bounded(core: str, start: str = _START) -> str:
     """``core`` not touching a letter or digit, except an escape's or the keyword's."""
-    return rf"{_START}(?:{core})(?![0-9A-Za-z])"
+    return rf"{start}(?:{core})(?![0-9A-Za-z])"
 
 
 # Prefilter: every numeric form, not touching a letter or digit on either side (the
@@ -80,6 +93,17 @@ class BrCpfRecognizer(PackPatternRecognizer):
         Pattern("CPF (bare)", _bounded(_BARE), CHECKSUM_PASS_SCORE),
         Pattern("CPF (partially hidden)", bounded(_HIDDEN), 0.6),
     )
+    PLAIN_PATTERNS: ClassVar[dict[str, str]] = {
+        "CPF (masked)": _bounded(_MASKED_PLAIN, _START_PLAIN),
+        "CPF (separated)": _bounded(_SEPARATED_PLAIN, _START_PLAIN),
+        "CPF (bare)": _bounded(_BARE, _START_PLAIN),
+    }
+    BASIC_PATTERNS: ClassVar[dict[str, str]] = {
+        "CPF (masked)": bounded(_MASKED_PLAIN),
+        "CPF (separated)": bounded(_SEPARATED_PLAIN),
+        "CPF (bare)": bounded(_BARE),
+    }
+    GLUED: ClassVar[re.Pattern[str] | None] = re.compile(r"[Cc][Pp][Ff][0-9]")
     DEFAULT_CONTEXT = (
         "cpf", "c.p.f.", "cpf/mf", "cic", "cadastro de pessoa fisica",
         "cadastro de pessoas fisicas", "inscrito no cpf", "inscrita no cpf",

@@ -49,7 +49,7 @@ def _same(text: str) -> None:
 
 def test_the_pack_has_pattern_recognizers_and_re_compiles_most_patterns() -> None:
     assert len(PACK) >= 12
-    compiled = [c for r in PACK for _, c in r._compiled_patterns(r.patterns)]
+    compiled = [forms[0] for r in PACK for _, forms in r._compiled_patterns(r.patterns)]
     assert sum(c.__class__.__module__ == "re" for c in compiled) >= len(compiled) - 4
 
 
@@ -113,8 +113,67 @@ def test_a_pattern_re_cannot_compile_falls_back_to_regex() -> None:
     patterns = list(recognizer.patterns)
     try:
         recognizer.patterns = [odd]
-        (pattern, compiled), = recognizer._compiled_patterns(recognizer.patterns)
+        (pattern, (compiled, plain, basic)), = recognizer._compiled_patterns(
+            recognizer.patterns)
         assert pattern is odd and isinstance(compiled, type(regex.compile("x", FLAGS)))
+        assert plain is None and basic is None
         _same("cpf: 52998224725 e cpf 11144477735")
     finally:
         recognizer.patterns = patterns
+
+
+# --------------------------------------------------------- plain forms of the patterns
+
+
+def _plain_sample() -> list[str]:
+    """Texts without an escape character: every plain form of CPFs and CNPJs, glued to
+    their keywords, spaced dashes, the corpora with their escape characters dropped."""
+    rng = random.Random(29)
+    texts = []
+    for _ in range(40):
+        cpf = syn.random_cpf(rng)
+        cnpj = syn.random_cnpj(rng, alphanumeric=rng.random() < 0.3)
+        forms = [*syn.cpf_forms(cpf).values(), *syn.cnpj_forms(cnpj).values()]
+        bare_cpf = "".join(c for c in cpf if c.isdigit())
+        bare_cnpj = "".join(c for c in cnpj if c.isalnum())
+        forms += [f"cpf{bare_cpf}", f"CPF{bare_cpf}", f"cnpj{bare_cnpj}", f"CNPJ{bare_cnpj}",
+                  cpf.replace("-", " - "), cpf.replace("-", " -"), f"x{bare_cpf}",
+                  f"{bare_cpf}x", f"1{bare_cnpj}"]
+        texts.append(" ".join(forms))
+    for text in (corpus(0.1, seed=4)[0], digit_corpus(0.1, seed=4)[0]):
+        text = text.translate({ord(c): " " for c in "%&\\"})
+        texts += [text[start:start + 4000] for start in range(0, len(text), 4000)]
+    return texts
+
+
+def test_plain_forms_give_the_full_patterns_results_without_escapes() -> None:
+    """A recognizer runs a pattern's plain form (PLAIN_PATTERNS) on a text with no escape
+    character, and its basic form (BASIC_PATTERNS) where no keyword touches a value
+    either: the results must be those of the full pattern under Presidio."""
+    with_plain = [r for r in PACK if r.PLAIN_PATTERNS]
+    assert {type(r).__name__ for r in with_plain} >= {"BrCpfRecognizer", "BrCnpjRecognizer"}
+    for recognizer in with_plain:
+        names = {p.name for p in recognizer.PATTERNS}
+        assert set(recognizer.PLAIN_PATTERNS) <= names
+        assert set(recognizer.BASIC_PATTERNS) <= names
+        forms = [f for _, f in recognizer._compiled_patterns(recognizer.patterns)]
+        assert any(f[1] is not None for f in forms) and any(f[2] is not None for f in forms)
+    sample = _plain_sample()
+    assert any(r.GLUED is not None and r.GLUED.search(t) for r in with_plain for t in sample)
+    assert any(r.GLUED is not None and not r.GLUED.search(t) for r in with_plain for t in sample)
+    for text in sample:
+        assert not any(c in text for c in "%&\\")
+        _same(text)
+        # Each value alone too: the basic form runs where no keyword touches a value.
+        for word in text.split(" ")[:60]:
+            _same(f"valor {word} fim")
+
+
+def test_the_plain_forms_are_not_used_where_an_escape_may_be() -> None:
+    rng = random.Random(30)
+    for _ in range(20):
+        cpf, cnpj = syn.random_cpf(rng), syn.random_cnpj(rng)
+        encoded = [*syn.cpf_encoded_forms(cpf).values(), *syn.cnpj_encoded_forms(cnpj).values()]
+        _same(" ".join(encoded))
+        for form in encoded:
+            _same(f"valor {form} fim")
