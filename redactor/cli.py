@@ -245,9 +245,14 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
             print(f"redactor: {report.path}: {report.malformed_lines} malformed JSON "
                   "line(s) redacted as text", file=sys.stderr)
     if args.report:
-        args.report.write_text(json.dumps({"files": [r.as_dict() for r in reports],
-                                           "totals": dict(sorted(totals.items()))}, indent=2)
-                               + "\n", encoding="utf-8")
+        try:
+            args.report.write_text(json.dumps({"files": [r.as_dict() for r in reports],
+                                               "totals": dict(sorted(totals.items()))},
+                                              indent=2) + "\n", encoding="utf-8")
+        except OSError as exc:
+            # The name is the user's own; the reason is enough (and names no value).
+            raise UsageError("cannot write the --report file: "
+                             f"{exc.strerror or type(exc).__name__}") from None
     if not args.quiet:
         summary = ", ".join(f"{name}: {count}" for name, count in sorted(totals.items()))
         verb = "found" if scan else "redacted"

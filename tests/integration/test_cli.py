@@ -60,6 +60,17 @@ def test_missing_file_is_reported_and_others_still_processed(tmp_path: Path) -> 
     assert b"missing.log" in done.stderr and b"cannot be read" in done.stderr
 
 
+def test_a_report_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    good = tmp_path / "ok.log"
+    good.write_text("cpf 529.982.247-25\n", encoding="utf-8")
+    done = run("redact", str(good), "--output", str(tmp_path / "out"),
+               "--report", str(tmp_path / "no-such-folder" / "report.json"))
+    assert done.returncode == 2
+    assert b"Traceback" not in done.stderr
+    assert b"cannot write the --report file" in done.stderr
+    assert (tmp_path / "out" / "ok.log").read_text(encoding="utf-8") == "cpf [CPF]\n"
+
+
 def test_broken_config_is_exit_2_naming_file(tmp_path: Path) -> None:
     (tmp_path / ".redactor.toml").write_text("[detection]\nscore_treshold = 0.2\n",
                                              encoding="utf-8")
