@@ -516,7 +516,8 @@ def _keep_lines(engine: Redactor, text: str, findings: Sequence[Finding]) -> str
     return "".join(out)
 
 
-def _redact_block(engine: Redactor, block: str, fmt: str, names: set[str]) -> str:
+def _redact_block(engine: Redactor, block: str, fmt: str, names: set[str],
+                  numbers: str = "placeholder") -> str:
     """One batch of a partition's lines (joined by ``\n``), redacted as the local command
     redacts a block, with the line count kept: a finding that covers line breaks (a
     private key's block) keeps them after its placeholder."""
@@ -525,10 +526,11 @@ def _redact_block(engine: Redactor, block: str, fmt: str, names: set[str]) -> st
     if fmt == "jsonl":
         # Each JSON line is redacted on its own (a line that is not JSON, as text): no
         # finding crosses a line break.
-        out = _redact_lines(engine, block + "\n", FileReport("<spark>"))[:-1]
+        out = _redact_lines(engine, block + "\n", FileReport("<spark>"), numbers=numbers)[:-1]
         if out.count("\n") == block.count("\n"):
             return out
-        return "\n".join(_redact_lines(engine, line + "\n", FileReport("<spark>"))[:-1]
+        return "\n".join(_redact_lines(engine, line + "\n", FileReport("<spark>"),
+                                       numbers=numbers)[:-1]
                          for line in block.split("\n"))
     findings = engine.analyze(block, names=names)
     if any("\n" in block[f.start:f.end] for f in findings):
@@ -539,7 +541,8 @@ def _redact_block(engine: Redactor, block: str, fmt: str, names: set[str]) -> st
 def redact_text_files(spark: SparkSession, input: str | Sequence[str], output: str, *,
                       format: Literal["text", "jsonl"] = "text",
                       settings: Settings | str | JobSettings | None = None,
-                      compression: str | None = None, mode: str = "errorifexists") -> None:
+                      compression: str | None = None, mode: str = "errorifexists",
+                      numbers: Literal["placeholder", "masked"] = "placeholder") -> None:
     """Redact text or JSON Lines files (gzip is read as it is) into ``output``, a folder of
     one file per input partition (``compression="gzip"`` to write ``.gz``).
 
@@ -549,6 +552,9 @@ def redact_text_files(spark: SparkSession, input: str | Sequence[str], output: s
     followed by as many empty lines.  What differs from
     ``redactor redact``: a user name found in a partition is carried to that
     partition's later lines only, and every line, the last included, ends with ``\\n``.
+    ``numbers`` (JSON Lines): an identifier written as a number becomes the placeholder
+    string, or with ``"masked"`` a number of the same type, every digit a 9 (as
+    ``redactor redact --json-numbers``).
     """
     _require_pyspark()
     import pyarrow as pa
@@ -556,6 +562,10 @@ def redact_text_files(spark: SparkSession, input: str | Sequence[str], output: s
 
     if format not in ("text", "jsonl"):
         raise UsageError(f"format must be 'text' or 'jsonl', not {format!r}")
+    from redactor.engine import JSON_NUMBERS
+
+    if numbers not in JSON_NUMBERS:
+        raise UsageError(f"numbers must be one of {', '.join(JSON_NUMBERS)}, not {numbers!r}")
     shipped = job_settings(settings)
     paths = [input] if isinstance(input, str) else list(input)
     # A corrupt or vanished input fails the job, whatever the session's defaults say:
@@ -581,7 +591,7 @@ def redact_text_files(spark: SparkSession, input: str | Sequence[str], output: s
             # each line alone gives.
             whole = pa.ListArray.from_arrays(pa.array([0, len(lines)], pa.int32()), lines)
             block = _decode(pc.binary_join(whole, b"\n")[0].as_py())
-            out = _encode(_redact_block(engine, block, format, names),
+            out = _encode(_redact_block(engine, block, format, names, numbers),
                           json_text=format == "jsonl")
             split = pc.split_pattern(pa.array([out], pa.binary()), b"\n").flatten()
             yield pa.RecordBatch.from_arrays([split], names=["value"])

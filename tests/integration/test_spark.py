@@ -566,3 +566,22 @@ def test_number_columns_and_map_keys_are_redacted_as_batch_files_are(
     assert masked[5].n == 35
     with pytest.raises(UsageError, match="numbers"):
         redact_dataframe(frame, settings=Settings(), numbers="text")  # type: ignore[arg-type]
+
+
+def test_text_files_redact_json_numbers_as_the_local_command(spark: Any, tmp_path: Path) -> None:
+    from redactor.spark import redact_text_files
+
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"cpf": 52998224725, "n": 3}\n{"52998224725": {"ok": true}}\n',
+                      encoding="utf-8")
+    redact_text_files(spark, str(source), str(tmp_path / "placed"), format="jsonl",
+                      settings=Settings())
+    assert sorted(part_lines(tmp_path / "placed")) == [
+        b'{"52998224725": {"ok": true}}'.replace(b"52998224725", b"[CPF]"),
+        b'{"cpf": "[CPF]", "n": 3}']
+    redact_text_files(spark, str(source), str(tmp_path / "masked"), format="jsonl",
+                      settings=Settings(), numbers="masked")
+    assert b'{"cpf": 99999999999, "n": 3}' in part_lines(tmp_path / "masked")
+    with pytest.raises(UsageError, match="numbers"):
+        redact_text_files(spark, str(source), str(tmp_path / "x"), format="jsonl",
+                          numbers="text")  # type: ignore[arg-type]
