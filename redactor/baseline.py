@@ -216,13 +216,23 @@ def _create_key_file(path: Path) -> bool:
 # --------------------------------------------------------------------------- the file
 
 
+#: The largest baseline read (a million accepted findings take about 36 MB).
+MAX_BASELINE_BYTES: Final = 256 << 20
+
+
 def _load(path: Path) -> dict[str, Any]:
-    try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    from redactor.config import read_regular_file
+
+    if not path.exists():
         raise ConfigError(f"baseline {path}: no such file (write one with "
-                          "--write-baseline)") from None
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+                          "--write-baseline)")
+    # A regular file of bounded size: a FIFO or a device named as the baseline is an
+    # error, not a hang or an exhausted memory.
+    raw = read_regular_file(path, MAX_BASELINE_BYTES, "baseline file",
+                            "name the baseline file written by --write-baseline")
+    try:
+        data: Any = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ConfigError(f"baseline {path}: cannot be read ({type(exc).__name__})") from None
     version = data.get("version") if isinstance(data, dict) else None
     if type(version) is not int or version not in (LEGACY_VERSION, FORMAT_VERSION):

@@ -423,6 +423,12 @@ def test_a_broken_baseline_is_a_loud_error(tmp_path: Path) -> None:
         assert "João".encode() not in done.stderr
     missing = run("scan", "--baseline", str(tmp_path / "none.json"), str(EXAMPLE), env=env)
     assert missing.returncode == 2
+    # Not a regular file: a FIFO would block a plain read, /dev/zero would fill memory.
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    for odd in (fifo, Path("/dev/zero"), tmp_path):
+        done = run("scan", "--baseline", str(odd), str(EXAMPLE), env=env)
+        assert done.returncode == 2 and b"not a regular file" in done.stderr, odd
 
 
 def test_an_unwritable_baseline_fails_before_the_scan(tmp_path: Path) -> None:
