@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from redactor.errors import RedactorError
+from redactor.errors import ConfigError, RedactorError
 
-__all__ = ["Check", "claude_plugin_checks", "drill_checks", "hook_bin_problem", "run_checks"]
+__all__ = ["Check", "baseline_key_check", "claude_plugin_checks", "drill_checks",
+           "hook_bin_problem", "run_checks"]
 
 CANARY = "529.982.247-25"  # a documented example CPF, never a person's
 
@@ -106,6 +107,7 @@ def run_checks(cwd: Path | None = None) -> list[Check]:
     except RedactorError as exc:
         checks.append(Check("configuration", False, str(exc)))
     checks.extend(drill_checks())
+    checks.append(baseline_key_check())
 
     command: str | None = None
     found_any = False
@@ -243,6 +245,21 @@ def drill_checks(env: dict[str, str] | None = None) -> list[Check]:
                       "names a switch file): hooks fail or stall on purpose", warning=True)]
     return [Check("failure drills", True, f"{', '.join(named)} ignored: {problem}; the drills "
                   "work in redactor's test runs only", warning=True)]
+
+
+def baseline_key_check(env: dict[str, str] | None = None) -> Check:
+    """Where ``redactor scan --baseline`` takes its key from, and its id (never the key)."""
+    from redactor.baseline import KEY_ENV, baseline_key, user_key_file
+
+    environ = dict(os.environ) if env is None else env
+    try:
+        key = baseline_key(environ)
+    except ConfigError as exc:
+        return Check("baseline key", False, str(exc))
+    if key is None:
+        return Check("baseline key", True, f"none: set {KEY_ENV} to the team key, or "
+                     f"--write-baseline creates {user_key_file(environ)}")
+    return Check("baseline key", True, f"key id {key.key_id}, from {key.source}")
 
 
 def _prefilter_check() -> Check:

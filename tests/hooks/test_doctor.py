@@ -264,3 +264,27 @@ def test_the_spark_check_in_doctor_does_not_import_pyspark(home: Path) -> None:
     ok, imported, first = done.stdout.split(" ", 2)
     assert (ok, imported) == ("True", "False")
     assert first.startswith("PySpark") and (pyspark_installed() == ("not installed" not in first))
+
+
+def test_doctor_names_the_baseline_keys_source_and_id_never_the_key(tmp_path: Path) -> None:
+    from redactor.baseline import baseline_key
+    from redactor.doctor import baseline_key_check
+
+    team = "k" * 8 + "team-secret-0123456789"
+    env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    none = baseline_key_check(env)
+    assert none.ok and "none" in none.detail and "baseline.key" in none.detail
+    named = baseline_key_check({**env, "REDACTOR_BASELINE_KEY": team})
+    key = baseline_key({**env, "REDACTOR_BASELINE_KEY": team})
+    assert key is not None and named.ok
+    assert named.detail == f"key id {key.key_id}, from REDACTOR_BASELINE_KEY"
+    assert team not in named.detail and key.key.hex() not in named.detail
+    short = baseline_key_check({**env, "REDACTOR_BASELINE_KEY": "q7z-secret"})
+    assert not short.ok and "shorter than 16" in short.detail
+    assert "q7z" not in short.detail
+    folder = tmp_path / "config" / "redactor"
+    folder.mkdir(parents=True)
+    (folder / "baseline.key").write_text("ab" * 32 + "\n", encoding="utf-8")
+    os.chmod(folder / "baseline.key", 0o644)
+    loose = baseline_key_check(env)
+    assert not loose.ok and "chmod 600" in loose.detail
