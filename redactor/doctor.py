@@ -215,6 +215,8 @@ def hook_bin_problem(named: str, cwd: Path | None = None) -> str | None:
     if not (os.path.isfile(named) and os.access(named, os.X_OK)):
         return "names no executable file"
     real = Path(os.path.realpath(named))
+    if real.name != "redactor-hook":
+        return "does not name a redactor-hook program"
     home = account_home()
     for folder in (os.environ.get("CLAUDE_PROJECT_DIR"), str(cwd or Path.cwd())):
         if not folder:

@@ -136,6 +136,22 @@ def test_a_named_program_a_project_could_have_put_there_is_refused(tmp_path: Pat
         assert_blocked(run_named(mine, tmp_path, cwd=project), "is not owned by you or root")
 
 
+def test_a_named_program_must_be_a_redactor_hook(tmp_path: Path) -> None:
+    """Any other program of the user's (/bin/true, a shell that would run a project file
+    named ``claude``) would pass every event: refused, whatever the link named."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "claude").write_text("echo '{}'\n")
+    wrong = "REDACTOR_HOOK_BIN does not name a redactor-hook program"
+    for program in ("/bin/true", "/bin/sh"):
+        assert_blocked(run_named(program, tmp_path, cwd=project,
+                                 CLAUDE_PROJECT_DIR=str(project)), wrong)
+    disguised = tmp_path / "bin" / "redactor-hook"
+    disguised.parent.mkdir()
+    disguised.symlink_to("/bin/true")
+    assert_blocked(run_named(disguised, tmp_path, cwd=project), wrong)
+
+
 def test_answers_of_the_program_pass_through_with_their_exit_code(tmp_path: Path) -> None:
     # The light client first, the event on its stdin and "claude" as its argument.
     fake_program(tmp_path, "redactor-hook",
