@@ -371,13 +371,18 @@ def _layers(cwd: Path | None, env: Mapping[str, str] | None) -> list[_Layer]:
     found: list[_Layer] = []
     folder = project_folder(cwd) if named else None
     for path, what in named:
-        inside = folder is not None and not _own_user_file(path) \
-            and path.resolve().is_relative_to(folder)
-        if inside:
+        real = path.resolve()
+        # The project the caller works in, or any project the file itself lies in (a
+        # subfolder with a marker of its own, or a caller outside every project, must
+        # not make a repository's file the user's).
+        owner = None if _own_user_file(path) else (
+            folder if folder is not None and real.is_relative_to(folder)
+            else project_folder(real.parent))
+        if owner is not None:
             # Whoever controls the project controls this file (and may have named it
             # through the host's project environment settings): it may only tighten.
             found.append((path, "project", f"{path} ({what}) is inside the project folder "
-                          f"{folder}: read as a project file (tighten-only)"))
+                          f"{owner}: read as a project file (tighten-only)"))
         else:
             found.append((path, "user", None))
     project = _project_config_file(cwd)

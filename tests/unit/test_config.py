@@ -328,6 +328,31 @@ def test_a_user_file_named_inside_the_project_is_read_as_a_project_file(
                     "(tighten-only)")
 
 
+@pytest.mark.parametrize("where", ["subfolder with a marker", "outside every project"])
+def test_a_repositorys_file_is_a_project_file_wherever_the_caller_works(
+        repo: Path, tmp_path: Path, where: str) -> None:
+    """The file is judged by where it lies, not only by the caller's project: a
+    subfolder with a marker of its own (a monorepo's service, ``.claude`` or ``.env``),
+    or a caller outside every project, does not make a repository's file the user's."""
+    write(repo / "cfg/redactor/config.toml", LOOSE)
+    if where == "subfolder with a marker":
+        cwd = repo / "services" / "api"
+        (cwd / ".claude").mkdir(parents=True)
+    else:
+        cwd = tmp_path / "elsewhere"
+        cwd.mkdir()
+    named = str(repo / "cfg/redactor/config.toml")
+    for env in ({"HOME": str(repo.parent), "XDG_CONFIG_HOME": str(repo / "cfg")},
+                {"HOME": str(repo.parent), "REDACTOR_CONFIG": named}):
+        settings = load_settings(cwd=cwd, env=env)
+        assert settings.entities == DEFAULT_ENTITIES
+        assert settings.prompt_block_entities == Settings().prompt_block_entities
+        [(_, trust)] = config_files(cwd, env)
+        assert trust == "project"
+        [note] = config_notes(cwd, env)
+        assert f"inside the project folder {repo.resolve()}" in note
+
+
 def test_a_loosening_key_in_a_user_file_inside_the_project_is_an_error(repo: Path) -> None:
     named = write(repo / "nested" / "r.toml", '[detection]\ndisabled_entities = ["BR_CPF"]\n')
     (repo / "sub").mkdir()
