@@ -31,7 +31,7 @@ from typing import Any, Final, Literal, Protocol
 from redactor import jsonio, messages
 from redactor.config import MAX_TIME_BUDGET, Settings, for_hooks, load_settings
 from redactor.drills import drill
-from redactor.patch import apply_patch, plain_field_name
+from redactor.patch import apply_patch
 from redactor.policy import match_prompt, match_tool
 from redactor.serve.protocol import HOSTS
 
@@ -59,6 +59,11 @@ __all__ = [
 DISCRIMINATORS: Final = frozenset({"type", "mode"})
 _EVENT_SNIFF: Final = re.compile(rb'"hook_event_name"\s*:\s*"([A-Za-z_]+)"')
 _WORD: Final = re.compile(r"[a-z_]{1,32}")
+#: A key a withheld copy keeps: a tool shape's field name (``stdout``, ``filePath``,
+#: ``structuredPatch``), which starts in lower case and holds no ``@``, ``.`` or more than
+#: two digits.  Anything else may be data (a name, an address, an identifier) and the
+#: engine that would tell is what failed.
+_SHAPE_KEY: Final = re.compile(r"[a-z_][A-Za-z_]*[0-9]{0,2}[A-Za-z_]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +272,8 @@ def withheld(value: Any, marker: str, limit: int = WITHHELD_NODES) -> Any:
             return None
         if isinstance(item, int) and not isinstance(item, bool) and abs(item) >= 10**7:
             return 0  # may be an identifier written as a number
+        if isinstance(item, float) and abs(item) >= 1e7 and item.is_integer():
+            return 0.0  # the same, written as a float (a column with nulls)
         return item if item is None or isinstance(item, bool | int | float) else marker
 
     def shell(item: Any) -> Any:
@@ -296,7 +303,7 @@ def withheld(value: Any, marker: str, limit: int = WITHHELD_NODES) -> Any:
                 child = scalar(name if isinstance(target, dict) else None, item)
             if isinstance(target, list):
                 target.append(child)
-            elif isinstance(name, str) and plain_field_name(name):
+            elif isinstance(name, str) and len(name) <= 64 and _SHAPE_KEY.fullmatch(name):
                 target[name] = child
             else:
                 hidden += 1

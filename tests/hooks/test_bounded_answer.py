@@ -181,3 +181,23 @@ def test_a_trickling_server_cannot_hold_the_client_past_its_deadline(
         trickling_server: str) -> None:
     with pytest.raises(protocol.Broken):
         protocol.exchange(b"RDX1\n\n{}", path=trickling_server, timeout=1.0)
+
+
+def test_the_copy_drops_identifier_floats_and_keys_that_may_be_data() -> None:
+    """Review of item 6: an identifier written as a float, and keys such as an e-mail
+    address, a person's name or a letters-only CNPJ, do not survive the withheld copy."""
+    copy = core.withheld({"rows": [{"cpf": 52998224725.0, "cnpj": 11222333000181.0,
+                                    "maria.souza@example.com": True, "Fulano_de_Tal": 1,
+                                    "ABCDEFGHIJKL80": 2, "x" * 70: 3, "valor": 1.5}],
+                          "isImage": False, "filePath": "/a"}, MARKER)
+    text = json.dumps(copy)
+    for value in ("52998224725", "11222333000181", "maria", "Fulano", "ABCDEFGHIJKL80",
+                  "x" * 70):
+        assert value not in text
+    assert copy["rows"][0]["valor"] == 1.5 and copy["isImage"] is False
+    assert copy["filePath"] == MARKER
+
+
+def test_a_long_key_costs_no_backtracking() -> None:
+    key = "a" * 200_000 + "!"
+    assert core.withheld({key: 1}, MARKER) == {MARKER: 1}
