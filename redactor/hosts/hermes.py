@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -49,6 +50,8 @@ logger = logging.getLogger("redactor.hermes")
 #: Message keys whose strings are structure, not content, in an OpenAI-style request.
 #: ``name`` is not among them: in a message it names a participant, which may be a person.
 STRUCTURE_KEYS: Final = frozenset({"role", "tool_call_id", "id", "type"})
+_ID_KEYS: Final = frozenset({"tool_call_id", "id"})
+_STRUCTURE_WORD: Final = re.compile(r"[a-z_]{1,32}")
 
 
 def user_text(user_message: Any) -> str:
@@ -82,13 +85,15 @@ def withheld_messages(messages_value: Any, marker: str,
     by ``marker``; the safe answer of a request or of arguments that could not be redacted.
 
     The copy keeps what the provider checks: every message of the list, in order, with
-    its structure keys (``role``, ``id``, ``tool_call_id``, ``type``) and their values,
-    and every item of a ``tool_calls`` array (each tool message answers one of them by
-    id).  Other arrays inside a message (content parts) keep their first item only.
-    Keys that may be data, numbers and containers past the depth limit become
-    ``marker``.  At most ``limit`` nodes are visited: a larger value gets the fixed
-    form instead (a list: one user message holding ``marker``; an object: ``{}``;
-    anything else: ``marker``), so the cost never grows with the conversation.
+    its structure keys (``role``, ``id``, ``tool_call_id``, ``type``): a role or a type
+    kept when it is a plain word, each distinct id replaced by the same stand-in
+    (``withheld-1``...) wherever it occurs, and every item of a ``tool_calls`` array (each
+    tool message answers one of them by id).  Other arrays inside a message (content
+    parts) keep their first item only.  Keys that may be data, numbers and containers
+    past the depth limit become ``marker``.  At most ``limit`` nodes are visited: a
+    larger value gets the fixed form instead (a list: one user message holding
+    ``marker``; an object: ``{}``; anything else: ``marker``), so the cost never grows
+    with the conversation.
     """
     try:
         return _withheld_copy(messages_value, marker, limit)
@@ -107,9 +112,17 @@ def _withheld_copy(value: Any, marker: str, limit: int) -> Any:
         if budget[0] < 0:
             raise TooLargeToWithhold(f"more than {limit} values to withhold")
 
+    ids: dict[str, str] = {}
+
     def scalar(key: Any, item: Any) -> Any:
         if isinstance(item, str):
-            return item if key in STRUCTURE_KEYS else marker
+            if key in _ID_KEYS:
+                # A call's id pairs it with its tool message: the same stand-in for the
+                # same id keeps the pairs, and no id (which could be data) is kept.
+                return ids.setdefault(item, f"withheld-{len(ids) + 1}")
+            if key in STRUCTURE_KEYS and _STRUCTURE_WORD.fullmatch(item):
+                return item  # a role or a type: a plain word
+            return marker
         return item if item is None or isinstance(item, bool) else marker
 
     def shell(item: Any) -> Any:

@@ -377,10 +377,25 @@ def test_withheld_messages_keeps_the_conversation_shape() -> None:
     assert [m["role"] for m in copy] == [m["role"] for m in conversation]
     assert copy[1] == {"role": "user", "content": [{"type": "text", "text": marker}],
                        "name": marker}  # content parts keep their first item
-    # Every tool call stays: each tool message answers one of them by id.
-    assert [c["id"] for c in copy[2]["tool_calls"]] == ["call_0", "call_1", "call_2"]
-    assert copy[3] == {"role": "tool", "tool_call_id": "call_0", "content": marker, "n": marker}
+    # Every tool call stays, its id replaced by a stand-in that its tool message shares.
+    calls = [c["id"] for c in copy[2]["tool_calls"]]
+    assert sorted(calls) == ["withheld-1", "withheld-2", "withheld-3"]
+    assert [m["tool_call_id"] for m in copy[3:6]] == calls
+    assert copy[3] == {"role": "tool", "tool_call_id": calls[0], "content": marker,
+                       "n": marker}
     assert copy[6] == {"role": "user", "content": marker, marker: marker, f"{marker}#2": marker}
+
+
+def test_withheld_messages_keep_no_value_in_ids_roles_or_types() -> None:
+    """Review of item 6: structure keys holding data (an id that is a CPF, a type that
+    is a number) are not kept as written."""
+    args = {"id": CPF, "type": "52998224725", "role": "Maria Souza", "q": f"cpf {CPF}",
+            "nested": [{"tool_call_id": CPF, "type": "function"}]}
+    copy = hermes.withheld_messages(args, "[x]")
+    assert "529" not in json.dumps(copy) and "Maria" not in json.dumps(copy)
+    assert copy["id"] == copy["nested"][0]["tool_call_id"] == "withheld-1"
+    assert copy["type"] == "[x]" and copy["role"] == "[x]"
+    assert copy["nested"][0]["type"] == "function"
 
 
 def test_withheld_messages_is_bounded() -> None:
