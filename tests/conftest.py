@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,13 +28,20 @@ def isolated_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     # The failure drills (REDACTOR_TEST_FAULT, REDACTOR_TEST_DELAY) are honoured only
     # while this names a switch file in a private folder (redactor.drills); every process
     # the tests start inherits it, so a test sets a drill variable and nothing else.
-    switch = tmp_path_factory.mktemp("drills") / "switch"
+    # In a folder of its own with an unguessable name, removed when the run ends: pytest
+    # keeps its temporary folders, and a switch file left at a known path would turn
+    # the drills on for anyone who names it.
+    folder = Path(tempfile.mkdtemp(prefix="redactor-drills-"))
+    switch = folder / "switch"
     switch.write_bytes(SWITCH_TEXT)
     switch.chmod(0o600)
     os.environ[SWITCHES_ENV] = str(switch)
-    yield
-    os.environ.clear()
-    os.environ.update(saved)
+    try:
+        yield
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 @pytest.fixture(autouse=True)
