@@ -268,6 +268,13 @@ def read_baseline(path: Path, env: Mapping[str, str] | None = None) -> Baseline:
     well formed, or a version 2 file whose key is not the one available, is a ConfigError.
     A version 1 file brings its own key (``key_in_file``: see :func:`legacy_warning`)."""
     data = _load(path)
+    env_now = os.environ if env is None else env
+    if data["version"] == LEGACY_VERSION and env_now.get(KEY_ENV) is not None:
+        # A team that set its key has migrated: a file carrying its own key could
+        # otherwise accept whatever its writer chose.
+        raise ConfigError(f"baseline {path}: a version {LEGACY_VERSION} file (its key inside "
+                          f"it) is not read while {KEY_ENV} is set; re-record it with "
+                          f"redactor scan --write-baseline {path} ...")
     if data["version"] == LEGACY_VERSION:
         if not isinstance(data.get("key"), str):
             raise ConfigError(f"baseline {path}: needs a 'key' string and an 'accepted' list")

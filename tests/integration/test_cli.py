@@ -388,7 +388,14 @@ def test_a_version_1_baseline_is_honoured_with_a_warning(tmp_path: Path) -> None
     baseline.write_text(json.dumps({"version": 1, "key": key.hex(), "accepted": [digest]}),
                         encoding="utf-8")
     env = baseline_env(tmp_path / "home", TEAM_KEY)
-    done = run("scan", "--baseline", str(baseline), str(fixtures), env=env)
+    # Once a team key is set, a file carrying its own key is refused: whoever wrote it
+    # chose what it accepts.
+    refused = run("scan", "--baseline", str(baseline), str(fixtures), env=env)
+    assert refused.returncode == 2 and b"is not read while REDACTOR_BASELINE_KEY" in \
+        refused.stderr
+    assert key.hex() not in refused.stderr.decode() and CPF not in refused.stderr.decode()
+    done = run("scan", "--baseline", str(baseline), str(fixtures),
+               env={k: v for k, v in env.items() if k != "REDACTOR_BASELINE_KEY"})
     assert done.returncode == 0, done.stdout + done.stderr
     warning = [line for line in done.stderr.decode().splitlines() if "warning" in line]
     assert len(warning) == 1
