@@ -39,7 +39,7 @@ import stat
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import FrameType
@@ -178,42 +178,91 @@ class Names:
                 for text in dict.fromkeys((name, name.replace("_", " "))):
                     spans.extend((f.start, f.end, f.entity_type)
                                  for f in self.engine.analyze(text))
-        merged: list[tuple[int, int, str]] = []
-        for start, end, entity in sorted(spans, key=lambda s: (s[0], -s[1])):
-            if merged and start < merged[-1][1]:
-                first = merged[-1]
-                merged[-1] = (first[0], max(first[1], end), first[2])
-            else:
-                merged.append((start, end, entity))
-        found = self._found[name] = tuple(merged)
+        found = self._found[name] = _merged(spans)
         return found
 
     def name(self, name: str) -> str:
         """``name`` with each value found in it replaced by :data:`NAME_PLACEHOLDER`."""
-        out: list[str] = []
-        position = 0
-        for start, end, entity in self.findings(name):
-            out += [name[position:start], NAME_PLACEHOLDER.format(label=_name_label(entity))]
-            position = end
-        out.append(name[position:])
-        return "".join(out)
+        return _replaced(name, self.findings(name))
+
+    def crossing(self, names: Sequence[str]) -> tuple[tuple[int, int, str], ...]:
+        """``(start, end, entity)`` in ``"/".join(names)`` of each value that spans a
+        separator: a name written with its own ``/`` (``11.222.333/0001-81.txt`` is a
+        folder and a file), which no single name holds."""
+        if len(names) < 2:
+            return ()
+        text = "/".join(names)
+        cached = self._found.get("\x00" + text)
+        if cached is not None:
+            return cached
+        spans: list[tuple[int, int, str]] = []
+        with _without_baseline(self.engine):
+            for reading in dict.fromkeys((text, text.replace("_", " "))):
+                spans.extend((f.start, f.end, f.entity_type) for f in self.engine.analyze(reading)
+                             if "/" in text[f.start:f.end])
+        found = self._found["\x00" + text] = tuple(sorted(set(spans)))
+        return found
+
+    def parts(self, names: Sequence[str]) -> tuple[str, ...]:
+        """The names of one path, each through :meth:`name`, and each part of a value
+        that spans their separators replaced too."""
+        crossing = self.crossing(names)
+        if not crossing:
+            return tuple(self.name(n) for n in names)
+        out = []
+        start = 0
+        for name in names:
+            end = start + len(name)
+            spans = list(self.findings(name))
+            spans += [(max(s, start) - start, min(e, end) - start, entity)
+                      for s, e, entity in crossing if s < end and e > start]
+            out.append(_replaced(name, _merged(spans)))
+            start = end + 1
+        return tuple(out)
 
     def path(self, path: str | os.PathLike[str]) -> str:
-        """``path`` as redactor prints it: each of its names through :meth:`name`."""
-        parts = _PATH_SEPARATORS.split(os.fspath(path))
-        return "".join(part if index % 2 else self.name(part)
-                       for index, part in enumerate(parts))
+        """``path`` as redactor prints it: each of its names through :meth:`parts`."""
+        pieces = _PATH_SEPARATORS.split(os.fspath(path))
+        safe = self.parts(pieces[0::2])
+        return "".join(piece if index % 2 else safe[index // 2]
+                       for index, piece in enumerate(pieces))
 
     def values(self, path: str | os.PathLike[str]) -> list[tuple[str, str, str]]:
         """``(where, entity, value)`` of each value in the names on ``path``; ``where``
-        is the path up to the end of the name that holds it."""
+        is the path up to the end of the name that holds it (the last it spans)."""
         found: list[tuple[str, str, str]] = []
         parts = _PATH_SEPARATORS.split(os.fspath(path))
         for index in range(0, len(parts), 2):
             name = parts[index]
             found.extend(("".join(parts[:index + 1]), entity, name[start:end])
                          for start, end, entity in self.findings(name))
+        names = parts[0::2]
+        text = "/".join(names)
+        for start, end, entity in self.crossing(names):
+            last = text.count("/", 0, end - 1)
+            found.append(("".join(parts[:2 * last + 1]), entity, text[start:end]))
         return found
+
+
+def _merged(spans: list[tuple[int, int, str]]) -> tuple[tuple[int, int, str], ...]:
+    merged: list[tuple[int, int, str]] = []
+    for start, end, entity in sorted(spans, key=lambda s: (s[0], -s[1])):
+        if merged and start < merged[-1][1]:
+            first = merged[-1]
+            merged[-1] = (first[0], max(first[1], end), first[2])
+        else:
+            merged.append((start, end, entity))
+    return tuple(merged)
+
+
+def _replaced(name: str, spans: Sequence[tuple[int, int, str]]) -> str:
+    out: list[str] = []
+    position = 0
+    for start, end, entity in spans:
+        out += [name[position:start], NAME_PLACEHOLDER.format(label=_name_label(entity))]
+        position = end
+    out.append(name[position:])
+    return "".join(out)
 
 
 def _name_label(entity: str) -> str:
@@ -1027,7 +1076,18 @@ def _output_names(found: list[tuple[Path, Path]], output: Path,
     given twice is written once.
     """
     relative = [file.relative_to(base).parts for file, base in found]
-    redacted = [tuple(names.name(name) for name in parts) for parts in relative]
+    redacted = [names.parts(parts) for parts in relative]
+    # A folder takes the most redacted of the names its files give it (a value spanning
+    # a folder and a file name is found only with that file).
+    folder_names: dict[tuple[str, ...], str] = {}
+    for names_of, safe_of in zip(relative, redacted, strict=True):
+        for depth in range(len(names_of) - 1):
+            if safe_of[depth] != names_of[depth]:
+                folder_names.setdefault(names_of[:depth + 1], safe_of[depth])
+    redacted = [tuple(folder_names.get(names_of[:depth + 1], safe_of[depth])
+                      if depth < len(names_of) - 1 else safe_of[depth]
+                      for depth in range(len(names_of)))
+                for names_of, safe_of in zip(relative, redacted, strict=True)]
     order = sorted(range(len(found)),
                    key=lambda i: (redacted[i] != relative[i], os.fspath(found[i][0])))
     taken: set[tuple[str, ...]] = set()

@@ -535,3 +535,24 @@ def test_output_names_never_collide(engine: Redactor, tmp_path: Path) -> None:
     copies = batch._output_names(found, tmp_path / "out", names)
     assert [str(c.relative_to(tmp_path / "out")) for c in copies] == [
         "x.log", "x-2.log", "x.log", "_CPF_.tar.gz", "_CPF_-2.tar.gz"]
+
+
+def test_a_value_spanning_a_folder_and_a_file_name_is_redacted_in_both(tmp_path: Path) -> None:
+    """Review of item 4: a file named after a masked CNPJ is a folder and a file
+    (``11.222.333/0001-81.txt``); neither name alone holds the value."""
+    src, out, report = tmp_path / "src", tmp_path / "out", tmp_path / "report.json"
+    folder = src / "clientes" / "11.222.333"
+    folder.mkdir(parents=True)
+    (folder / "outro.txt").write_text("nada\n", encoding="utf-8")
+    (folder / "0001-81.txt").write_text("nada\n", encoding="utf-8")
+    done = cli("redact", str(src), "--output", str(out), "--report", str(report))
+    assert done.returncode == 0, done.stderr
+    written = sorted(str(p.relative_to(out)) for p in out.rglob("*"))
+    assert written == ["clientes", "clientes/_CNPJ_", "clientes/_CNPJ_/_CNPJ_.txt",
+                       "clientes/_CNPJ_/outro.txt"]
+    for text in (report.read_text(encoding="utf-8"), done.stderr.decode()):
+        assert "0001-81" not in text
+    scan = cli("scan", str(src))
+    assert scan.returncode == 1
+    assert "0001-81" not in scan.stdout.decode() + scan.stderr.decode()
+    assert "in its name: BR_CNPJ=1" in scan.stdout.decode()
