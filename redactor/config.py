@@ -130,6 +130,10 @@ PROJECT_FILE: Final = ".redactor.toml"
 #: the files through which a host takes environment variables from a project (Claude
 #: Code's ``.claude/settings.json`` ``env``, Gemini CLI's ``.gemini/.env`` and ``.env``).
 PROJECT_MARKERS: Final = (".git", PROJECT_FILE, ".claude", ".gemini", ".env")
+#: The markers of a repository itself, by which a configuration file is judged where it
+#: lies: ``.claude``, ``.gemini`` and ``.env`` are also found in a home folder of a user
+#: of those tools (a test's, or one named by ``$HOME``).
+REPOSITORY_MARKERS: Final = (".git", PROJECT_FILE)
 #: The longest a hook call may work before failing closed.  The client gives up at
 #: 25 s and Claude Code's installed timeout is 30 s, so the budget stays below both.
 MAX_TIME_BUDGET: Final = 20.0
@@ -307,7 +311,7 @@ def account_home() -> Path | None:
     return Path(home).resolve() if home else None
 
 
-def project_folder(cwd: Path) -> Path | None:
+def project_folder(cwd: Path, markers: tuple[str, ...] = PROJECT_MARKERS) -> Path | None:
     """The top folder (real path) of the project ``cwd`` is in: the nearest folder from
     ``cwd`` upwards holding one of :data:`PROJECT_MARKERS`.
 
@@ -323,7 +327,7 @@ def project_folder(cwd: Path) -> Path | None:
         if below is not None and below.startswith(directory.rstrip("/") + "/"):
             return None  # the home folder or above
         prefix = directory.rstrip("/") + "/"
-        if any(os.access(prefix + marker, os.F_OK) for marker in PROJECT_MARKERS):
+        if any(os.access(prefix + marker, os.F_OK) for marker in markers):
             return Path(directory)
         parent = os.path.dirname(directory)
         if parent == directory:
@@ -377,7 +381,7 @@ def _layers(cwd: Path | None, env: Mapping[str, str] | None) -> list[_Layer]:
         # not make a repository's file the user's).
         owner = None if _own_user_file(path) else (
             folder if folder is not None and real.is_relative_to(folder)
-            else project_folder(real.parent))
+            else project_folder(real.parent, REPOSITORY_MARKERS))
         if owner is not None:
             # Whoever controls the project controls this file (and may have named it
             # through the host's project environment settings): it may only tighten.
