@@ -22,7 +22,7 @@ import re
 import signal
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +45,7 @@ __all__ = [
     "TooLargeToWithhold",
     "ToolCheck",
     "adapter",
+    "bounded_copy",
     "check_prompt",
     "check_tool",
     "redact_output",
@@ -258,13 +259,6 @@ def withheld(value: Any, marker: str, limit: int = WITHHELD_NODES) -> Any:
     identifier ``0``.  At most ``limit`` nodes are visited: past that it raises
     :class:`TooLargeToWithhold`, so the cost never grows with the output.
     """
-    budget = [limit]
-
-    def spend() -> None:
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise TooLargeToWithhold(f"more than {limit} values to withhold")
-
     def scalar(key: Any, item: Any) -> Any:
         if isinstance(item, str):
             return item if key in DISCRIMINATORS and _WORD.fullmatch(item) else marker
@@ -276,6 +270,29 @@ def withheld(value: Any, marker: str, limit: int = WITHHELD_NODES) -> Any:
             return 0.0  # the same, written as a float (a column with nulls)
         return item if item is None or isinstance(item, bool | int | float) else marker
 
+    return bounded_copy(value, marker, limit, scalar=scalar,
+                        keep_key=lambda name: len(name) <= 64
+                        and _SHAPE_KEY.fullmatch(name) is not None)
+
+
+def bounded_copy(value: Any, marker: str, limit: int, *,
+                 scalar: Callable[[Any, Any], Any], keep_key: Callable[[str], bool],
+                 whole: Callable[[Any], bool] = lambda name: False,
+                 root_whole: bool = False) -> Any:
+    """The walk of a withheld copy: containers rebuilt in their shape, each other value
+    through ``scalar(key, item)`` (``key`` None in an array), a key kept when
+    ``keep_key`` says so and written ``marker``, ``marker#2``... otherwise.  An array
+    keeps its first item only, unless ``whole(its key)`` (``root_whole`` for ``value``
+    itself); a container past the depth limit becomes ``marker``.  Raises
+    :class:`TooLargeToWithhold` past ``limit`` visited nodes, so the cost never grows with
+    the value."""
+    budget = [limit]
+
+    def spend() -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise TooLargeToWithhold(f"more than {limit} values to withhold")
+
     def shell(item: Any) -> Any:
         return {} if isinstance(item, dict) else []
 
@@ -284,26 +301,29 @@ def withheld(value: Any, marker: str, limit: int = WITHHELD_NODES) -> Any:
         spend()
         return scalar(None, value)
     root = shell(value)
-    stack: list[tuple[Any, Any, int]] = [(value, root, 1)]
+    # (source, copy, depth, whether every item of an array is kept)
+    stack: list[tuple[Any, Any, int, bool]] = [(value, root, 1, root_whole)]
     while stack:
-        source, target, depth = stack.pop()
+        source, target, depth, every = stack.pop()
         spend()
-        # Lazily: a huge object costs only the keys visited before the budget ends.
+        # Lazily: a huge container costs only the items visited before the budget ends.
         children: Iterator[tuple[Any, Any]] = (
             iter(source.items()) if isinstance(source, dict)
+            else enumerate(source) if every
             else iter([(0, source[0])] if source else []))
         hidden = 0  # keys that may be data, written as marker, marker#2...
         for name, item in children:
             spend()
+            in_object = isinstance(target, dict)
             if isinstance(item, dict | list | tuple):
                 child: Any = marker if depth >= max_depth else shell(item)
                 if depth < max_depth:
-                    stack.append((item, child, depth + 1))
+                    stack.append((item, child, depth + 1, in_object and whole(name)))
             else:
-                child = scalar(name if isinstance(target, dict) else None, item)
-            if isinstance(target, list):
+                child = scalar(name if in_object else None, item)
+            if not in_object:
                 target.append(child)
-            elif isinstance(name, str) and len(name) <= 64 and _SHAPE_KEY.fullmatch(name):
+            elif isinstance(name, str) and keep_key(name):
                 target[name] = child
             else:
                 hidden += 1

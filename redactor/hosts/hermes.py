@@ -23,17 +23,18 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final, Generic, Literal, TypeVar, cast
 
-from redactor import jsonio, messages
+from redactor import messages
 from redactor.config import MAX_TIME_BUDGET, Settings, load_settings
 from redactor.hosts.core import (
     HookTimeout,
     JsonAdapter,
     Outcome,
     TooLargeToWithhold,
+    bounded_copy,
     check_prompt,
     check_tool,
 )
@@ -105,13 +106,6 @@ def withheld_messages(messages_value: Any, marker: str,
 
 def _withheld_copy(value: Any, marker: str, limit: int) -> Any:
     """:func:`withheld_messages`' copy, or :class:`TooLargeToWithhold` past ``limit`` nodes."""
-    budget = [limit]
-
-    def spend() -> None:
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise TooLargeToWithhold(f"more than {limit} values to withhold")
-
     ids: dict[str, str] = {}
 
     def scalar(key: Any, item: Any) -> Any:
@@ -125,42 +119,9 @@ def _withheld_copy(value: Any, marker: str, limit: int) -> Any:
             return marker
         return item if item is None or isinstance(item, bool) else marker
 
-    def shell(item: Any) -> Any:
-        return {} if isinstance(item, dict) else []
-
-    max_depth = jsonio.MAX_DEPTH - 2
-    if not isinstance(value, dict | list | tuple):
-        spend()
-        return scalar(None, value)
-    root = shell(value)
-    # (source, copy, depth, whether every item of an array is kept)
-    stack: list[tuple[Any, Any, int, bool]] = [(value, root, 1, True)]
-    while stack:
-        source, target, depth, every = stack.pop()
-        spend()
-        # Lazily: a huge container costs only the items visited before the budget ends.
-        children: Iterator[tuple[Any, Any]] = (
-            iter(source.items()) if isinstance(source, dict)
-            else enumerate(source) if every
-            else iter([(0, source[0])] if source else []))
-        hidden = 0  # keys that may be data, written as marker, marker#2...
-        for name, item in children:
-            spend()
-            if isinstance(item, dict | list | tuple):
-                child: Any = marker if depth >= max_depth else shell(item)
-                if depth < max_depth:
-                    stack.append((item, child, depth + 1,
-                                  isinstance(target, dict) and name == "tool_calls"))
-            else:
-                child = scalar(name if isinstance(target, dict) else None, item)
-            if isinstance(target, list):
-                target.append(child)
-            elif isinstance(name, str) and plain_field_name(name):
-                target[name] = child
-            else:
-                hidden += 1
-                target[marker if hidden == 1 else f"{marker}#{hidden}"] = child
-    return root
+    # Every message of the list and every tool call: the provider pairs them by id.
+    return bounded_copy(value, marker, limit, scalar=scalar, keep_key=plain_field_name,
+                        whole=lambda name: name == "tool_calls", root_whole=True)
 
 
 class Guard:
