@@ -1,0 +1,377 @@
+"""Assignments: the value of a key that names a secret.
+
+In key/value, ``.env``/``export``, JSON, YAML, XML, SAP profile (``PASSWD=``), connection
+string (``Password=…;``), command-line flag (``--password x``), ``.netrc``,
+``redis.conf`` (``requirepass x``), a table of keys and values (``vault kv get``), a
+secret-named ``name`` with its ``value`` (a pod's env, SSM), a key of a few words
+(``senha do cofre: X``) and a chat sentence (:mod:`recognizers.secret.chat`).  Which
+keys count, and how, is :mod:`recognizers.secret.keys`; which values are none,
+:mod:`recognizers.secret.filters`.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from typing import Final
+
+from recognizers.secret.chat import chat_value
+from recognizers.secret.common import (
+    ENTROPY_SCORE,
+    KEYED_SCORE,
+    MAX_KEY,
+    MAX_VALUE,
+    Hit,
+    Kind,
+    Value,
+)
+from recognizers.secret.filters import (
+    DIGITS_ONLY,
+    WORDY,
+    chave_is_other,
+    high_entropy,
+    placeholder,
+    prose,
+)
+from recognizers.secret.formats import AWS_SECRET_KEY
+from recognizers.secret.keys import key_class, key_words
+
+PASSWORD_ASSIGNMENT: Final = Kind("password_assignment",
+                                  "the value of a password key, or a command line's password")
+SECRET_ASSIGNMENT: Final = Kind("secret_assignment", "the value of a secret or token key")
+HIGH_ENTROPY: Final = Kind("high_entropy", "a random-looking value of a weaker key (key, auth, "
+                           "session, cookie...)")
+
+DECLARED_KINDS: Final = (PASSWORD_ASSIGNMENT, SECRET_ASSIGNMENT, HIGH_ENTROPY)
+
+
+def keyed_kind(key_kind: str) -> Kind:
+    """The kind of a value given to a key of class ``password``, ``secret`` or ``aws``
+    (see :func:`recognizers.secret.keys.key_class`)."""
+    return {"aws": AWS_SECRET_KEY, "password": PASSWORD_ASSIGNMENT}.get(key_kind,
+                                                                         SECRET_ASSIGNMENT)
+
+
+#: Characters of a key.
+_KEY_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-/")
+_IDENTIFIER: Final = re.compile(r"[a-z_][a-z0-9_]*", re.ASCII)
+
+_ASSIGN: Final = re.compile(r"[ \t]*(?::=|=>|=(?!=)|::(?=[ \t])|:(?![:/]))[ \t]*")
+_LINE_PREFIX: Final = re.compile(r"[ \t]*(?:-[ \t]+)?(?:export[ \t]+|set[ \t]+)?[\"']?$")
+_YAML_COMMENT: Final = re.compile(r"[ \t]+#.*$")
+
+
+def _quoted(text: str, start: int) -> Value | None:
+    """The inside of a quoted string starting at ``start`` (``"``, ``'`` or ``\\"``)."""
+    escaped = text.startswith('\\"', start)
+    quote = '\\"' if escaped else text[start]
+    inner = start + len(quote)
+    position = inner
+    limit = min(len(text), inner + MAX_VALUE + 1)
+    while position < limit:
+        char = text[position]
+        if char == "\n":
+            return None
+        if text.startswith(quote, position) and not (
+                not escaped and position > inner and text[position - 1] == "\\"):
+            return Value(inner, position) if position > inner else None
+        position += 2 if char == "\\" and not escaped else 1
+    return None
+
+
+_CLOSERS: Final = {")": "(", "]": "[", "}": "{"}
+
+
+_UNQUOTED_RUN: Final = re.compile(r"[^ \t\r\n\"'`;&,<>]*")
+
+
+_RUNS: Final = threading.local()
+
+
+def _run_end(text: str, start: int) -> int:
+    """Where the run of value characters from ``start`` ends.  The last run found is
+    remembered (per thread), so keys packed into one long run ("key=key=key=…") cost
+    one scan of it, not one per key."""
+    last = getattr(_RUNS, "last", None)
+    if last is not None and last[0] is text and last[1] <= start < last[2]:
+        return int(last[2])
+    run = _UNQUOTED_RUN.match(text, start)
+    end = run.end() if run else start
+    _RUNS.last = (text, start, end)
+    return end
+
+
+def _unquoted(text: str, start: int) -> Value | None:
+    position = _run_end(text, start)
+    if position - start > MAX_VALUE:
+        return None  # longer than any value
+    # A closing bracket of the structure around the value (not one it opened itself).
+    while position > start and text[position - 1] in _CLOSERS \
+            and _CLOSERS[text[position - 1]] not in text[start:position - 1]:
+        position -= 1
+    return Value(start, position) if position > start else None
+
+
+def _rest_of_line(text: str, start: int) -> Value | None:
+    # The end of the text counts as a line break (the prefiltered path adds one).
+    window = start + MAX_VALUE + _LINE_SLACK
+    end = text.find("\n", start, window)
+    if end < 0:
+        if window < len(text):
+            return None  # a line longer than any value
+        end = len(text)
+    line = text[start:end]
+    comment = _YAML_COMMENT.search(line)
+    if comment:
+        line = line[:comment.start()]
+    line = line.rstrip(" \t\r,;")
+    if len(line) > MAX_VALUE:
+        return None
+    if _NEXT_KEY.search(line):
+        # More fields follow on the line ("password: x9 user: bob"): the first word only.
+        line = line.split(None, 1)[0] if line.strip() else ""
+        return Value(start, start + len(line)) if line else None
+    return Value(start, start + len(line)) if line else None
+
+
+#: Blanks and punctuation a line may hold after its longest value.
+_LINE_SLACK: Final = 64
+_NEXT_KEY: Final = re.compile(r"(?:^|\s)[A-Za-z_][\w.\-]*(?::\s|=)")
+
+
+def _value_after(text: str, key_start: int, key_end: int) -> tuple[Value, str] | None:
+    """The value a key at ``text[key_start:key_end]`` is given, with its syntax name."""
+    size = len(text)
+    position = key_end
+    # XML element: <password>value</password>
+    if key_start > 0 and text[key_start - 1] == "<" and text.startswith(">", key_end):
+        close = text.find("<", key_end + 1, key_end + 2 + MAX_VALUE)
+        if close > key_end + 1:
+            inner = text[key_end + 1:close]
+            stripped = inner.strip()
+            if stripped and "\n" not in stripped:
+                offset = inner.index(stripped)
+                return Value(key_end + 1 + offset, key_end + 1 + offset + len(stripped)), "xml"
+        return None
+    opening = text[key_start - 1] if key_start > 0 else " "
+    if opening in "\"'" and text.startswith(opening, position):
+        position += 1
+    elif opening == '"' and text.startswith('\\"', position):
+        position += 2
+    separator = _ASSIGN.match(text, position)
+    if separator is None or separator.end() == position:
+        # A key of a few words (Portuguese puts them after): "senha do cofre: X".
+        phrase = _PHRASE_KEY.match(text, position, min(size, position + 64))
+        if phrase is not None and phrase.end() < size:
+            value = _unquoted(text, phrase.end())
+            written = text[value.start:value.end] if value is not None else ""
+            if value is not None and not written.isalpha() \
+                    and not DIGITS_ONLY.fullmatch(written):
+                return value, "phrase"  # (not "Password Last Changed: 2024-01-01")
+        # A sentence of a chat or a ticket: "a senha do wifi é X", "the password is X".
+        said = chat_value(text, key_start, key_end)
+        if said is not None:
+            return said, "chat"
+        # A value after blanks: a command-line flag (--password value), a .netrc entry
+        # (login x password y), redis.conf (requirepass x), SQL (WITH PASSWORD 'x'), a
+        # table of keys and values (vault kv get: "password    x").
+        gap = _BLANKS.match(text, position)
+        if gap is not None and gap.end() < size and _space_separated(
+                text, key_start, key_end, gap.end() - position):
+            start = gap.end()
+            value = _quoted(text, start) if text[start] in "\"'" else _unquoted(text, start)
+            return (value, "spaced") if value else None
+        return None
+    start = separator.end()
+    if start >= size:
+        return None
+    if text[start] in "\"'" or text.startswith('\\"', start):
+        value = _quoted(text, start)
+        return (value, "quoted") if value else None
+    colon = ":" in separator.group()
+    if colon and _starts_line(text, key_start):
+        if text[start] in "|>":
+            return None  # a YAML block scalar: rare for a password, left to the K8s rule
+        value = _rest_of_line(text, start)
+        if value is not None and prose(text[value.start:value.end]):
+            return None  # "Senha: alterada com sucesso", "Token: expirado, gere outro"
+        return (value, "line") if value else None
+    value = _unquoted(text, start)
+    if value is not None and not colon and separator.group().startswith((" ", "\t")) \
+            and separator.group().endswith((" ", "\t")) \
+            and _CODE_VALUE.fullmatch(text, value.start, value.end):
+        return None  # code: token = self.stream.current, api_key = config.value
+    if value is not None and colon and text[value.start:value.end].isalpha():
+        return None  # a word after a colon in a sentence: "senha: incorreta", "token: expirado"
+    return (value, "inline") if value else None
+
+
+_BLANKS: Final = re.compile(r"[ \t]{1,32}")
+_PHRASE_KEY: Final = re.compile(
+    r"[ \t]{1,4}(?:[^\W\d_]{1,20}[ \t]{1,4}){0,2}[^\W\d_]{2,20}[ \t]*:[ \t]{1,8}")
+#: An attribute chain: in code (key = value, blanks around "="), a reference.
+_CODE_VALUE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+
+
+#: Keys of configuration files that take their value after a blank.
+_SPACED_KEYS: Final = frozenset({"requirepass", "masterauth", "rootpw", "bindpw", "bind_pw"})
+#: A SQL statement that sets a role's password (PostgreSQL, Oracle, MySQL).
+_SQL_ROLE: Final = re.compile(r"(?i)\b(?:create|alter)[ \t]+(?:user|role|login)\b[^;\n]*\Z")
+
+
+def _space_separated(text: str, key_start: int, key_end: int, blanks: int) -> bool:
+    key = text[key_start:key_end]
+    if key.startswith("--"):
+        return True
+    lower = key.lower()
+    value_at = key_end + blanks
+    if lower in ("password", "passwd"):
+        if _NETRC_LOGIN.search(text, max(0, key_start - MAX_KEY * 2), key_start):
+            return True
+        if text[value_at] in "'\"" and _SQL_ROLE.search(text, max(0, key_start - 200),
+                                                          key_start):
+            return True  # CREATE ROLE app WITH LOGIN PASSWORD 'x'
+    if not _starts_line(text, key_start):
+        return False
+    if lower in _SPACED_KEYS:
+        return True  # redis.conf requirepass, slapd rootpw
+    # A table of keys and values (vault kv get): two blanks or more, then one value
+    # that is not a word (PAM's "password  sufficient  pam_unix.so" has more fields).
+    if blanks < 2 or key_class(key) not in ("password", "secret", "aws"):
+        return False
+    line_end = text.find("\n", value_at, value_at + MAX_VALUE + _LINE_SLACK)
+    rest = text[value_at:line_end if line_end >= 0 else value_at + MAX_VALUE + _LINE_SLACK]
+    fields = rest.split()
+    return len(fields) == 1 and not fields[0].isalpha()
+
+
+def _starts_line(text: str, key_start: int) -> bool:
+    """Only blanks, a list dash, ``export``/``set`` or a quote stand before the key on
+    its line (read back at most MAX_KEY characters)."""
+    near = max(0, key_start - MAX_KEY)
+    line_start = text.rfind("\n", near, key_start) + 1
+    if line_start == 0 and near > 0:
+        return False
+    return _LINE_PREFIX.fullmatch(text, line_start, key_start) is not None
+
+
+#: A key that is the value of a name field, and the value field that follows it:
+#: ``- name: DB_PASSWORD`` / ``value: x`` (a pod's env), ``{"name": "X", "value": "x"}``,
+#: ``{"Name": "/prod/db/password", "Value": "x"}`` (SSM), ``<add key="ApiKey" value="x"/>``.
+_NAME_FIELD: Final = re.compile(
+    r"(?:(?:name|Name|NAME)[\"']?[ \t]*[:=][ \t]*[\"']?|(?:key|Key|KEY)[\"']?[ \t]*[:=][ \t]*[\"'])"
+    r"[./]{0,2}\Z")
+_VALUE_FIELD: Final = re.compile(
+    r"[\"']?[ \t]*[,;]?[ \t]*(?:\r?\n[ \t]{0,64}(?:-[ \t]+)?)?[\"']?(?:value|Value|VALUE)[\"']?"
+    r"[ \t]*[:=][ \t]*")
+
+
+#: Where a name's object or list item ends: a brace, a new item, another name.
+_OBJECT_END: Final = re.compile(r"[{}\[\]]|\n[ \t]*-[ \t]|(?i:[\"'\s,]name[\"']?[ \t]*[:=])")
+_VALUE_FIELD_ANYWHERE: Final = re.compile(
+    r"(?<![\w-])[\"']?(?:value|Value|VALUE)[\"']?[ \t]*[:=][ \t]*")
+
+
+def _named_value(text: str, key_start: int, key_end: int) -> tuple[Value, str] | None:
+    if not _NAME_FIELD.search(text, max(0, key_start - 16), key_start):
+        return None
+    field = _VALUE_FIELD.match(text, key_end, min(len(text), key_end + 128))
+    if field is None:
+        # Other fields first (SSM: "Name", "Type", "Value"): within the same object or
+        # list item, before any other name.
+        reach = min(len(text), key_end + 160)
+        stop = _OBJECT_END.search(text, key_end, reach)
+        field = _VALUE_FIELD_ANYWHERE.search(text, key_end, stop.start() if stop else reach)
+    if field is None or field.end() >= len(text):
+        return None
+    start = field.end()
+    if text[start] in "\"'" or text.startswith('\\"', start):
+        value = _quoted(text, start)
+    elif "\n" in field.group() or ":" in field.group():
+        value = _rest_of_line(text, start)
+    else:
+        value = _unquoted(text, start)
+    return (value, "named") if value else None
+
+
+_NETRC_LOGIN: Final = re.compile(r"(?:machine\s+\S+|default)\s+login\s+\S+\s+$", re.ASCII)
+
+
+_KEY_CHARS_TEXT: Final = "".join(sorted(_KEY_CHARS))
+
+
+def _key_bounds(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The key holding the word at ``start:end``; None when it runs on for more than
+    MAX_KEY characters on either side."""
+    before = text[max(0, start - MAX_KEY - 1):start]
+    left = start - (len(before) - len(before.rstrip(_KEY_CHARS_TEXT)))
+    if start - left > MAX_KEY:
+        return None
+    after = text[end:end + MAX_KEY + 1]
+    right = end + (len(after) - len(after.lstrip(_KEY_CHARS_TEXT)))
+    if right - end > MAX_KEY:
+        return None
+    # Dots and slashes end a key (a sentence's full stop, a path's separator).
+    while right > end and text[right - 1] in "./-":
+        right -= 1
+    while left < start and text[left] in "./":
+        left += 1
+    return left, right
+
+
+def assignment(text: str, word_start: int, word_end: int) -> tuple[int, int, Hit | None]:
+    """The key holding the word at ``word_start`` and the finding of its value, if any."""
+    bounds = _key_bounds(text, word_start, word_end)
+    if bounds is None:
+        return word_start, word_end, None
+    key_start, key_end = bounds
+    key = text[key_start:key_end]
+    found = _assignment_of(text, key_start, key_end, key)
+    return key_start, key_end, found
+
+
+def _assignment_of(text: str, key_start: int, key_end: int, key: str) -> Hit | None:
+    kind = key_class(key)
+    if kind is None:
+        return None
+    if key_start > 0 and text[key_start - 1] == "[" and text.startswith(":", key_end):
+        return None  # a placeholder of the hash operator: [SECRET:9f86d081884c7d65]
+    after = _named_value(text, key_start, key_end) or _value_after(text, key_start, key_end)
+    if after is None:
+        return None
+    span, _syntax = after
+    value = text[span.start:span.end]
+    if placeholder(value):
+        return None
+    if _IDENTIFIER.fullmatch(value) and key_class(value) in ("password", "secret", "aws"):
+        return None  # a variable named after the secret: password=db_password
+    if value.lower() == key.lower().lstrip("-"):
+        return None
+    if kind == "weak":
+        if not high_entropy(value) or WORDY.search(value):
+            return None
+        return Hit(span.start, span.end, HIGH_ENTROPY, ENTROPY_SCORE)
+    if "chave" in key.lower() and chave_is_other(text, key_start, value):
+        return None
+    return Hit(span.start, span.end, keyed_kind(kind), KEYED_SCORE)
+
+
+_KEY_RUN: Final = re.compile(r"[A-Za-z0-9_./\-]+")
+
+
+def key_values(text: str) -> Iterator[Hit]:
+    """The values given to keys that name a secret."""
+    done_to = -1
+    for word in key_words(text):
+        if word.start() < done_to:
+            continue
+        _, key_end, found = assignment(text, word.start(), word.end())
+        done_to = key_end
+        if key_end == word.end() and found is None:
+            # A run of key characters too long for a key: none of its words is one.
+            run = _KEY_RUN.match(text, word.start())
+            done_to = run.end() if run else key_end
+        if found is not None:
+            yield found
+

@@ -1,0 +1,91 @@
+"""Passwords on command lines, as a shell history or a migration script holds them:
+``mysql -p…``, ``sshpass -p``, ``curl -u user:…``, ``sqlplus user/…@db``, ``redis-cli
+-a``, ``keytool -storepass`` (every one), ``docker login -p``, SAP's ``sapcontrol`` and
+``hdbuserstore``, Oracle JDBC URLs and SQL's ``IDENTIFIED BY``.  They are reported as
+:data:`~recognizers.secret.assignments.PASSWORD_ASSIGNMENT`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from recognizers.secret.assignments import PASSWORD_ASSIGNMENT
+from recognizers.secret.common import KEYED_SCORE, Hit
+from recognizers.secret.filters import placeholder
+
+#: The longest password of a command line (``mysql -p…``, ``IDENTIFIED BY '…'``).
+MAX_COMMAND_VALUE: Final = 512
+
+#: ``mysql -pSecret`` (the password glued to -p), ``sshpass -p x`` and SQL's
+#: ``IDENTIFIED BY 'x'``: passwords a shell history or a migration script holds.
+_MYSQL_P: Final = re.compile(
+    r"(?<![\w-])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|hdbsql)(?![\w-])"
+    r"[^\n|;&]{0,200}?[ \t]-p(?=[^\s-])('[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|\S{1,512})",
+    re.ASCII)
+#: Other clients with a password flag: (command, flag).
+_CLIENT_FLAGS: Final = (
+    ("redis-cli", "-a"), ("hdbsql", "-p"), ("sqlcmd", "-P"), ("mongo|mongosh", "-p"),
+    ("ldapsearch|ldapmodify|ldapadd|ldapdelete|ldapwhoami", "-w"),
+    ("keytool", "-(?:src|dest|new)?(?:store|key)?pass"),
+    ("docker[ \\t]+login|podman[ \\t]+login", "-p"),  # docker run -p is a port
+)
+_CLIENT_PASSWORD: Final = re.compile(
+    r"(?<![\w-])(?:" + "|".join(f"(?:{c})(?![\\w-])[^\n|;&]{{0,200}}?[ \t]{f}"
+                                 for c, f in _CLIENT_FLAGS)
+    + r")[ \t]{1,8}('[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|[^\s'\"]{1,512})", re.ASCII)
+_CURL_USER: Final = re.compile(
+    r"(?<![\w-])curl(?![\w-])[^\n|;&]{0,200}?[ \t](?:-u|--user)[ \t]{0,8}['\"]?"
+    r"[^\s:'\"]{1,64}:([^\s'\"]{1,512})", re.ASCII)
+_SQLPLUS: Final = re.compile(r"(?<![\w-])sqlplus(?:64)?[ \t]{1,8}[^\s/@]{1,64}/([^\s@]{1,512})",
+                             re.ASCII)
+#: SAP: sapcontrol -user <sid>adm <password>; hdbuserstore SET <key> <env> <user> <password>.
+_SAPCONTROL: Final = re.compile(
+    r"(?<![\w-])sapcontrol(?![\w-])[^\n|;&]{0,200}?[ \t]-user[ \t]{1,8}\S{1,64}[ \t]{1,8}"
+    r"('[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|[^\s'\"-][^\s'\"]{0,511})", re.ASCII)
+_HDBUSERSTORE: Final = re.compile(
+    r"(?i)(?<![\w-])hdbuserstore(?![\w-])[^\n|;&]{0,64}?[ \t]SET[ \t]{1,8}\S{1,64}[ \t]{1,8}"
+    r"\S{1,256}[ \t]{1,8}\S{1,64}[ \t]{1,8}('[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|\S{1,512})",
+    re.ASCII)
+#: jdbc:oracle:thin:scott/tiger@//db:1521/ORCL
+_JDBC_ORACLE: Final = re.compile(r"jdbc:oracle:[a-z]{1,8}:[^\s/@:]{1,64}/([^\s@]{1,512})@",
+                                 re.ASCII)
+#: keytool takes several passwords on one line: the second and later ones.
+_KEYTOOL_MORE: Final = re.compile(
+    r"(?<![\w-])keytool(?![\w-])[^\n|;&]{0,400}?[ \t]-(?:src|dest|new)?(?:store|key)?pass"
+    r"[ \t]{1,8}\S{1,512}[^\n|;&]{0,400}?[ \t]-(?:src|dest|new)?(?:store|key)?pass[ \t]{1,8}"
+    r"('[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|[^\s'\"]{1,512})", re.ASCII)
+_SSHPASS: Final = re.compile(
+    r"(?<![\w-])sshpass[ \t]+-p[ \t]*('[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|\S{1,512})",
+    re.ASCII)
+_IDENTIFIED_BY: Final = re.compile(
+    r"(?i)(?<![\w])(?:create|alter|grant)[ \t]{1,16}[^\n;]{0,200}?"
+    r"(?<![\w])identified[ \t]{1,16}(?:with[ \t]{1,16}\w{1,64}[ \t]{1,16})?by[ \t]{1,16}"
+    r"(?:password[ \t]{1,16})?(?:(['\"])([^'\"\n]{1,512})\1|([^\s'\";]{1,512}))", re.ASCII)
+_COMMAND_WORDS: Final = ("mysql", "mariadb", "sshpass", "identified", "IDENTIFIED", "Identified",
+                         "redis-cli", "hdbsql", "sqlcmd", "mongo", "ldap", "keytool", "docker",
+                         "curl", "sqlplus", "podman", "sapcontrol", "hdbuserstore",
+                         "jdbc:oracle")
+
+
+def _unquote(text: str, start: int, end: int) -> tuple[int, int]:
+    if end - start >= 2 and text[start] in "'\"" and text[end - 1] == text[start]:
+        return start + 1, end - 1
+    return start, end
+
+
+def command_passwords(text: str) -> Iterator[Hit]:
+    """The passwords given to clients on their command lines."""
+    if not any(word in text for word in _COMMAND_WORDS):
+        return
+    for pattern in (_MYSQL_P, _SSHPASS, _CLIENT_PASSWORD, _CURL_USER, _SQLPLUS, _SAPCONTROL,
+                    _HDBUSERSTORE, _JDBC_ORACLE, _KEYTOOL_MORE):
+        for match in pattern.finditer(text):
+            start, end = _unquote(text, *match.span(1))
+            if end > start and not placeholder(text[start:end]):
+                yield Hit(start, end, PASSWORD_ASSIGNMENT, KEYED_SCORE)
+    for match in _IDENTIFIED_BY.finditer(text):
+        group = 2 if match.group(2) is not None else 3
+        if not placeholder(match.group(group)):
+            yield Hit(match.start(group), match.end(group), PASSWORD_ASSIGNMENT, KEYED_SCORE)
+

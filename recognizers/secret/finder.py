@@ -1,0 +1,48 @@
+"""Every detector over a text, one kind per span: :func:`find_secrets`.  Presidio-free;
+:class:`~recognizers.secret.recognizer.SecretRecognizer` reports what it finds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Final
+
+from recognizers.secret.assignments import key_values
+from recognizers.secret.commands import command_passwords
+from recognizers.secret.common import Hit
+from recognizers.secret.formats import provider_tokens
+from recognizers.secret.kubernetes import json_values, yaml_values
+from recognizers.secret.pem import private_keys
+from recognizers.secret.web import auth_credentials, jwts, url_passwords
+
+#: The detectors, in the order they are asked: between two findings of the same span
+#: and rank, the first one found stays.
+DETECTORS: Final[tuple[Callable[[str], Iterator[Hit]], ...]] = (
+    provider_tokens, url_passwords, jwts, private_keys, key_values, command_passwords,
+    auth_credentials, yaml_values, json_values)
+
+
+#: Kinds known from their surroundings only: on the same span, a kind known from the
+#: value's own format (github_token, jwt…) is reported instead.
+#: (Listed from the most to the least specific.)
+GENERIC_KINDS: Final = ("kubernetes_secret", "bearer_token", "authorization",
+                        "connection_string_password", "aws_secret_key", "password_assignment",
+                        "secret_assignment", "high_entropy")
+
+
+def _rank(hit: Hit) -> tuple[float, int]:
+    name = hit.kind.name
+    generic = GENERIC_KINDS.index(name) if name in GENERIC_KINDS else -1
+    return hit.score, -generic
+
+
+def find_secrets(text: str) -> list[tuple[int, int, str, float]]:
+    """Every secret in ``text`` as ``(start, end, kind, score)``, sorted; one kind per
+    span (the most specific); spans may overlap."""
+    best: dict[tuple[int, int], Hit] = {}
+    for detect in DETECTORS:
+        for hit in detect(text):
+            key = (hit.start, hit.end)
+            current = best.get(key)
+            if current is None or _rank(hit) > _rank(current):
+                best[key] = hit
+    return sorted((h.start, h.end, h.kind.name, h.score) for h in best.values())

@@ -1,0 +1,243 @@
+"""Provider tokens by their fixed formats, with the patterns of Yelp's detect-secrets.
+
+AWS access keys, GitHub, GitLab, Slack, Stripe, SendGrid, OpenAI, PyPI, Azure storage
+keys...  Only the plugins whose patterns run in linear time are used: the IBM,
+SoftLayer, Cloudant, keyword, NPM and JWT plugins backtrack badly on crafted lines
+(upstream PR #977) and are replaced by the other detectors of this package.  Their
+patterns are searched with ``finditer``, so each finding has its offsets (detect-secrets
+itself scans line by line and reports none).  detect-secrets is imported on first use.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import string
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from recognizers.secret.common import FORMAT_SCORE, Hit, Kind
+from recognizers.secret.filters import placeholder
+
+AWS_ACCESS_KEY: Final = Kind("aws_access_key", "AWS access key id (AKIA...)")
+#: Also the value of a key that names one (AWS_SECRET_ACCESS_KEY=...).
+AWS_SECRET_KEY: Final = Kind("aws_secret_key", "AWS secret access key")
+ARTIFACTORY_TOKEN: Final = Kind("artifactory_token", "JFrog Artifactory API token")
+AZURE_STORAGE_KEY: Final = Kind("azure_storage_key", "Azure storage account key")
+#: Also the password of any ``scheme://user:password@host`` (recognizers.secret.web).
+CONNECTION_STRING_PASSWORD: Final = Kind("connection_string_password",
+                                         "the password of a URL or connection string")
+DISCORD_TOKEN: Final = Kind("discord_token", "Discord bot token")
+GITHUB_TOKEN: Final = Kind("github_token", "GitHub token (ghp_, github_pat_...)")
+GITLAB_TOKEN: Final = Kind("gitlab_token", "GitLab token (glpat-...)")
+MAILCHIMP_KEY: Final = Kind("mailchimp_key", "Mailchimp API key")
+OPENAI_KEY: Final = Kind("openai_key", "OpenAI API key")
+PYPI_TOKEN: Final = Kind("pypi_token", "PyPI upload token")
+SENDGRID_KEY: Final = Kind("sendgrid_key", "SendGrid API key")
+SLACK_TOKEN: Final = Kind("slack_token", "Slack token (xox...)")
+SLACK_WEBHOOK: Final = Kind("slack_webhook", "Slack incoming webhook URL")
+SQUARE_SECRET: Final = Kind("square_secret", "Square OAuth secret")
+STRIPE_KEY: Final = Kind("stripe_key", "Stripe live key")
+TELEGRAM_TOKEN: Final = Kind("telegram_token", "Telegram bot token")
+TWILIO_KEY: Final = Kind("twilio_key", "Twilio key")
+ANTHROPIC_KEY: Final = Kind("anthropic_key", "Anthropic API key")
+GOOGLE_API_KEY: Final = Kind("google_api_key", "Google API key (AIza...)")
+NPM_TOKEN: Final = Kind("npm_token", "npm access token")
+
+DECLARED_KINDS: Final = (
+    AWS_ACCESS_KEY, AWS_SECRET_KEY, ARTIFACTORY_TOKEN, AZURE_STORAGE_KEY,
+    CONNECTION_STRING_PASSWORD, DISCORD_TOKEN, GITHUB_TOKEN, GITLAB_TOKEN, MAILCHIMP_KEY,
+    OPENAI_KEY, PYPI_TOKEN, SENDGRID_KEY, SLACK_TOKEN, SLACK_WEBHOOK, SQUARE_SECRET,
+    STRIPE_KEY, TELEGRAM_TOKEN, TWILIO_KEY, ANTHROPIC_KEY, GOOGLE_API_KEY, NPM_TOKEN,
+)
+
+#: detect-secrets plugins used, with the kind each denylist pattern reports and the
+#: group holding the value (0: the whole match).  A pattern marked None is not used:
+#: Artifactory's ``AP[0-9A-F]…`` hits ordinary upper-case words of SAP logs.
+PLUGINS: Final = (
+    ("aws", "AWSKeyDetector", ((AWS_ACCESS_KEY, 0), (AWS_SECRET_KEY, 1))),
+    ("artifactory", "ArtifactoryDetector", ((ARTIFACTORY_TOKEN, 0), None)),
+    ("azure_storage_key", "AzureStorageKeyDetector", ((AZURE_STORAGE_KEY, 0),)),
+    ("basic_auth", "BasicAuthDetector", ((CONNECTION_STRING_PASSWORD, 1),)),
+    ("discord", "DiscordBotTokenDetector", ((DISCORD_TOKEN, 0),)),
+    ("github_token", "GitHubTokenDetector", ((GITHUB_TOKEN, 0),)),
+    ("gitlab_token", "GitLabTokenDetector", ((GITLAB_TOKEN, 0),) * 7),
+    ("mailchimp", "MailchimpDetector", ((MAILCHIMP_KEY, 0),)),
+    ("openai", "OpenAIDetector", ((OPENAI_KEY, 0),)),
+    ("pypi_token", "PypiTokenDetector", ((PYPI_TOKEN, 0),) * 2),
+    ("sendgrid", "SendGridDetector", ((SENDGRID_KEY, 0),)),
+    ("slack", "SlackDetector", ((SLACK_TOKEN, 0), (SLACK_WEBHOOK, 0))),
+    ("square_oauth", "SquareOAuthDetector", ((SQUARE_SECRET, 0),)),
+    ("stripe", "StripeDetector", ((STRIPE_KEY, 0),)),
+    ("telegram_token", "TelegramBotTokenDetector", ((TELEGRAM_TOKEN, 0),)),
+    ("twilio", "TwilioKeyDetector", ((TWILIO_KEY, 0),) * 2),
+)
+
+#: Formats detect-secrets 1.5.0 does not know, in the same shape: (kind, pattern).
+_EXTRA_FORMATS: Final = (
+    (ANTHROPIC_KEY, r"sk-ant-[a-z]{3,8}\d{2}-[A-Za-z0-9_-]{80,120}"),
+    (OPENAI_KEY, r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,200}"),
+    (GITHUB_TOKEN, r"github_pat_[A-Za-z0-9_]{60,100}"),
+    (GOOGLE_API_KEY, r"AIza[0-9A-Za-z_-]{35}"),
+    (NPM_TOKEN, r"npm_[A-Za-z0-9]{36}"),
+)
+
+#: Substrings every match of a format holds, tested with ``in`` before its pattern
+#: runs (a pattern without a literal start costs a regex step at every character).
+_NEEDLES: Final[dict[str, tuple[str, ...]]] = {
+    "aws_access_key": ("A3T", "ABIA", "ACCA", "AKIA", "ASIA"),
+    "aws_secret_key": ("aws", "AWS", "Aws"),
+    "artifactory_token": ("AKC",),
+    "azure_storage_key": ("AccountKey=",),
+    "connection_string_password": ("://",),
+    "discord_token": (".",),
+    "github_token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    "gitlab_token": ("glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "GR1348941", "glcbt-",
+                     "glimt-", "glptt-", "glagent-", "gloas-"),
+    "mailchimp_key": ("-us",),
+    "openai_key": ("sk-",),
+    "anthropic_key": ("sk-ant-",),
+    "pypi_token": ("pypi-",),
+    "sendgrid_key": ("SG.",),
+    "slack_token": ("xox",),
+    "slack_webhook": ("hooks.slack.com",),
+    "square_secret": ("sq0csp-",),
+    "stripe_key": ("k_live_",),
+    "telegram_token": (":",),
+    "twilio_key": ("AC", "SK"),
+    "google_api_key": ("AIza",),
+    "npm_token": ("npm_",),
+}
+
+#: Formats whose pattern starts without a literal: a fast pattern for a part every
+#: match holds, and how far the match may reach before and after that part.  The
+#: format's pattern then runs only on that window (matches equal: a window holds every
+#: character a match and its look-arounds read).
+#: Patterns whose length has no bound run in windows too, so that the prefilter's
+#: reach (FORMAT_REACH after a format's start) holds every match; OpenAI's backtracks
+#: on a run of "sk-" and only runs near its fixed middle part.  Keyed by plugin and
+#: pattern index.
+_CORES: Final[dict[tuple[str, int], tuple[str, int, int]]] = {
+    ("ArtifactoryDetector", 0): ("AKC", 1, 1_000),
+    ("MailchimpDetector", 0): (r"-us\d", 33, 4),
+    ("TelegramBotTokenDetector", 0): (r":[0-9A-Za-z_-]{35}", 11, 37),
+    ("DiscordBotTokenDetector", 0): (r"\.[a-zA-Z\d_-]{6}\.", 27, 36),
+    ("AWSKeyDetector", 1): ("(?i:aws)", 1, 90),
+    ("OpenAIDetector", 0): ("T3BlbkFJ", 240, 24),
+    ("BasicAuthDetector", 0): ("://", 0, 1_000),
+    ("PypiTokenDetector", 0): ("pypi-", 0, 1_000),
+    ("PypiTokenDetector", 1): ("pypi-", 0, 1_000),
+    ("SlackDetector", 0): ("xox", 0, 1_000),
+    ("SlackDetector", 1): ("hooks[.]slack[.]com", 8, 1_000),
+}
+#: How far after a format's literal start its match may run (windows above included).
+FORMAT_REACH: Final = 1_100
+
+#: The separators detect-secrets' Artifactory pattern includes around a token.
+_BOUNDARY_CHARS: Final = frozenset(' \t\r\n\f\v=:"')
+
+#: A token's neighbours may not continue it.
+_NO_RUN_BEFORE: Final = frozenset(string.ascii_letters + string.digits + "_")
+_NO_RUN_AFTER: Final = r"(?![A-Za-z0-9_])"
+
+#: Literal starts of every provider format, for the prefilter (case as written).
+FORMAT_STARTS: Final = (
+    "A3T", "ABIA", "ACCA", "AKIA", "ASIA", "AKC", "AccountKey=", "://", "ghp_", "gho_",
+    "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "gldt-", "glft-", "glsoat-", "glrt-",
+    "GR1348941", "glcbt-", "glimt-", "glptt-", "glagent-", "gloas-", "-us", "sk-",
+    "pypi-", "SG.", "xox", "hooks.slack.com", "sq0csp-", "k_live_", "AIza", "npm_",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Format:
+    kind: Kind
+    pattern: re.Pattern[str]
+    group: int
+    needles: tuple[str, ...]
+    core: tuple[re.Pattern[str], int, int] | None = None
+
+    def matches(self, text: str) -> Iterator[re.Match[str]]:
+        if self.core is None:
+            yield from self.pattern.finditer(text)
+            return
+        core, before, after = self.core
+        # Windows around the core's hits, merged where they overlap: each character is
+        # searched once.  A match must end before its window does (or at the text's end),
+        # so that the window held everything it read.
+        windows: list[list[int]] = []
+        for hit in core.finditer(text):
+            low, high = max(0, hit.start() - before), min(len(text), hit.end() + after)
+            if windows and low <= windows[-1][1]:
+                windows[-1][1] = max(windows[-1][1], high)
+            else:
+                windows.append([low, high])
+        for low, high in windows:
+            for match in self.pattern.finditer(text, low, high):
+                if match.end() < high or high == len(text):
+                    yield match
+
+
+@functools.cache
+def compiled_formats() -> tuple[_Format, ...]:
+    """The provider patterns, bounded so that a longer token does not hold one."""
+    import importlib
+
+    formats: list[_Format] = []
+    for module, name, uses in PLUGINS:
+        plugin = getattr(importlib.import_module(f"detect_secrets.plugins.{module}"), name)
+        patterns = list(plugin.denylist)
+        if len(patterns) != len(uses):
+            raise RuntimeError(f"detect-secrets {name}: {len(patterns)} patterns, "
+                               f"expected {len(uses)}")
+        for index, (pattern, use) in enumerate(zip(patterns, uses, strict=True)):
+            if use is None:
+                continue
+            kind, group = use
+            source = pattern.pattern
+            if group == 0 and kind is not ARTIFACTORY_TOKEN:  # that one bounds itself
+                # The start is checked in Python (_NO_RUN_BEFORE): a look-behind first
+                # would cost a regex step at every character instead of a literal search.
+                source = f"(?:{source}){_NO_RUN_AFTER}"
+            # ASCII classes only: \d and \w of detect-secrets' patterns are meant so.
+            flags = (pattern.flags & ~re.UNICODE) | re.ASCII
+            core = _CORES.get((name, index))
+            formats.append(_Format(kind, re.compile(source, flags), group, _NEEDLES[kind.name],
+                                   None if core is None else (re.compile(core[0], re.ASCII),
+                                                              core[1], core[2])))
+    for kind, source in _EXTRA_FORMATS:
+        formats.append(_Format(kind, re.compile(f"{source}{_NO_RUN_AFTER}", re.ASCII), 0,
+                               _NEEDLES[kind.name]))
+    return tuple(formats)
+
+
+def provider_tokens(text: str) -> Iterator[Hit]:
+    """The provider tokens of ``text``, by their formats."""
+    present: dict[str, bool] = {}
+
+    def holds(needle: str) -> bool:
+        found = present.get(needle)
+        if found is None:
+            found = present[needle] = needle in text
+        return found
+
+    for entry in compiled_formats():
+        if not any(holds(needle) for needle in entry.needles):
+            continue
+        for match in entry.matches(text):
+            start, end = match.span(entry.group)
+            if end <= start:
+                continue
+            if entry.kind is ARTIFACTORY_TOKEN:
+                # Its pattern holds the blank or quote on either side: the token only.
+                while start < end and text[start] in _BOUNDARY_CHARS:
+                    start += 1
+                while end > start and text[end - 1] in _BOUNDARY_CHARS:
+                    end -= 1
+            elif entry.group == 0 and start and text[start - 1] in _NO_RUN_BEFORE:
+                continue
+            if entry.kind is CONNECTION_STRING_PASSWORD and placeholder(match.group(1)):
+                continue
+            yield Hit(start, end, entry.kind, FORMAT_SCORE)
+
