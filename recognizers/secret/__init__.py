@@ -33,26 +33,27 @@ number (they have their own entities), placeholders (``<password>``, ``${TOKEN}`
 ``********``, ``[SECRET]``), code references (``self.password``, ``os.environ[...]``)
 and public keys.
 
-Each kind is declared beside its detector; :mod:`~recognizers.secret.kinds` lists them
-all (:data:`KINDS`).  :func:`find_secrets` (:mod:`~recognizers.secret.finder`) runs every
+Every kind is declared once in :mod:`~recognizers.secret.kinds` (:data:`KINDS`), which
+loads no detector.  :func:`find_secrets` (:mod:`~recognizers.secret.finder`) runs every
 detector; :class:`SecretRecognizer` (:mod:`~recognizers.secret.recognizer`, the only
-module that imports Presidio, loaded on first use) wraps it for an analyzer.
+module that imports Presidio) wraps it for an analyzer.  The package loads its detectors
+and its recognizer on first use of their names.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any, Final
 
-from recognizers.secret import formats
 from recognizers.secret.common import ENTITY, secret_kind
-from recognizers.secret.filters import high_entropy
-from recognizers.secret.finder import GENERIC_KINDS, find_secrets
-from recognizers.secret.formats import FORMAT_REACH
 from recognizers.secret.kinds import KINDS
-from recognizers.secret.kubernetes import MANIFEST_REACH
-from recognizers.secret.pem import KEY_REACH
 
 if TYPE_CHECKING:
+    from recognizers.secret.filters import high_entropy
+    from recognizers.secret.finder import GENERIC_KINDS, find_secrets
+    from recognizers.secret.formats import FORMAT_REACH
+    from recognizers.secret.kubernetes import MANIFEST_REACH
+    from recognizers.secret.pem import KEY_REACH
     from recognizers.secret.recognizer import MARGIN, SecretRecognizer
 
 __all__ = [
@@ -69,20 +70,27 @@ __all__ = [
     "secret_kind",
 ]
 
-# The names of the days of one module that tests still read.
-_PLUGINS: Final = formats.PLUGINS
-_formats: Final = formats.compiled_formats
-
-#: Names of the Presidio recognizer module, imported on first use (PEP 562): importing
-#: the package (or recognizers.secret.kinds) loads no Presidio.
-_LAZY: Final = frozenset({"MARGIN", "SecretRecognizer"})
+#: Names served from the package's modules on first use (PEP 562), as (module, name):
+#: importing the package (or recognizers.secret.kinds) compiles no pattern and loads no
+#: Presidio.  ``_PLUGINS`` and ``_formats`` are the names of the days of one module.
+_LAZY: Final = {
+    "FORMAT_REACH": ("formats", "FORMAT_REACH"),
+    "GENERIC_KINDS": ("finder", "GENERIC_KINDS"),
+    "KEY_REACH": ("pem", "KEY_REACH"),
+    "MANIFEST_REACH": ("kubernetes", "MANIFEST_REACH"),
+    "MARGIN": ("recognizer", "MARGIN"),
+    "SecretRecognizer": ("recognizer", "SecretRecognizer"),
+    "_PLUGINS": ("formats", "PLUGINS"),
+    "_formats": ("formats", "compiled_formats"),
+    "find_secrets": ("finder", "find_secrets"),
+    "high_entropy": ("filters", "high_entropy"),
+}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        from recognizers.secret import recognizer
-
-        value = getattr(recognizer, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{where[0]}"), where[1])
+    globals()[name] = value
+    return value

@@ -23,7 +23,6 @@ from recognizers.secret.common import (
     MAX_KEY,
     MAX_VALUE,
     Hit,
-    Kind,
     Value,
 )
 from recognizers.secret.filters import (
@@ -34,16 +33,14 @@ from recognizers.secret.filters import (
     placeholder,
     prose,
 )
-from recognizers.secret.formats import AWS_SECRET_KEY
 from recognizers.secret.keys import key_class, key_words
-
-PASSWORD_ASSIGNMENT: Final = Kind("password_assignment",
-                                  "the value of a password key, or a command line's password")
-SECRET_ASSIGNMENT: Final = Kind("secret_assignment", "the value of a secret or token key")
-HIGH_ENTROPY: Final = Kind("high_entropy", "a random-looking value of a weaker key (key, auth, "
-                           "session, cookie...)")
-
-DECLARED_KINDS: Final = (PASSWORD_ASSIGNMENT, SECRET_ASSIGNMENT, HIGH_ENTROPY)
+from recognizers.secret.kinds import (
+    AWS_SECRET_KEY,
+    HIGH_ENTROPY,
+    PASSWORD_ASSIGNMENT,
+    SECRET_ASSIGNMENT,
+    Kind,
+)
 
 
 def keyed_kind(key_kind: str) -> Kind:

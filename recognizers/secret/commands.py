@@ -2,7 +2,7 @@
 ``mysql -p…``, ``sshpass -p``, ``curl -u user:…``, ``sqlplus user/…@db``, ``redis-cli
 -a``, ``keytool -storepass`` (every one), ``docker login -p``, SAP's ``sapcontrol`` and
 ``hdbuserstore``, Oracle JDBC URLs and SQL's ``IDENTIFIED BY``.  They are reported as
-:data:`~recognizers.secret.assignments.PASSWORD_ASSIGNMENT`."""
+:data:`~recognizers.secret.kinds.PASSWORD_ASSIGNMENT`."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from recognizers.secret.assignments import PASSWORD_ASSIGNMENT
 from recognizers.secret.common import KEYED_SCORE, Hit
 from recognizers.secret.filters import placeholder
+from recognizers.secret.kinds import PASSWORD_ASSIGNMENT
 
 #: The longest password of a command line (``mysql -p…``, ``IDENTIFIED BY '…'``).
 MAX_COMMAND_VALUE: Final = 512

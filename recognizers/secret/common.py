@@ -1,5 +1,5 @@
-"""What every secret detector shares: the kinds it declares, the hits it reports, their
-scores and the bounds of keys and values.  Presidio-free (the recognizer wraps hits)."""
+"""What every secret detector shares: the hits it reports, their scores and the bounds
+of keys and values.  Presidio-free (the recognizer wraps hits)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import base64
 import binascii
 from dataclasses import dataclass
 from typing import Final
+
+from recognizers.secret.kinds import Kind
 
 ENTITY: Final = "SECRET"
 #: The recognizer's name; a finding's recognizer name is ``SecretRecognizer:<kind>``.
@@ -24,17 +26,6 @@ MAX_KEY: Final = 64
 FORMAT_SCORE: Final = 1.0
 KEYED_SCORE: Final = 1.0
 ENTROPY_SCORE: Final = 0.8
-
-
-@dataclass(frozen=True, slots=True)
-class Kind:
-    """A kind of secret, declared once beside the detector that knows it best (its
-    ``DECLARED_KINDS``); :mod:`recognizers.secret.kinds` gathers every declaration."""
-
-    #: The name settings and findings use (``SecretRecognizer:github_token``).
-    name: str
-    #: What it is, for a reader.
-    about: str
 
 
 @dataclass(frozen=True, slots=True)

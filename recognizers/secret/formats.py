@@ -17,39 +17,31 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from recognizers.secret.common import FORMAT_SCORE, Hit, Kind
+from recognizers.secret.common import FORMAT_SCORE, Hit
 from recognizers.secret.filters import placeholder
-
-AWS_ACCESS_KEY: Final = Kind("aws_access_key", "AWS access key id (AKIA...)")
-#: Also the value of a key that names one (AWS_SECRET_ACCESS_KEY=...).
-AWS_SECRET_KEY: Final = Kind("aws_secret_key", "AWS secret access key")
-ARTIFACTORY_TOKEN: Final = Kind("artifactory_token", "JFrog Artifactory API token")
-AZURE_STORAGE_KEY: Final = Kind("azure_storage_key", "Azure storage account key")
-#: Also the password of any ``scheme://user:password@host`` (recognizers.secret.web).
-CONNECTION_STRING_PASSWORD: Final = Kind("connection_string_password",
-                                         "the password of a URL or connection string")
-DISCORD_TOKEN: Final = Kind("discord_token", "Discord bot token")
-GITHUB_TOKEN: Final = Kind("github_token", "GitHub token (ghp_, github_pat_...)")
-GITLAB_TOKEN: Final = Kind("gitlab_token", "GitLab token (glpat-...)")
-MAILCHIMP_KEY: Final = Kind("mailchimp_key", "Mailchimp API key")
-OPENAI_KEY: Final = Kind("openai_key", "OpenAI API key")
-PYPI_TOKEN: Final = Kind("pypi_token", "PyPI upload token")
-SENDGRID_KEY: Final = Kind("sendgrid_key", "SendGrid API key")
-SLACK_TOKEN: Final = Kind("slack_token", "Slack token (xox...)")
-SLACK_WEBHOOK: Final = Kind("slack_webhook", "Slack incoming webhook URL")
-SQUARE_SECRET: Final = Kind("square_secret", "Square OAuth secret")
-STRIPE_KEY: Final = Kind("stripe_key", "Stripe live key")
-TELEGRAM_TOKEN: Final = Kind("telegram_token", "Telegram bot token")
-TWILIO_KEY: Final = Kind("twilio_key", "Twilio key")
-ANTHROPIC_KEY: Final = Kind("anthropic_key", "Anthropic API key")
-GOOGLE_API_KEY: Final = Kind("google_api_key", "Google API key (AIza...)")
-NPM_TOKEN: Final = Kind("npm_token", "npm access token")
-
-DECLARED_KINDS: Final = (
-    AWS_ACCESS_KEY, AWS_SECRET_KEY, ARTIFACTORY_TOKEN, AZURE_STORAGE_KEY,
-    CONNECTION_STRING_PASSWORD, DISCORD_TOKEN, GITHUB_TOKEN, GITLAB_TOKEN, MAILCHIMP_KEY,
-    OPENAI_KEY, PYPI_TOKEN, SENDGRID_KEY, SLACK_TOKEN, SLACK_WEBHOOK, SQUARE_SECRET,
-    STRIPE_KEY, TELEGRAM_TOKEN, TWILIO_KEY, ANTHROPIC_KEY, GOOGLE_API_KEY, NPM_TOKEN,
+from recognizers.secret.kinds import (
+    ANTHROPIC_KEY,
+    ARTIFACTORY_TOKEN,
+    AWS_ACCESS_KEY,
+    AWS_SECRET_KEY,
+    AZURE_STORAGE_KEY,
+    CONNECTION_STRING_PASSWORD,
+    DISCORD_TOKEN,
+    GITHUB_TOKEN,
+    GITLAB_TOKEN,
+    GOOGLE_API_KEY,
+    MAILCHIMP_KEY,
+    NPM_TOKEN,
+    OPENAI_KEY,
+    PYPI_TOKEN,
+    SENDGRID_KEY,
+    SLACK_TOKEN,
+    SLACK_WEBHOOK,
+    SQUARE_SECRET,
+    STRIPE_KEY,
+    TELEGRAM_TOKEN,
+    TWILIO_KEY,
+    Kind,
 )
 
 #: detect-secrets plugins used, with the kind each denylist pattern reports and the

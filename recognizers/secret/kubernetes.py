@@ -11,12 +11,9 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from recognizers.secret.common import KEYED_SCORE, Hit, Kind
+from recognizers.secret.common import KEYED_SCORE, Hit
 from recognizers.secret.filters import PLACEHOLDER
-
-KUBERNETES_SECRET: Final = Kind("kubernetes_secret", "a value of a Kubernetes Secret's data")
-
-DECLARED_KINDS: Final = (KUBERNETES_SECRET,)
+from recognizers.secret.kinds import KUBERNETES_SECRET
 
 #: How far the ``kind: Secret`` line of a Kubernetes manifest may stand from a value
 #: of its ``data:`` block (and from the block's header line): ``kubectl`` prints the

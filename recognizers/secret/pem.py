@@ -10,11 +10,8 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from recognizers.secret.common import FORMAT_SCORE, MAX_KEY, MAX_VALUE, Hit, Kind, b64_text
-
-PRIVATE_KEY: Final = Kind("private_key", "a private key: PEM block, PuTTY file or base64 PEM")
-
-DECLARED_KINDS: Final = (PRIVATE_KEY,)
+from recognizers.secret.common import FORMAT_SCORE, MAX_KEY, MAX_VALUE, Hit, b64_text
+from recognizers.secret.kinds import PRIVATE_KEY
 
 #: The longest private key block (PEM text or base64) a finding covers in one piece.
 #: A longer block is covered from both ends (the BEGIN line onwards and up to the END

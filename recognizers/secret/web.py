@@ -8,16 +8,15 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from recognizers.secret.common import FORMAT_SCORE, KEYED_SCORE, Hit, Kind, b64_text
+from recognizers.secret.common import FORMAT_SCORE, KEYED_SCORE, Hit, b64_text
 from recognizers.secret.filters import placeholder
-from recognizers.secret.formats import CONNECTION_STRING_PASSWORD
-
-JWT: Final = Kind("jwt", "JSON Web Token whose header decodes to a JSON object")
-BEARER_TOKEN: Final = Kind("bearer_token", "the credential of Authorization: Bearer")
-BASIC_AUTH: Final = Kind("basic_auth", "the user:password of Authorization: Basic")
-AUTHORIZATION: Final = Kind("authorization", "the credential of another Authorization scheme")
-
-DECLARED_KINDS: Final = (JWT, BEARER_TOKEN, BASIC_AUTH, AUTHORIZATION)
+from recognizers.secret.kinds import (
+    AUTHORIZATION,
+    BASIC_AUTH,
+    BEARER_TOKEN,
+    CONNECTION_STRING_PASSWORD,
+    JWT,
+)
 
 #: The longest JSON Web Token.
 MAX_JWT: Final = 8_192
