@@ -72,7 +72,8 @@ __all__ = [
 
 #: Names served from the package's modules on first use (PEP 562), as (module, name):
 #: importing the package (or recognizers.secret.kinds) compiles no pattern and loads no
-#: Presidio.  ``_PLUGINS`` and ``_formats`` are the names of the days of one module.
+#: Presidio.  ``_PLUGINS`` and ``_formats`` keep the names tests read when this package
+#: was one module.
 _LAZY: Final = {
     "FORMAT_REACH": ("formats", "FORMAT_REACH"),
     "GENERIC_KINDS": ("finder", "GENERIC_KINDS"),
