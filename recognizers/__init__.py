@@ -12,46 +12,58 @@ Usable in any Presidio ``AnalyzerEngine``::
 Patterns use ASCII digits and separators.  redactor's engine maps fullwidth
 digits, dash and space variants onto ASCII (length-preserving) before analysis;
 a plain Presidio engine sees the text as it is.
+
+The entities and their recognizers are listed in :mod:`recognizers.catalogue`.  This
+package imports them (and Presidio) only when a recognizer class, ``ALL_RECOGNIZERS``,
+:func:`build` or :func:`register` is first used: ``import recognizers`` and the
+catalogue stay light, for the configuration on the hook path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import Final
+from collections.abc import Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
-from presidio_analyzer import EntityRecognizer, RecognizerRegistry
+from recognizers.catalogue import CATALOGUE, PackOptions
+from recognizers.catalogue import ENTITIES as _ENTITIES
 
-from recognizers.br_bank import BrBankAccountRecognizer
-from recognizers.br_cep import BrCepRecognizer
-from recognizers.br_cnh import BrCnhRecognizer
-from recognizers.br_cnj import BrCnjRecognizer
-from recognizers.br_cnpj import BrCnpjRecognizer
-from recognizers.br_cns import BrCnsRecognizer
-from recognizers.br_cpf import BrCpfRecognizer
-from recognizers.br_endereco import BrEnderecoRecognizer
-from recognizers.br_nascimento import BrDataNascimentoRecognizer
-from recognizers.br_phone import BrPhoneNumberRecognizer
-from recognizers.br_pis import BrPisRecognizer
-from recognizers.br_pix import BrPixBrCodeRecognizer, BrPixEvpRecognizer
-from recognizers.br_placa import BrPlacaRecognizer
-from recognizers.br_renavam import BrRenavamRecognizer
-from recognizers.br_rg import BrRgRecognizer
-from recognizers.br_titulo import BrTituloEleitorRecognizer
-from recognizers.generic import (
-    BrCreditCardRecognizer,
-    BrEmailRecognizer,
-    BrIbanRecognizer,
-    BrIpRecognizer,
-    BrPhoneRecognizer,
-)
-from recognizers.person import PersonRecognizer
-from recognizers.secret import SecretRecognizer
-from recognizers.username import (
-    DEFAULT_SERVICE_ACCOUNTS,
-    KnownUsernameRecognizer,
-    ServiceAccounts,
-    UsernameRecognizer,
-)
+if TYPE_CHECKING:
+    from presidio_analyzer import EntityRecognizer, RecognizerRegistry
+
+    from recognizers.br_bank import BrBankAccountRecognizer
+    from recognizers.br_cep import BrCepRecognizer
+    from recognizers.br_cnh import BrCnhRecognizer
+    from recognizers.br_cnj import BrCnjRecognizer
+    from recognizers.br_cnpj import BrCnpjRecognizer
+    from recognizers.br_cns import BrCnsRecognizer
+    from recognizers.br_cpf import BrCpfRecognizer
+    from recognizers.br_endereco import BrEnderecoRecognizer
+    from recognizers.br_nascimento import BrDataNascimentoRecognizer
+    from recognizers.br_phone import BrPhoneNumberRecognizer
+    from recognizers.br_pis import BrPisRecognizer
+    from recognizers.br_pix import BrPixBrCodeRecognizer, BrPixEvpRecognizer
+    from recognizers.br_placa import BrPlacaRecognizer
+    from recognizers.br_renavam import BrRenavamRecognizer
+    from recognizers.br_rg import BrRgRecognizer
+    from recognizers.br_titulo import BrTituloEleitorRecognizer
+    from recognizers.generic import (
+        BrCreditCardRecognizer,
+        BrEmailRecognizer,
+        BrIbanRecognizer,
+        BrIpRecognizer,
+        BrPhoneRecognizer,
+    )
+    from recognizers.person import PersonRecognizer
+    from recognizers.secret import SecretRecognizer
+    from recognizers.username import (
+        DEFAULT_SERVICE_ACCOUNTS,
+        KnownUsernameRecognizer,
+        ServiceAccounts,
+        UsernameRecognizer,
+    )
+
+    #: Every recognizer class of the pack, with the entity it reports.
+    ALL_RECOGNIZERS: dict[str, tuple[type[EntityRecognizer], ...]]
 
 __all__ = [
     "ALL_RECOGNIZERS",
@@ -88,37 +100,36 @@ __all__ = [
     "register",
 ]
 
-#: Every recognizer class of the pack, with the entity it reports.
-ALL_RECOGNIZERS: Final[dict[str, tuple[type[EntityRecognizer], ...]]] = {
-    "BR_CPF": (BrCpfRecognizer,),
-    "BR_CNPJ": (BrCnpjRecognizer,),
-    "USERNAME": (UsernameRecognizer, KnownUsernameRecognizer),
-    "EMAIL_ADDRESS": (BrEmailRecognizer,),
-    "PHONE_NUMBER": (BrPhoneRecognizer,),
-    "CREDIT_CARD": (BrCreditCardRecognizer,),
-    "IP_ADDRESS": (BrIpRecognizer,),
-    "IBAN_CODE": (BrIbanRecognizer,),
-    "BR_CNH": (BrCnhRecognizer,),
-    "BR_PIS": (BrPisRecognizer,),
-    "BR_TITULO_ELEITOR": (BrTituloEleitorRecognizer,),
-    "BR_CNS": (BrCnsRecognizer,),
-    "BR_RENAVAM": (BrRenavamRecognizer,),
-    "BR_RG": (BrRgRecognizer,),
-    "BR_CEP": (BrCepRecognizer,),
-    "BR_PHONE": (BrPhoneNumberRecognizer,),
-    "BR_PIX_EVP": (BrPixEvpRecognizer,),
-    "BR_PIX_BRCODE": (BrPixBrCodeRecognizer,),
-    "BR_PLACA": (BrPlacaRecognizer,),
-    "BR_BANK_ACCOUNT": (BrBankAccountRecognizer,),
-    "BR_CNJ": (BrCnjRecognizer,),
-    "BR_ENDERECO": (BrEnderecoRecognizer,),
-    "DATA_NASCIMENTO": (BrDataNascimentoRecognizer,),
-    "PERSON": (PersonRecognizer,),
-    "SECRET": (SecretRecognizer,),
+#: The entity names the pack can report, in a stable order.
+ENTITIES: Final = _ENTITIES
+
+# Names imported on first use (PEP 562): the recognizer classes of the catalogue and
+# the service-account allowlist, each from its module.
+_LAZY: Final[dict[str, str]] = {
+    **{reference.partition(":")[2]: reference.partition(":")[0]
+       for entry in CATALOGUE for reference in entry.recognizers},
+    "DEFAULT_SERVICE_ACCOUNTS": "recognizers.username",
+    "ServiceAccounts": "recognizers.username",
 }
 
-#: The entity names the pack can report, in a stable order.
-ENTITIES: Final = tuple(ALL_RECOGNIZERS)
+
+def __getattr__(name: str) -> Any:
+    """The recognizer classes and ``ALL_RECOGNIZERS``, imported on first use."""
+    import importlib
+
+    if name == "ALL_RECOGNIZERS":
+        value: Any = {entry.entity: entry.classes() for entry in CATALOGUE}
+    elif name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+    else:
+        # Also how ``from recognizers import person`` finds a submodule not yet imported.
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 
 def build(
@@ -134,37 +145,21 @@ def build(
     an unknown name is a ``ValueError``.  ``known_usernames`` feeds the list-based
     USERNAME recognizer; ``service_accounts`` replaces the default allowlist.
     """
+    from recognizers.username import ServiceAccounts
+
     wanted = ENTITIES if entities is None else tuple(entities)
     unknown = sorted(set(wanted) - set(ENTITIES))
     if unknown:
         raise ValueError(f"unknown entities {unknown}; known: {list(ENTITIES)}")
-    names = tuple(known_usernames)
-    accounts = service_accounts if service_accounts is not None else ServiceAccounts()
-    factories: dict[str, Callable[[str], list[EntityRecognizer]]] = {
-        "BR_CPF": lambda lang: [BrCpfRecognizer(supported_language=lang)],
-        "BR_CNPJ": lambda lang: [BrCnpjRecognizer(supported_language=lang)],
-        "USERNAME": lambda lang: [UsernameRecognizer(supported_language=lang,
-                                                     service_accounts=accounts)]
-        + ([KnownUsernameRecognizer(names, supported_language=lang)] if names else []),
-        "EMAIL_ADDRESS": lambda lang: [BrEmailRecognizer(supported_language=lang)],
-        "PHONE_NUMBER": lambda lang: [BrPhoneRecognizer(supported_language=lang)],
-        "CREDIT_CARD": lambda lang: [BrCreditCardRecognizer(supported_language=lang)],
-        "IP_ADDRESS": lambda lang: [BrIpRecognizer(supported_language=lang)],
-        "IBAN_CODE": lambda lang: [BrIbanRecognizer(supported_language=lang)],
-    }
-
-    def plain(classes: tuple[type[EntityRecognizer], ...]
-              ) -> Callable[[str], list[EntityRecognizer]]:
-        return lambda lang: [cls(supported_language=lang)  # type: ignore[call-arg]
-                             for cls in classes]
-
-    for entity, classes in ALL_RECOGNIZERS.items():
-        factories.setdefault(entity, plain(classes))
+    options = PackOptions(
+        known_usernames=tuple(known_usernames),
+        service_accounts=service_accounts if service_accounts is not None
+        else ServiceAccounts())
     built: list[EntityRecognizer] = []
     for language in languages:
-        for entity in ENTITIES:
-            if entity in wanted:
-                built.extend(factories[entity](language))
+        for entry in CATALOGUE:
+            if entry.entity in wanted:
+                built.extend(entry.build(language, options))
     return built
 
 

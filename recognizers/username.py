@@ -32,12 +32,15 @@ from recognizers.prefilter import Prefilter, Trigger, literal_pattern
 if TYPE_CHECKING:
     from presidio_analyzer.nlp_engine import NlpArtifacts
 
+    from recognizers.catalogue import PackOptions
+
 __all__ = [
     "DEFAULT_SERVICE_ACCOUNTS",
     "KnownUsernameRecognizer",
     "ServiceAccounts",
     "UsernameRecognizer",
     "login_spans",
+    "pack_recognizers",
 ]
 
 ENTITY: Final = "USERNAME"
@@ -665,3 +668,16 @@ class KnownUsernameRecognizer(EntityRecognizer):
             if token != expected or text[previous_end:start].strip():
                 return False
         return True
+
+
+def pack_recognizers(language: str, options: PackOptions) -> list[EntityRecognizer]:
+    """The USERNAME recognizers of the pack for one language (its catalogue factory): the
+    shape-based one with the pack's service accounts, and the list-based one when names
+    are known."""
+    built: list[EntityRecognizer] = [
+        UsernameRecognizer(supported_language=language,
+                           service_accounts=options.service_accounts)]
+    if options.known_usernames:
+        built.append(KnownUsernameRecognizer(options.known_usernames,
+                                             supported_language=language))
+    return built
