@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from recognizers.catalogue import CATALOGUE
 from redactor.errors import ConfigError
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
     "DEFAULT_PROMPT_BLOCK",
     "DEFAULT_PROMPT_BLOCK_SECRETS",
     "ENTITY_LABELS",
+    "KNOWN_ENTITIES",
     "SECRET_KINDS",
     "OperatorSpec",
     "Rule",
@@ -57,43 +59,15 @@ __all__ = [
     "settings_from_toml",
 ]
 
-#: Entities the engine knows, in a stable order.  Kept in step with recognizers.ENTITIES
-#: by a test; duplicated here so that loading settings does not import Presidio.
-DEFAULT_ENTITIES: Final = (
-    "BR_CPF", "BR_CNPJ", "USERNAME", "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD",
-    "IP_ADDRESS", "IBAN_CODE", "BR_CNH", "BR_PIS", "BR_TITULO_ELEITOR", "BR_CNS",
-    "BR_RENAVAM", "BR_RG", "BR_CEP", "BR_PHONE", "BR_PIX_EVP", "BR_PIX_BRCODE", "BR_PLACA",
-    "BR_BANK_ACCOUNT", "BR_CNJ", "BR_ENDERECO", "DATA_NASCIMENTO", "PERSON", "SECRET",
-)
+#: Entities detected by default, in the stable order of recognizers.ENTITIES.  This table
+#: and the ones below are read from the pack's catalogue (recognizers.catalogue), which
+#: imports no Presidio, so that loading settings stays light.
+DEFAULT_ENTITIES: Final = tuple(e.entity for e in CATALOGUE if e.on_by_default)
+#: Every entity a configuration may name (those off by default too).
+KNOWN_ENTITIES: Final = tuple(e.entity for e in CATALOGUE)
 
 #: The short label each entity gets in placeholders: ``[CPF]``, ``[USERNAME]``.
-ENTITY_LABELS: Final[Mapping[str, str]] = {
-    "BR_CPF": "CPF",
-    "BR_CNPJ": "CNPJ",
-    "USERNAME": "USERNAME",
-    "EMAIL_ADDRESS": "EMAIL",
-    "PHONE_NUMBER": "PHONE",
-    "CREDIT_CARD": "CREDIT_CARD",
-    "IP_ADDRESS": "IP",
-    "IBAN_CODE": "IBAN",
-    "BR_CNH": "CNH",
-    "BR_PIS": "PIS",
-    "BR_TITULO_ELEITOR": "TITULO_ELEITOR",
-    "BR_CNS": "CNS",
-    "BR_RENAVAM": "RENAVAM",
-    "BR_RG": "RG",
-    "BR_CEP": "CEP",
-    "BR_PHONE": "PHONE",
-    "BR_PIX_EVP": "PIX",
-    "BR_PIX_BRCODE": "PIX_BRCODE",
-    "BR_PLACA": "PLACA",
-    "BR_BANK_ACCOUNT": "CONTA_BANCARIA",
-    "BR_CNJ": "PROCESSO",
-    "BR_ENDERECO": "ENDERECO",
-    "DATA_NASCIMENTO": "DATA_NASCIMENTO",
-    "PERSON": "NOME",
-    "SECRET": "SECRET",
-}
+ENTITY_LABELS: Final[Mapping[str, str]] = {e.entity: e.label for e in CATALOGUE}
 
 #: The kinds a SECRET finding carries (in its recognizer name, ``SecretRecognizer:jwt``).
 #: Kept in step with recognizers.secret.KINDS by a test, like DEFAULT_ENTITIES.
@@ -109,17 +83,16 @@ SECRET_KINDS: Final = (
 #: rewrite a prompt): a private key pasted into a chat is never a description of work.
 DEFAULT_PROMPT_BLOCK_SECRETS: Final = ("private_key",)
 
-#: Entities left alone in tool input (a Bash command, a file an agent writes, a commit):
-#: rewriting a person's name or address there corrupts the user's work.
-FREE_TEXT_ENTITIES: Final = ("PERSON", "BR_ENDERECO", "DATA_NASCIMENTO")
-#: Secrets are left alone in tool input too: the agent can only hold a credential that
-#: reached it already, and a command whose password became [SECRET] fails.
-DEFAULT_INPUT_ENTITIES: Final = tuple(e for e in DEFAULT_ENTITIES
-                                      if e not in FREE_TEXT_ENTITIES and e != "SECRET")
+#: Entities the hooks redact in tool input (a Bash command, a file an agent writes, a
+#: commit).  Left alone there: free text, where rewriting a person's name or address
+#: corrupts the user's work, and secrets, as the agent can only hold a credential that
+#: reached it already and a command whose password became [SECRET] fails.
+DEFAULT_INPUT_ENTITIES: Final = tuple(e.entity for e in CATALOGUE
+                                      if e.on_by_default and e.in_tool_input)
 
 #: Entities that make a prompt bounce in the prompt hooks (the others are redacted in
 #: tool traffic but may appear in what a person types about their own work).
-DEFAULT_PROMPT_BLOCK: Final = ("BR_CPF", "BR_CNPJ", "CREDIT_CARD", "IBAN_CODE")
+DEFAULT_PROMPT_BLOCK: Final = tuple(e.entity for e in CATALOGUE if e.blocks_prompt)
 
 OperatorKind = Literal["replace", "mask", "redact", "hash"]
 OPERATOR_KINDS: Final = ("replace", "mask", "redact", "hash")
@@ -574,10 +547,10 @@ def _extend(changes: dict[str, Any], settings: Settings, field_name: str,
 def _entity_list(path: Path, key: str, value: Any) -> tuple[str, ...]:
     names = _string_list(path, key, value)
     for name in names:
-        if name not in DEFAULT_ENTITIES:
+        if name not in KNOWN_ENTITIES:
             raise _fail(path, key, f"names an unknown entity '{name}'",
-                        f"{_suggest(name, DEFAULT_ENTITIES)}known entities: "
-                        f"{', '.join(DEFAULT_ENTITIES)}")
+                        f"{_suggest(name, KNOWN_ENTITIES)}known entities: "
+                        f"{', '.join(KNOWN_ENTITIES)}")
     return names
 
 
@@ -736,12 +709,12 @@ def _apply_operators(settings: Settings, path: Path, body: dict[str, Any], proje
         key = f"operators.{name}"
         if name == "default":
             changes["default_operator"] = _operator(path, key, value, project)
-        elif name in DEFAULT_ENTITIES:
+        elif name in KNOWN_ENTITIES:
             operators[name] = _operator(path, key, value, project)
         else:
             raise _fail(path, key, "names an unknown entity",
-                        f"{_suggest(name, DEFAULT_ENTITIES)}use 'default' or one of "
-                        f"{', '.join(DEFAULT_ENTITIES)}")
+                        f"{_suggest(name, KNOWN_ENTITIES)}use 'default' or one of "
+                        f"{', '.join(KNOWN_ENTITIES)}")
     changes["operators"] = tuple(sorted(operators.items()))
 
 
