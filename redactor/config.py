@@ -31,7 +31,7 @@ import os
 import re
 import stat
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -44,8 +44,10 @@ __all__ = [
     "DEFAULT_PROMPT_BLOCK",
     "DEFAULT_PROMPT_BLOCK_SECRETS",
     "ENTITY_LABELS",
+    "KEYS",
     "KNOWN_ENTITIES",
     "SECRET_KINDS",
+    "KeyRow",
     "OperatorSpec",
     "Rule",
     "Settings",
@@ -461,46 +463,6 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: invalid TOML: {exc}; fix the syntax at that line") from None
 
 
-# key -> (type description, which layers may set it)
-_SCHEMA: Final[dict[str, dict[str, str]]] = {
-    "detection": {
-        "entities": "list of entity names",
-        "disabled_entities": "list of entity names",
-        "score_threshold": "number between 0 and 1",
-        "spacy_model": "name or path of an installed spaCy model",
-    },
-    "operators": {},  # entity name or "default" -> table
-    "usernames": {
-        "known_users_file": "path to a file with one user name per line",
-        "service_accounts": "list of account names never redacted",
-        "builtin_service_accounts": "true or false",
-    },
-    "allowlist": {
-        "values": "list of values never redacted",
-    },
-    "hash": {
-        "key_env": "name of the environment variable holding the HMAC key",
-        "key_file": "path to a file holding the HMAC key",
-    },
-    "messages": {
-        "language": "pt-BR or en",
-        "prompt_blocked": "text shown when a prompt is blocked; {entities} names the types",
-    },
-    "hooks": {
-        "prompt_block_entities": "list of entity names that block a prompt",
-        "prompt_block_secrets": "list of secret kinds that block a prompt (e.g. private_key)",
-        "input_entities": "list of entity names redacted in tool input",
-        "permission_decision": "none, allow or ask (sent with a rewritten tool call)",
-        "wrap_bash": "true or false: pipe Bash output through redactor, failures included",
-        "time_budget_seconds": "number of seconds a hook call may take before failing closed",
-        "own_account": "keep or redact: the local login and home folder name in tool "
-                       "input and output",
-    },
-    "hermes": {
-        "mode": "block (stop a turn holding personal data) or redact (go on with placeholders)",
-    },
-    "rules": {},  # array of tables, see _apply_rules
-}
 _RULE_KEYS: Final = {"name": "short identifier", "pattern": "regular expression",
                      "reason": "text shown to the model and the person",
                      "action": "deny or ask", "tools": "regular expression for tool names",
@@ -510,13 +472,6 @@ _RULE_KEYS: Final = {"name": "short identifier", "pattern": "regular expression"
 _OPERATOR_KEYS: Final = {"type": "replace, mask, redact or hash",
                          "placeholder": "template such as \"[{label}]\"",
                          "mask_char": "one character"}
-# Keys a project file may not set at all: each could loosen the user's policy or
-# load code or secrets chosen by the repository.
-_USER_ONLY: Final = {
-    "detection.disabled_entities", "detection.spacy_model", "usernames.service_accounts",
-    "allowlist.values", "hash.key_env", "hash.key_file", "hooks.permission_decision",
-    "hooks.time_budget_seconds",
-}
 
 
 def _suggest(key: str, known: Iterable[str]) -> str:
@@ -533,15 +488,6 @@ def _string_list(path: Path, key: str, value: Any) -> tuple[str, ...]:
         short = key.rsplit(".", maxsplit=1)[-1]
         raise _fail(path, key, "must be a list of strings", f'write it as {short} = ["a", "b"]')
     return tuple(value)
-
-
-def _extend(changes: dict[str, Any], settings: Settings, field_name: str,
-            names: tuple[str, ...], project: bool) -> None:
-    """Set a list setting; a project file only adds to it (it may tighten, not loosen)."""
-    if project:
-        current = changes.get(field_name, getattr(settings, field_name))
-        names = (*current, *(n for n in names if n not in current))
-    changes[field_name] = names
 
 
 def _entity_list(path: Path, key: str, value: Any) -> tuple[str, ...]:
@@ -643,9 +589,6 @@ def _apply_data(settings: Settings, path: Path, data: dict[str, Any],
                 raise _fail(path, dotted, "is unknown",
                             f"{_suggest(key, _SCHEMA[section])}known keys in [{section}]: "
                             f"{', '.join(_SCHEMA[section])}")
-            if project and dotted in _USER_ONLY:
-                raise _fail(path, dotted, "cannot be set by a project file (it could loosen "
-                            "your policy)", "move it to your user configuration")
             _apply_key(settings, path, dotted, value, project=project, changes=changes)
     return replace(settings, sources=(*settings.sources, path), **changes)
 
@@ -718,110 +661,248 @@ def _apply_operators(settings: Settings, path: Path, body: dict[str, Any], proje
     changes["operators"] = tuple(sorted(operators.items()))
 
 
+# ---------------------------------------------------------------- configuration keys
+#
+# Every key of the plain sections is one row of KEYS: its name, the Settings field it
+# sets, what a value is, the validator, and how a project file may change it.  The
+# tighten-only rule for project files lives in the ``project`` column alone (tests walk
+# every row); [operators] and [[rules]] have their own parsers above.
+
+#: How a project file may change a key.  A project file may come from a repository the
+#: user does not control, so it may only tighten:
+#:
+#: ``refused``  it may not set the key at all (the key could loosen the policy, or load
+#:              code or secrets the repository chose);
+#: ``adds``     its list is added to what the earlier layers set, never replacing it;
+#: ``lowers``   it may lower the number, never raise it;
+#: ``tightens`` it may move the value towards the end of the row's ``order`` (the
+#:              tightest choice last), never back;
+#: ``free``     it sets the key like the user file does (wording, nothing detected).
+ProjectRule = Literal["refused", "adds", "lowers", "tightens", "free"]
+Parse = Callable[[Path, str, Any], Any]
+
+
+def _replaced(current: Any, value: Any) -> Any:
+    return value
+
+
+def _added(current: tuple[Any, ...], value: tuple[Any, ...]) -> tuple[Any, ...]:
+    return (*current, *(item for item in value if item not in current))
+
+
+def _appended(current: tuple[Any, ...], value: tuple[Any, ...]) -> tuple[Any, ...]:
+    return (*current, *value)
+
+
+def _removed(current: tuple[Any, ...], value: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(item for item in current if item not in value)
+
+
+@dataclass(frozen=True, slots=True)
+class KeyRow:
+    """One configuration key: ``[section] name = value``.
+
+    ``parse(path, key, value)`` checks a value and gives what the Settings ``field``
+    holds, or raises the ConfigError naming the key and the fix.  A user layer joins it
+    to the current value with ``join`` (replacing it unless said otherwise); a project
+    file follows ``project`` (see :data:`ProjectRule`): ``adds`` joins with ``merge``,
+    ``project_parse`` (when given) checks a project file's value instead of ``parse``,
+    and ``refusal`` is the problem and the fix of the error when a project file would
+    loosen a ``lowers`` or ``tightens`` key (``{current}`` is the value in force).
+    """
+
+    key: str
+    field: str
+    kind: str
+    parse: Parse
+    project: ProjectRule
+    order: tuple[Any, ...] = ()
+    refusal: tuple[str, str] = ("", "")
+    join: Callable[[Any, Any], Any] = _replaced
+    merge: Callable[[Any, Any], Any] = _added
+    project_parse: Parse | None = None
+
+    @property
+    def section(self) -> str:
+        return self.key.partition(".")[0]
+
+    @property
+    def name(self) -> str:
+        return self.key.partition(".")[2]
+
+    def loosens(self, current: Any, value: Any) -> bool:
+        """Would a project file loosen the policy by setting ``value`` over ``current``?"""
+        if self.project == "lowers":
+            return bool(value > current)
+        if self.project == "tightens":
+            return self.order.index(value) < self.order.index(current)
+        return False
+
+
+def _boolean(path: Path, key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(path, key, "must be true or false", "write it without quotes")
+    return value
+
+
+def _threshold(path: Path, key: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise _fail(path, key, "must be a number between 0 and 1", "for example 0.4")
+    return float(value)
+
+
+def _time_budget(path: Path, key: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) \
+            or not 0.5 <= value <= MAX_TIME_BUDGET:
+        raise _fail(path, key, f"must be a number of seconds from 0.5 to {MAX_TIME_BUDGET:g}",
+                    "the host stops waiting at 30 s and the hook client at 25 s; e.g. 20")
+    return float(value)
+
+
+def _model(path: Path, key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise _fail(path, key, "must be a model name or path", 'e.g. "pt_core_news_sm"')
+    return value
+
+
+def _env_name(path: Path, key: str, value: Any) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
+        raise _fail(path, key, "must be an environment variable name",
+                    'e.g. "REDACTOR_HASH_KEY"')
+    return value
+
+
+def _message(path: Path, key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(path, key, "must be a non-empty string", "write the message in quotes")
+    return value
+
+
+def _secret_kinds(path: Path, key: str, value: Any) -> tuple[str, ...]:
+    kinds = _string_list(path, key, value)
+    for kind in kinds:
+        if kind not in SECRET_KINDS:
+            raise _fail(path, key, f"names an unknown secret kind '{kind}'",
+                        f"{_suggest(kind, SECRET_KINDS)}known kinds: {', '.join(SECRET_KINDS)}")
+    return kinds
+
+
+def _known_users_file(path: Path, key: str, value: Any) -> tuple[Path, ...]:
+    return (_relative_path(path, key, value),)
+
+
+def _project_known_users_file(path: Path, key: str, value: Any) -> tuple[Path, ...]:
+    """A project's known-users file: only one of its own files, never /etc/shadow or a
+    user's home through a link."""
+    file = _relative_path(path, key, value)
+    root = path.parent.resolve()
+    if not file.resolve().is_relative_to(root):
+        raise _fail(path, key, f"points outside the project folder {root}", "keep the "
+                    "known-users file inside the project, or set it in your user configuration")
+    return (file.resolve(),)
+
+
+def _choice(values: tuple[str, ...], what: str, fix: str,
+            to: Callable[[str], Any] = str) -> Parse:
+    """A validator for one of ``values`` (``to`` converts it for the Settings field)."""
+    def parse(path: Path, key: str, value: Any) -> Any:
+        if value not in values:
+            raise _fail(path, key, f"has the unknown {what} {value!r}", fix)
+        return to(value)
+
+    return parse
+
+
+#: Every key of the sections [detection], [usernames], [allowlist], [hash], [messages],
+#: [hooks] and [hermes], in the order the error messages list them.
+KEYS: Final[tuple[KeyRow, ...]] = (
+    KeyRow("detection.entities", "entities", "list of entity names", _entity_list, "adds"),
+    KeyRow("detection.disabled_entities", "entities", "list of entity names", _entity_list,
+           "refused", join=_removed),
+    KeyRow("detection.score_threshold", "score_threshold", "number between 0 and 1",
+           _threshold, "lowers", refusal=("would raise the threshold above {current}",
+                                          "a project file may only lower it")),
+    KeyRow("detection.spacy_model", "spacy_model", "name or path of an installed spaCy model",
+           _model, "refused"),
+    KeyRow("usernames.known_users_file", "known_users_files",
+           "path to a file with one user name per line", _known_users_file, "adds",
+           merge=_appended, project_parse=_project_known_users_file),
+    KeyRow("usernames.service_accounts", "service_accounts",
+           "list of account names never redacted", _string_list, "refused"),
+    KeyRow("usernames.builtin_service_accounts", "builtin_service_accounts", "true or false",
+           _boolean, "tightens", order=(True, False),
+           refusal=("cannot turn the allowlist back on", "a project file may only set it to "
+                    "false")),
+    KeyRow("allowlist.values", "allow_values", "list of values never redacted", _string_list,
+           "refused"),
+    KeyRow("hash.key_env", "hash_key_env",
+           "name of the environment variable holding the HMAC key", _env_name, "refused"),
+    KeyRow("hash.key_file", "hash_key_file", "path to a file holding the HMAC key",
+           _relative_path, "refused"),
+    KeyRow("messages.language", "language", "pt-BR or en",
+           _choice(LANGUAGES, "language", f"use one of {', '.join(LANGUAGES)}"), "free"),
+    KeyRow("messages.prompt_blocked", "prompt_blocked_message",
+           "text shown when a prompt is blocked; {entities} names the types", _message, "free"),
+    KeyRow("hooks.prompt_block_entities", "prompt_block_entities",
+           "list of entity names that block a prompt", _entity_list, "adds"),
+    KeyRow("hooks.prompt_block_secrets", "prompt_block_secrets",
+           "list of secret kinds that block a prompt (e.g. private_key)", _secret_kinds,
+           "adds"),
+    KeyRow("hooks.input_entities", "input_entities",
+           "list of entity names redacted in tool input", _entity_list, "adds"),
+    KeyRow("hooks.permission_decision", "permission_decision",
+           "none, allow or ask (sent with a rewritten tool call)",
+           _choice(("none", "allow", "ask"), "value", 'use "none", "allow" or "ask"; "none" '
+                   "keeps your own permission rules in charge"), "refused"),
+    KeyRow("hooks.wrap_bash", "wrap_bash",
+           "true or false: pipe Bash output through redactor, failures included", _boolean,
+           "tightens", order=(False, True),
+           refusal=("cannot switch wrapping off", "a project file may only switch it on")),
+    KeyRow("hooks.time_budget_seconds", "hook_time_budget",
+           "number of seconds a hook call may take before failing closed", _time_budget,
+           "refused"),
+    KeyRow("hooks.own_account", "keep_own_account",
+           "keep or redact: the local login and home folder name in tool input and output",
+           _choice(("keep", "redact"), "value", 'use "keep" (the default) or "redact" (for '
+                   "transcripts that others will read)", to=lambda value: value == "keep"),
+           "tightens", order=(True, False),
+           refusal=("cannot keep what the user redacts", "a project file may only choose "
+                    "redact")),
+    KeyRow("hermes.mode", "hermes_mode",
+           "block (stop a turn holding personal data) or redact (go on with placeholders)",
+           _choice(("block", "redact"), "mode", 'use "block" or "redact"'), "tightens",
+           order=("redact", "block"),
+           refusal=("cannot switch block mode to redact", "a project file may only choose "
+                    "block")),
+)
+
+_ROWS: Final[Mapping[str, KeyRow]] = {row.key: row for row in KEYS}
+#: Section -> key -> what a value is; [operators] (entity name or "default" -> table)
+#: and [[rules]] (an array of tables) are parsed apart.
+_SCHEMA: Final[dict[str, dict[str, str]]] = {
+    section: {row.name: row.kind for row in KEYS if row.section == section}
+    for section in ("detection", "operators", "usernames", "allowlist", "hash", "messages",
+                    "hooks", "hermes", "rules")
+}
+
+
 def _apply_key(settings: Settings, path: Path, key: str, value: Any, *, project: bool,
                changes: dict[str, Any]) -> None:
-    current = changes.get("entities", settings.entities)
-    if key == "detection.entities":
-        names = _entity_list(path, key, value)
-        # A project adds to what the user enabled; the user chooses the set.
-        merged = (*current, *(n for n in names if n not in current)) if project else names
-        changes["entities"] = tuple(merged)
-    elif key == "detection.disabled_entities":
-        names = _entity_list(path, key, value)
-        changes["entities"] = tuple(n for n in current if n not in names)
-    elif key == "detection.score_threshold":
-        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-            raise _fail(path, key, "must be a number between 0 and 1", "for example 0.4")
-        if project and value > settings.score_threshold:
-            raise _fail(path, key, f"would raise the threshold above {settings.score_threshold}",
-                        "a project file may only lower it")
-        changes["score_threshold"] = float(value)
-    elif key == "detection.spacy_model":
-        if not isinstance(value, str) or not value:
-            raise _fail(path, key, "must be a model name or path", 'e.g. "pt_core_news_sm"')
-        changes["spacy_model"] = value
-    elif key == "usernames.known_users_file":
-        file = _relative_path(path, key, value)
-        if project:
-            # A repository may only point at its own files, never at /etc/shadow or
-            # at a user's home through a link.
-            root = path.parent.resolve()
-            if not file.resolve().is_relative_to(root):
-                raise _fail(path, key, "points outside the project folder "
-                            f"{root}", "keep the known-users file inside the project, or "
-                            "set it in your user configuration")
-            file = file.resolve()
-        changes["known_users_files"] = (*settings.known_users_files, file) if project \
-            else (file,)
-    elif key == "usernames.service_accounts":
-        changes["service_accounts"] = _string_list(path, key, value)
-    elif key == "usernames.builtin_service_accounts":
-        if not isinstance(value, bool):
-            raise _fail(path, key, "must be true or false", "write it without quotes")
-        if project and value and not settings.builtin_service_accounts:
-            raise _fail(path, key, "cannot turn the allowlist back on",
-                        "a project file may only set it to false")
-        changes["builtin_service_accounts"] = value
-    elif key == "allowlist.values":
-        changes["allow_values"] = _string_list(path, key, value)
-    elif key == "hash.key_env":
-        if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value):
-            raise _fail(path, key, "must be an environment variable name",
-                        'e.g. "REDACTOR_HASH_KEY"')
-        changes["hash_key_env"] = value
-    elif key == "hash.key_file":
-        changes["hash_key_file"] = _relative_path(path, key, value)
-    elif key == "hooks.prompt_block_entities":
-        _extend(changes, settings, "prompt_block_entities", _entity_list(path, key, value), project)
-    elif key == "hooks.prompt_block_secrets":
-        kinds = _string_list(path, key, value)
-        for kind in kinds:
-            if kind not in SECRET_KINDS:
-                raise _fail(path, key, f"names an unknown secret kind '{kind}'",
-                            f"{_suggest(kind, SECRET_KINDS)}known kinds: "
-                            f"{', '.join(SECRET_KINDS)}")
-        _extend(changes, settings, "prompt_block_secrets", kinds, project)
-    elif key == "hooks.input_entities":
-        _extend(changes, settings, "input_entities", _entity_list(path, key, value), project)
-    elif key == "hooks.permission_decision":
-        if value not in ("none", "allow", "ask"):
-            raise _fail(path, key, f"has the unknown value {value!r}", 'use "none", "allow" '
-                        'or "ask"; "none" keeps your own permission rules in charge')
-        changes["permission_decision"] = value
-    elif key == "hooks.wrap_bash":
-        if not isinstance(value, bool):
-            raise _fail(path, key, "must be true or false", "write it without quotes")
-        if project and not value and settings.wrap_bash:
-            raise _fail(path, key, "cannot switch wrapping off", "a project file may only "
-                        "switch it on")
-        changes["wrap_bash"] = value
-    elif key == "hooks.time_budget_seconds":
-        if isinstance(value, bool) or not isinstance(value, int | float) \
-                or not 0.5 <= value <= MAX_TIME_BUDGET:
-            raise _fail(path, key, f"must be a number of seconds from 0.5 to {MAX_TIME_BUDGET:g}",
-                        "the host stops waiting at 30 s and the hook client at 25 s; e.g. 20")
-        changes["hook_time_budget"] = float(value)
-    elif key == "hooks.own_account":
-        if value not in ("keep", "redact"):
-            raise _fail(path, key, f"has the unknown value {value!r}", 'use "keep" (the '
-                        'default) or "redact" (for transcripts that others will read)')
-        if project and value == "keep" and not settings.keep_own_account:
-            raise _fail(path, key, "cannot keep what the user redacts", "a project file may "
-                        "only choose redact")
-        changes["keep_own_account"] = value == "keep"
-    elif key == "hermes.mode":
-        if value not in ("block", "redact"):
-            raise _fail(path, key, f"has the unknown mode {value!r}", 'use "block" or "redact"')
-        if project and value == "redact" and settings.hermes_mode == "block":
-            raise _fail(path, key, "cannot switch block mode to redact", "a project file may "
-                        "only choose block")
-        changes["hermes_mode"] = value
-    elif key == "messages.prompt_blocked":
-        if not isinstance(value, str) or not value.strip():
-            raise _fail(path, key, "must be a non-empty string", "write the message in quotes")
-        changes["prompt_blocked_message"] = value
-    elif key == "messages.language":
-        if value not in LANGUAGES:
-            raise _fail(path, key, f"has the unknown language {value!r}",
-                        f"use one of {', '.join(LANGUAGES)}")
-        changes["language"] = value
+    """Check ``value`` by its row of KEYS and record the field it sets in ``changes``."""
+    row = _ROWS[key]
+    if project and row.project == "refused":
+        raise _fail(path, key, "cannot be set by a project file (it could loosen your "
+                    "policy)", "move it to your user configuration")
+    parse = row.project_parse if project and row.project_parse is not None else row.parse
+    parsed = parse(path, key, value)
+    current = changes.get(row.field, getattr(settings, row.field))
+    if not project:
+        changes[row.field] = row.join(current, parsed)
+    elif row.project == "adds":
+        changes[row.field] = row.merge(current, parsed)
+    else:
+        in_force = getattr(settings, row.field)
+        if row.loosens(in_force, parsed):
+            problem, fix = row.refusal
+            raise _fail(path, key, problem.format(current=in_force), fix)
+        changes[row.field] = parsed
