@@ -452,6 +452,55 @@ def read_regular_file(path: Path, limit: int, what: str, fix: str, *,
         os.close(fd)
 
 
+def hash_key(settings: Settings, environ: Mapping[str, str]) -> bytes | None:
+    """The key of the hash operator: ``[hash] key_file`` if set, else the variable
+    ``settings.hash_key_env`` of ``environ``; None when there is none (a ConfigError when
+    a hash operator is configured and the key is too short)."""
+    if settings.hash_key_file is not None:
+        key = read_regular_file(settings.hash_key_file, MAX_KEY_FILE_BYTES, "hash key file",
+                                "fix the path in [hash] key_file").strip()
+    else:
+        key = environ.get(settings.hash_key_env, "").encode()
+    return checked_hash_key(settings, key)
+
+
+def checked_hash_key(settings: Settings, key: bytes) -> bytes | None:
+    """``key``, or None when it is empty; a ConfigError when a hash operator is
+    configured and the key is shorter than 16 bytes."""
+    if not key:
+        return None
+    if len(key) < 16 and any(settings.operator_for(e).kind == "hash"
+                             for e in settings.entities):
+        raise ConfigError("the hash key is shorter than 16 bytes; use a longer random key "
+                          "(for example: openssl rand -hex 32)")
+    return key
+
+
+def missing_hash_key(settings: Settings, entity: str) -> ConfigError:
+    """The error of a hash operator for ``entity`` without a key."""
+    return ConfigError(
+        f"operator 'hash' for {entity} needs a key: set the environment variable "
+        f"{settings.hash_key_env} or [hash] key_file in your user configuration")
+
+
+def read_known_users(files: Iterable[Path]) -> list[str]:
+    """The user names listed in the known-users files, one a line (``#`` comments and
+    blank lines left out); a ConfigError for a file that cannot be read or is no UTF-8."""
+    names: list[str] = []
+    for path in files:
+        raw = read_regular_file(path, MAX_KNOWN_USERS_BYTES, "known-users file",
+                                "fix usernames.known_users_file")
+        try:
+            content = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ConfigError(f"{path}: the known-users file is not UTF-8 text") from None
+        for line in content.splitlines():
+            entry = line.strip()
+            if entry and not entry.startswith("#"):
+                names.append(entry)
+    return names
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     raw = read_regular_file(path, MAX_CONFIG_BYTES, "configuration file",
                             "fix its permissions, shorten it or remove it")
