@@ -27,7 +27,9 @@ BLOCK = 1 << 20
 
 def _rate(engine: object, text: str) -> float:
     started = time.process_time()
-    names: set[str] = set()
+    from redactor.engine import StreamNames
+
+    names = StreamNames()
     for start in range(0, len(text), BLOCK):
         cut = text.rfind("\n", start, start + BLOCK) + 1 if start + BLOCK < len(text) else 0
         end = cut if cut > start else min(len(text), start + BLOCK)

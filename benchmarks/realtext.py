@@ -489,9 +489,11 @@ def blocks(text: str, limit: int = BLOCK) -> Iterator[tuple[int, str]]:
 
 def find(engine: Redactor, docs: Iterable[Doc]) -> list[Occurrence]:
     """Every finding of ``engine`` in ``docs``, each document redacted as one CLI input."""
+    from redactor.engine import StreamNames
+
     found: list[Occurrence] = []
     for doc in docs:
-        names: set[str] = set()
+        names = StreamNames()
         for offset, block in blocks(doc.text, BLOCK):
             for f in engine.analyze(block, names=names):
                 found.append(Occurrence(doc.name, offset + f.start, offset + f.end,

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -540,6 +541,28 @@ def _hide_non_phones(text: str) -> str:
                          + "_" * (m.end() - m.start() - MAX_EXTENSION_GAP), hidden)
 
 
+#: Ids of the BrPhoneRecognizers told to skip bare numbers no keyword lifts, for the
+#: analysis under way in this thread or task (see :func:`bare_needs_keyword`).
+_BARE_NEEDS_KEYWORD: Final[ContextVar[frozenset[str]]] = ContextVar(
+    "bare_needs_keyword", default=frozenset())
+
+
+@contextlib.contextmanager
+def bare_needs_keyword(ids: frozenset[str]) -> Iterator[None]:
+    """Within the block, in this thread or task only, the BrPhoneRecognizers whose ``id``
+    is in ``ids`` analyse as with ``bare_needs_keyword=True``.
+
+    For an engine whose calls go through Presidio's ``AnalyzerEngine.analyze``, which
+    passes no argument of ours to the recognizers; an engine calling ``analyze``
+    itself passes the argument instead.
+    """
+    token = _BARE_NEEDS_KEYWORD.set(ids)
+    try:
+        yield
+    finally:
+        _BARE_NEEDS_KEYWORD.reset(token)
+
+
 class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
     """Phone numbers via python-phonenumbers, Brazilian region only (one scan).
 
@@ -556,10 +579,8 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
     #: eight digits, an international one a plus sign, a country code and four digits.
     MIN_CANDIDATE_LENGTH: Final = 8
 
-    #: Set by an engine whose threshold a bare number (BARE_NUMBER_SCORE) cannot
-    #: reach without a keyword, and that passes no labels: such candidates are then
-    #: not parsed at all unless a keyword stands near them.  The findings are the
-    #: same; the parsing, the costly part in digit-heavy logs, is skipped.
+    #: The default of ``analyze``'s ``bare_needs_keyword`` (for this recognizer used
+    #: alone; the engine passes the argument on each call instead).
     bare_needs_keyword: bool = False
 
     def _unlifted_candidate(self, text: str, start: int, end: int) -> bool:
@@ -577,6 +598,8 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
         text: str,
         entities: list[str],
         nlp_artifacts: NlpArtifacts | None = None,
+        *,
+        bare_needs_keyword: bool | None = None,
     ) -> list[RecognizerResult]:
         """python-phonenumbers' matches, with bare digit runs lowered below the threshold.
 
@@ -586,11 +609,21 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
         CNPJ or PIS mask, dotted runs of short groups: see _NOT_A_PHONE), and that
         service numbers (toll-free, premium, shared-cost: 0800, 0300, 4004-...) are
         companies' lines and left alone.
+
+        ``bare_needs_keyword`` (default: within :func:`bare_needs_keyword` for this
+        recognizer, else the attribute): passed by an engine whose threshold a bare
+        number (BARE_NUMBER_SCORE) cannot reach without a keyword, for a text whose
+        labels hold no phone keyword: such candidates are then not parsed at all unless
+        a keyword stands near them.  The findings are the same; the parsing, the costly
+        part in digit-heavy logs, is skipped.
         """
         import phonenumbers
 
         results: list[RecognizerResult] = []
-        skip = self.bare_needs_keyword
+        if bare_needs_keyword is None:
+            bare_needs_keyword = (self.bare_needs_keyword
+                                  or self.id in _BARE_NEEDS_KEYWORD.get())
+        skip = bare_needs_keyword
         visible = _hide_non_phones(text)
         for region in self.supported_regions:
             matcher = _matcher_class()(

@@ -50,6 +50,7 @@ from redactor.jsonio import TooDeep
 
 if TYPE_CHECKING:
     from redactor.baseline import Baseline
+    from redactor.engine import StreamNames
 
 __all__ = ["MAX_JSON_BYTES", "MAX_JSON_VALUES", "NAME_MAX", "NAME_PLACEHOLDER", "FileReport",
            "Format", "Job", "Names", "Options", "check_encoding",
@@ -454,8 +455,10 @@ def redact_stream(engine: Any, source: IO[bytes], target: IO[bytes] | None, fmt:
         return
     decoder = codecs.getincrementaldecoder(encoding)(errors="surrogateescape")
     carry = ""
-    # User names found so far in this input: redacted in the blocks that follow too.
-    names: set[str] = set()
+    from redactor.engine import StreamNames
+
+    # Names found so far in this input: redacted in the blocks that follow too.
+    names = StreamNames()
     for block, ends_line in _blocks(source):
         report.bytes_in += len(block)
         text = carry + decoder.decode(block, False)
@@ -503,14 +506,14 @@ def run_stream(engine: Any, source: IO[bytes], target: IO[bytes] | None, fmt: Fo
 
 
 def _redact_text(engine: Any, text: str, report: FileReport,
-                 names: set[str] | None = None) -> str:
+                 names: StreamNames | None = None) -> str:
     result = engine.redact(text, names=names) if names is not None else engine.redact(text)
     report.counts.update(f.entity_type for f in result.findings)
     return str(result.text)
 
 
 def _window(engine: Any, text: str, report: FileReport,
-            names: set[str]) -> tuple[str, str]:
+            names: StreamNames) -> tuple[str, str]:
     """Redact the part of a long line that no later window can change; keep the rest.
 
     Findings that start before the cut are final (the text around them is complete);

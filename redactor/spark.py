@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame, SparkSession
 
     from redactor.batch import FileReport, Job, Options
-    from redactor.engine import Redactor
+    from redactor.engine import Redactor, StreamNames
     from redactor.results import Finding, JsonRedaction
 
 __all__ = ["FINDINGS_COLUMN", "JobSettings", "SparkError", "java_runtime", "job_settings",
@@ -87,7 +87,7 @@ def job_settings(settings: Settings | str | JobSettings | None = None, *,
     ``check_engine`` the engine is built once here, so what only it can reject (a
     placeholder, a spaCy model) fails on the driver too.
     """
-    from redactor.engine import _hash_key, _missing_hash_key, _read_known_users
+    from redactor import config
 
     if isinstance(settings, JobSettings):
         base, key = settings.settings, settings.hash_key
@@ -101,8 +101,8 @@ def job_settings(settings: Settings | str | JobSettings | None = None, *,
         else:
             raise UsageError(f"settings must be Settings, TOML text or JobSettings, not "
                              f"{type(settings).__name__}")
-        key = None if hash_key is not None else _hash_key(base, os.environ)
-        users = _read_known_users(base.known_users_files)
+        key = None if hash_key is not None else config.hash_key(base, os.environ)
+        users = config.read_known_users(base.known_users_files)
         base = replace(base, known_users=(*base.known_users, *users), known_users_files=(),
                        hash_key_file=None)
     names = [known_users] if isinstance(known_users, str) else known_users
@@ -115,7 +115,7 @@ def job_settings(settings: Settings | str | JobSettings | None = None, *,
     if shipped.hash_key is None:
         for entity in base.entities:
             if base.operator_for(entity).kind == "hash":
-                raise _missing_hash_key(base, entity)
+                raise config.missing_hash_key(base, entity)
     if check_engine:
         _engine(shipped)  # also checks the key's length and every placeholder
     return shipped
@@ -516,7 +516,7 @@ def _keep_lines(engine: Redactor, text: str, findings: Sequence[Finding]) -> str
     return "".join(out)
 
 
-def _redact_block(engine: Redactor, block: str, fmt: str, names: set[str],
+def _redact_block(engine: Redactor, block: str, fmt: str, names: StreamNames,
                   numbers: str = "placeholder") -> str:
     """One batch of a partition's lines (joined by ``\n``), redacted as the local command
     redacts a block, with the line count kept: a finding that covers line breaks (a
@@ -578,9 +578,10 @@ def redact_text_files(spark: SparkSession, input: str | Sequence[str], output: s
         import pyarrow.compute as pc
 
         from redactor.batch import _decode, _encode
+        from redactor.engine import StreamNames
 
         engine = _engine(shipped)
-        names: set[str] = set()  # user names found so far in this partition
+        names = StreamNames()  # names found so far in this partition
         for batch in batches:
             lines = batch.column(0)
             if len(lines) == 0:

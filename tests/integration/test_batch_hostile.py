@@ -411,7 +411,7 @@ def test_jsonl_keys_huge_unique_deep_or_many_are_answered(engine: Redactor) -> N
     """The clean-line test reads each line's keys: huge unique keys are not remembered,
     more keys than it reads send the line to full redaction, deep nesting is walked
     without recursion; each line keeps its meaning and the output stays JSON Lines."""
-    from redactor.engine import LIFTED_CACHE_MAX_CHARS, LIFTED_CACHE_SIZE
+    from redactor.engine.analysis import LIFTED_CACHE_MAX_CHARS, LIFTED_CACHE_SIZE
 
     deep: object = {"fim": "ok"}
     for level in range(900):

@@ -117,10 +117,10 @@ def test_an_engine_that_cannot_be_built_stops_the_run(tmp_path: Path) -> None:
     first.write_text("cpf 529.982.247-25\n", encoding="utf-8")
     second.write_text("cpf 529.982.247-25\n", encoding="utf-8")
     probe = ("import sys\n"
-             "import redactor.engine\n"
+             "import redactor.engine.build\n"
              "def broken(settings):\n"
              "    raise RuntimeError('no analyzer')\n"
-             "redactor.engine._build_analyzer = broken\n"
+             "redactor.engine.build.build_analyzer = broken\n"
              "from redactor.cli import main\n"
              f"sys.exit(main(['redact', '-q', '--output', {str(tmp_path / 'out')!r}, "
              f"{str(first)!r}, {str(second)!r}]))\n")

@@ -76,10 +76,10 @@ def test_direct_equals_presidio_on_the_corpora(direct: Redactor, presidio: Redac
 
 
 def test_a_recognizer_from_outside_the_pack_keeps_presidio_in_charge() -> None:
-    from redactor.engine import _direct_analysis_applies
+    from redactor.engine.build import direct_analysis_applies
 
     engine = Redactor(_settings(), prefilter=False)
-    assert _direct_analysis_applies(engine._analyzer, engine._entities)
+    assert direct_analysis_applies(engine._analyzer, engine._entities)
 
     class Foreign:  # a recognizer from outside the pack
         supported_entities = ("BR_CPF",)
@@ -87,6 +87,6 @@ def test_a_recognizer_from_outside_the_pack_keeps_presidio_in_charge() -> None:
 
     engine._analyzer.registry.recognizers.append(Foreign())  # type: ignore[arg-type]
     try:
-        assert not _direct_analysis_applies(engine._analyzer, ["BR_CPF"])
+        assert not direct_analysis_applies(engine._analyzer, ["BR_CPF"])
     finally:
         engine._analyzer.registry.recognizers.pop()

@@ -12,7 +12,7 @@ import pytest
 
 from benchmarks import lener
 from redactor.config import Settings
-from redactor.engine import Redactor
+from redactor.engine import Redactor, StreamNames
 
 
 @pytest.fixture(scope="module")
@@ -91,11 +91,12 @@ def test_propagation_reaches_the_other_values_of_a_json_document(people: Redacto
 
 
 def test_propagation_is_carried_along_a_stream(people: Redactor) -> None:
-    carried: set[str] = set()
+    carried = StreamNames()
     first = people.redact("Cliente: Maria Souza", names=carried)
     second = people.redact("a Maria confirmou o pedido", names=carried)
     assert len(first.findings) == 1 and len(second.findings) == 1
-    assert not any(name.isalpha() for name in carried), "person words are marked"
+    assert carried.person_words, "person words are carried"
+    assert not carried.usernames and not carried.caseless_usernames, "apart from user names"
 
 
 def test_the_placeholder_is_nome() -> None:

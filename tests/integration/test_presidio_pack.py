@@ -9,7 +9,8 @@ from presidio_analyzer.nlp_engine import NlpEngineProvider
 import recognizers
 from benchmarks.accuracy import Generator
 from redactor import Settings
-from redactor.engine import Redactor, _resolve, _Span
+from redactor.engine import Redactor
+from redactor.engine.spans import Span, resolve
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +42,7 @@ def test_plain_presidio_matches_redact(plain_engine: AnalyzerEngine, engine: Red
     compared = 0
     for doc in docs:
         raw = plain_engine.analyze(doc.text, language=language)
-        spans = _resolve([_Span(r.start, r.end, r.entity_type, r.score, "") for r in raw])
+        spans = resolve([Span(r.start, r.end, r.entity_type, r.score, "") for r in raw])
         plain = [(s.start, s.end, s.entity) for s in spans]
         ours = [(f.start, f.end, f.entity_type) for f in engine.analyze(doc.text)]
         # Known-user names exist only in redactor's configured engine.

@@ -216,7 +216,7 @@ def test_ten_megabytes_with_chunks_equal_to_one_pass(engine: Redactor,
     result = engine.redact(big)
     assert result.text.count("[CPF]") == 3 * text.count("cliente CPF")
     # The chunked analysis equals one pass over a text that fits one chunk.
-    import redactor.engine as engine_module
+    import redactor.engine.analysis as engine_module
 
     sample = text[:300_000]
     whole = engine.analyze(sample)
@@ -308,12 +308,12 @@ def test_operators_give_what_presidios_anonymizer_engine_gives(
     from presidio_anonymizer import AnonymizerEngine
     from presidio_anonymizer.entities import RecognizerResult
 
-    from redactor.engine import _Span
+    from redactor.engine.spans import Span
 
     text = data.draw(st.text(st.characters(codec="utf-8"), min_size=1, max_size=300))
     cuts = sorted(set(data.draw(st.lists(st.integers(0, len(text)), max_size=40))))
     entities = ["BR_CPF", "BR_CNPJ", "USERNAME", "EMAIL_ADDRESS", "IP_ADDRESS"]
-    spans = [_Span(a, b, data.draw(st.sampled_from(entities)), 1.0, "test")
+    spans = [Span(a, b, data.draw(st.sampled_from(entities)), 1.0, "test")
              for a, b in zip(cuts[::2], cuts[1::2], strict=False) if a < b]
     ours = every_operator._apply(text, spans)
     theirs = AnonymizerEngine().anonymize(  # type: ignore[no-untyped-call]

@@ -23,7 +23,7 @@ import pytest
 from benchmarks import synthetic as syn
 from benchmarks.throughput import corpus, digit_corpus
 from redactor.config import Settings
-from redactor.engine import Redactor
+from redactor.engine import Redactor, StreamNames
 from redactor.errors import ConfigError, UsageError
 
 pytestmark = pytest.mark.spark
@@ -357,7 +357,7 @@ def test_a_user_name_is_carried_within_a_partition_only(spark: Any, tmp_path: Pa
     source = tmp_path / "in"
     source.mkdir()
     (source / "a.log").write_text(text, encoding="utf-8")
-    local = Redactor(Settings()).redact(text, names=set()).text
+    local = Redactor(Settings()).redact(text, names=StreamNames()).text
     assert "zequinha" not in local
     previous = spark.conf.get("spark.sql.files.maxPartitionBytes")
     spark.conf.set("spark.sql.files.maxPartitionBytes", str(len(text) // 2))

@@ -1,0 +1,408 @@
+"""Analysis: where the personal data in a text lies.
+
+A length-preserving normalisation (fullwidth digits, dash and space variants to ASCII),
+the prefilter's candidate regions (or the whole text), Presidio's analysis of them in
+chunks of bounded size (its steps run here directly for the pack's recognizers), the
+propagation of user names and people's names, overlap resolution so every detected
+character is covered exactly once, then the allowlist and a scan's baseline.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from redactor.config import Settings
+from redactor.engine import build
+from redactor.engine.propagation import (
+    PersonPass,
+    StreamNames,
+    persons_propagated,
+    usernames_propagated,
+)
+from redactor.engine.spans import Found, Span, chunks, resolve
+from redactor.errors import EngineError
+from redactor.results import Finding
+
+if TYPE_CHECKING:
+    from presidio_analyzer import RecognizerResult
+
+    from redactor.baseline import Baseline
+    from redactor.candidates import Scanner
+
+#: Analysis chunk size and overlap, in characters.  The overlap must exceed twice
+#: the longest span plus its context window; identifiers are far shorter.
+CHUNK_SIZE: Final = 200_000
+#: Each chunk sees half of this beyond what it keeps: the longest reading of a
+#: recognizer around a finding plus the finding (a Kubernetes Secret's value read
+#: against its kind line 8,000 characters away, a private key of 12,000 characters).
+CHUNK_OVERLAP: Final = 32_768
+#: Texts from this size on go through the prefilter (when every recognizer has one):
+#: all of them; one scan costs microseconds, a Presidio pass over a short text about
+#: half a millisecond.
+PREFILTER_MIN_CHARS: Final = 0
+#: Label tuples whose lifted entities are remembered, and the longest (characters in
+#: all) remembered: a file of huge unique keys must not pile up in the cache.
+LIFTED_CACHE_SIZE: Final = 4_096
+LIFTED_CACHE_MAX_CHARS: Final = 512
+
+#: Invisible format characters (Unicode category Cf in common use: soft hyphen, zero-width
+#: and joiner characters, bidirectional marks, word joiner, BOM, tags).  Detection reads
+#: through them, so they cannot split a value the recognizers would find.
+_INVISIBLE: Final = re.compile(
+    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f"
+    "\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f]")
+
+#: The recognizers' findings per normalised text and labels.
+Memo = dict[tuple[str, tuple[str, ...] | None], Found]
+
+
+@dataclass(slots=True)
+class Document:
+    """What the texts of one JSON document share (see redact_json): the words of the
+    people's names found in any of them, what is done with them on this pass, and the
+    recognizers' findings, kept by the first pass for the second."""
+
+    person_pass: PersonPass
+    persons: set[str] = field(default_factory=set)
+    memo: Memo = field(default_factory=dict)
+
+
+class Analysis:
+    """The analyzer built from Settings and what reads it: ``analyze`` and the prefilter's
+    questions.  Thread-safe: Presidio runs under a lock."""
+
+    def __init__(self, settings: Settings, *, prefilter: bool | str = True) -> None:
+        self.settings = settings
+        self._allow = frozenset(build.allow_key(v) for v in settings.allow_values)
+        self._lock = threading.Lock()  # Presidio's engines are not documented thread-safe
+        self._analyzer = build.build_analyzer(settings)
+        self._entities = list(dict.fromkeys(
+            [*settings.entities, *([build.NER_ENTITY] if settings.spacy_model else [])]))
+        self._propagate_names = "USERNAME" in self._entities
+        self._person = (build.person_recognizer(self._analyzer)
+                        if "PERSON" in self._entities else None)
+        self._bare_skippers = build.bare_skippers(self._analyzer, self._entities,
+                                                  settings.score_threshold)
+        #: Texts from this size on go through the prefilter (PREFILTER_MIN_CHARS: all).
+        self.prefilter_min_chars = PREFILTER_MIN_CHARS
+        self._prefilter_choice = prefilter
+        # Checked here, compiled on first use (a TypeError if one declares no prefilter).
+        self._scanned = build.scanned_recognizers(self._analyzer, self._entities, settings)
+        self._lifted_cache: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._direct = build.direct_analysis_applies(self._analyzer, self._entities)
+        self._recognizers_of: dict[tuple[str, ...], list[Any]] = {}
+        #: The no-op engine's artifacts, which no recognizer of the pack reads.
+        self._artifacts: Any = (self._analyzer.nlp_engine.process_text("", build.LANGUAGE)
+                                if self._direct else None)
+        self._scanner_built = prefilter is False
+        self._scanner_value: Scanner | None = None
+        #: Findings accepted by a ``redactor scan`` baseline are left out (and every
+        #: finding's digest is recorded in it); None: no baseline.
+        self.baseline: Baseline | None = None
+
+    def analyze(self, text: str, *, context: Sequence[str] | None = None,
+                names: StreamNames | None = None) -> tuple[Finding, ...]:
+        """Findings in ``text`` (offsets into it), disjoint and sorted by position.
+
+        ``context`` are labels such as JSON keys or column names whose words count
+        as context for every match.  ``names`` carries user names and the words of
+        people's names across the pieces of one stream: see :class:`StreamNames`.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"analyze() needs str, not {type(text).__name__}")
+        return tuple(
+            Finding(s.start, s.end, s.entity, round(s.score, 4), s.recognizer)
+            for s in self._spans(text, context, checked_names(names))
+        )
+
+    def _spans(self, text: str, context: Sequence[str] | None,
+               names: StreamNames | None = None, only: frozenset[str] | None = None, *,
+               document: Document | None = None) -> list[Span]:
+        """Disjoint sorted spans of ``text``.
+
+        ``names`` carries names across the pieces of a stream; ``document``, when given,
+        carries the words of people's names across the values of a JSON document
+        instead, and the findings from its first pass to its second.
+        """
+        if not text:
+            return []
+        from recognizers._text import wide_characters
+
+        # All invisible characters are beyond ASCII: the text's few distinct ones are
+        # tested instead of searching the whole text.
+        if not text.isascii() and _INVISIBLE.search("".join(wide_characters(text))):
+            return self._spans_seen_through(text, context, names, only, document=document)
+        from recognizers._text import normalize_for_matching
+        from recognizers.prefilter import outside_trigger_alphabet
+
+        normalized = normalize_for_matching(text)
+        ctx = list(context) if context else None
+        memo_key = (normalized, tuple(ctx) if ctx else None)
+        scanner = self._scanner if len(text) >= self.prefilter_min_chars else None
+        memo = document.memo if document is not None else None
+        if memo is not None and memo_key in memo:
+            found = memo[memo_key]
+        elif scanner is not None and not outside_trigger_alphabet(normalized):
+            # Labels that hold a keyword of an entity lift every candidate of it, which
+            # the triggers cannot see: those entities read the whole text.
+            lifted = self._lifted_by(tuple(ctx)) if ctx else ()
+            found = self._prefiltered(scanner, normalized, skip=lifted)
+            if lifted:
+                found.update(self._analyze(normalized, list(lifted), ctx))
+        else:
+            found = self._analyze(normalized, self._entities, ctx)
+        if memo is not None:
+            memo[memo_key] = found
+        spans = list(found.values())
+        if self._propagate_names and (only is None or "USERNAME" in only):
+            spans.extend(usernames_propagated(normalized, found, names))
+        if self._person is not None and (only is None or "PERSON" in only):
+            carried: set[str] | None
+            if document is not None:
+                carried, person_pass = document.persons, document.person_pass
+            else:
+                carried = names.person_words if names is not None else None
+                person_pass = PersonPass.PROPAGATE
+            spans.extend(persons_propagated(self._person, normalized, found, carried,
+                                            person_pass))
+        if only is not None:
+            # Before overlaps are resolved: an entity left out never cuts another's span.
+            spans = [s for s in spans if s.entity in only]
+        spans = resolve(spans)
+        if self._allow:
+            spans = [s for s in spans
+                     if build.allow_key(text[s.start:s.end]) not in self._allow]
+        baseline = self.baseline
+        if baseline is not None:
+            spans = [s for s in spans if baseline.keeps(s.entity, text[s.start:s.end])]
+        return spans
+
+    def _spans_seen_through(self, text: str, context: Sequence[str] | None,
+                            names: StreamNames | None, only: frozenset[str] | None = None,
+                            *, document: Document | None = None) -> list[Span]:
+        """Spans of a text holding invisible format characters (a zero-width space or a
+        soft hyphen inside ``529.982.247-25``): found in the text without them, then
+        mapped back so that each covers the invisible characters inside it too."""
+        # Stripped index q_k at which the k-th removed character stood.
+        removed = [match.start() - k for k, match in enumerate(_INVISIBLE.finditer(text))]
+        stripped = _INVISIBLE.sub("", text)
+
+        def original(index: int) -> int:
+            return index + bisect.bisect_right(removed, index)
+
+        return [Span(original(s.start), original(s.end - 1) + 1, s.entity, s.score,
+                     s.recognizer, s.distance)
+                for s in self._spans(stripped, context, names, only, document=document)]
+
+    # ------------------------------------------------------------------ prefilter
+
+    @property
+    def _scanner(self) -> Scanner | None:
+        """The candidate scanner, compiled on first use (the placeholder check at
+        construction is that use: every text is prefiltered)."""
+        if not self._scanner_built:
+            with self._lock:
+                if not self._scanner_built:
+                    self._scanner_value = build.build_scanner(
+                        self._scanned, self.settings.score_threshold, self._prefilter_choice)
+                    self._scanner_built = True
+        return self._scanner_value
+
+    @property
+    def prefilter_backend(self) -> str | None:
+        """``hyperscan``, ``re2`` or ``re`` when the prefilter is in use, else None."""
+        scanner = self._scanner
+        return scanner.backend if scanner is not None else None
+
+    def candidate_hits(self, text: str) -> list[tuple[int, int]] | None:
+        """Where the prefilter triggers hit in ``text`` (sorted), or None when it cannot tell.
+
+        No finding of :meth:`analyze` on a piece of ``text`` lies away from these
+        hits by more than the triggers' reach; a piece with no hit at all has none.
+        """
+        from recognizers._text import normalize_for_matching
+        from recognizers.prefilter import outside_trigger_alphabet
+
+        scanner = self._scanner
+        if scanner is None:
+            return None
+        normalized = normalize_for_matching(text)
+        if outside_trigger_alphabet(normalized):
+            return None
+        return scanner.hits(normalized)
+
+    def labels_lift(self, labels: Iterable[str]) -> bool:
+        """Do ``labels`` (JSON keys, column names) hold a keyword of some entity?  Such
+        a label lifts every candidate of that entity in the values under it, which the
+        prefilter's triggers cannot see (``{"senha": "..."}``): a JSON line whose hits
+        are none is clean only when its keys lift nothing.  Asked label by label (a
+        set of labels lifts what its members lift), so each key is looked up once."""
+        return any(self._lifted_by((label,)) for label in labels)
+
+    def may_contain(self, text: str) -> bool:
+        """False only when no recognizer can find anything in ``text`` (no trigger hits).
+
+        Cheap: one prefilter scan.  True whenever the prefilter cannot decide.
+        """
+        hits = self.candidate_hits(text)
+        return hits is None or bool(hits)
+
+    def _lifted_by(self, labels: tuple[str, ...]) -> tuple[str, ...]:
+        """Entities some of whose recognizers count a word of ``labels`` as context."""
+        cached = self._lifted_cache.get(labels)
+        if cached is not None:
+            return cached
+        lifted: list[str] = []
+        for entity in self._entities:
+            for recognizer in self._analyzer.registry.get_recognizers(build.LANGUAGE, [entity]):
+                words = getattr(recognizer, "context_words", None)
+                if (words.in_labels(labels) if words is not None
+                        else bool(getattr(recognizer, "context", None))):
+                    lifted.append(entity)
+                    break
+        result = tuple(lifted)
+        if sum(len(label) for label in labels) > LIFTED_CACHE_MAX_CHARS:
+            return result
+        if len(self._lifted_cache) >= LIFTED_CACHE_SIZE:
+            self._lifted_cache.clear()
+        self._lifted_cache[labels] = result
+        return result
+
+    def _prefiltered(self, scanner: Scanner, normalized: str,
+                     skip: Sequence[str] = ()) -> Found:
+        """Presidio over the candidate regions only, one entity at a time.
+
+        The regions of an entity are joined with a line break between them and
+        analysed together; a span is kept when it lies in its region's trusted part,
+        where the recognizers saw all the text they read.  The result equals
+        :meth:`_analyze` on the whole text (tests/integration/test_prefilter.py).
+        """
+        found: Found = {}
+        for entity, regions in scanner.regions(normalized).items():
+            if entity in skip:
+                continue
+            pieces: list[str] = []
+            starts: list[int] = []
+            position = 0
+            for region in regions:
+                starts.append(position)
+                pieces.append(normalized[region.start:region.end])
+                pieces.append("\n")
+                position += region.end - region.start + 1
+            joined = "".join(pieces)
+            for key, span in self._analyze(joined, [entity], None).items():
+                index = bisect.bisect_right(starts, span.start) - 1
+                region = regions[index]
+                shift = region.start - starts[index]
+                start, end = span.start + shift, span.end + shift
+                if not region.trust_from <= start < end <= region.trust_to:
+                    continue
+                moved = Span(start, end, span.entity, span.score, span.recognizer,
+                             span.distance, span.spread)
+                new_key = (start, end, key[2])
+                if new_key not in found or found[new_key].score < moved.score:
+                    found[new_key] = moved
+        return found
+
+    # ------------------------------------------------------------------ Presidio
+
+    def _analyze(self, normalized: str, entities: list[str], ctx: list[str] | None) -> Found:
+        """Presidio over the text in overlapping chunks: best span per (start, end, entity)."""
+        from recognizers.username import SPREAD_KEY
+
+        found: Found = {}
+        threshold = self.settings.score_threshold
+        # Labels holding a keyword lift every match of the recognizer: no candidate may
+        # be skipped.  Other labels change nothing for it, and the text is read as
+        # without labels (as the prefiltered path does).
+        bare = frozenset(recognizer.id for recognizer in self._bare_skippers
+                         if ctx is None or not recognizer.context_words.in_labels(ctx))
+        for start, end, keep_from, keep_to in chunks(len(normalized), CHUNK_SIZE, CHUNK_OVERLAP):
+            chunk = normalized[start:end]
+            try:
+                with self._lock:
+                    results = self._detect(chunk, entities, ctx, bare)
+            except Exception as exc:
+                raise EngineError(f"analysis failed ({type(exc).__name__})") from None
+            for result in results:
+                absolute = start + result.start
+                if not keep_from <= absolute < keep_to or result.score < threshold:
+                    continue
+                span = Span(absolute, start + result.end, result.entity_type,
+                            float(result.score), build.recognizer_name(result),
+                            build.context_distance(result),
+                            (result.recognition_metadata or {}).get(SPREAD_KEY, ""))
+                key = (span.start, span.end, span.entity)
+                if key not in found or found[key].score < span.score:
+                    found[key] = span
+        return found
+
+    def _recognizers(self, entities: list[str]) -> list[Any]:
+        """The registry's recognizers of ``entities`` (remembered per entity list)."""
+        key = tuple(entities)
+        recognizers = self._recognizers_of.get(key)
+        if recognizers is None:
+            recognizers = self._analyzer.registry.get_recognizers(build.LANGUAGE, entities)
+            self._recognizers_of[key] = recognizers
+        return recognizers
+
+    def _detect(self, text: str, entities: list[str], ctx: list[str] | None,
+                bare: frozenset[str] = frozenset()) -> list[RecognizerResult]:
+        """Presidio's analysis of ``text``: AnalyzerEngine.analyze, or its steps run here.
+
+        With the pack's recognizers alone (no spaCy model), the steps of
+        ``AnalyzerEngine.analyze`` are taken directly: each recognizer's ``analyze``
+        and ``enhance_using_context``, the threshold, ``remove_duplicates``.  That
+        skips its per-call registry lookup, NLP pass and per-recognizer filtering of
+        every result, which dominate on short texts and on dense findings; the result
+        is the same (tests/integration/test_direct_analysis.py).  ``bare``: ids of the
+        recognizers told to skip bare numbers no keyword lifts (BrPhoneRecognizer's
+        ``bare_needs_keyword``).  Hold ``_lock``.
+        """
+        threshold = self.settings.score_threshold
+        if not self._direct:
+            from recognizers.generic import bare_needs_keyword
+
+            with bare_needs_keyword(bare):
+                return self._analyzer.analyze(text=text, language=build.LANGUAGE,
+                                              entities=entities, score_threshold=threshold,
+                                              context=ctx)
+        from presidio_analyzer import EntityRecognizer
+
+        results: list[RecognizerResult] = []
+        recognizer: Any
+        for recognizer in self._recognizers(entities):
+            if recognizer.id in bare:
+                current = recognizer.analyze(text=text, entities=entities,
+                                             nlp_artifacts=self._artifacts,
+                                             bare_needs_keyword=True)
+            else:
+                current = recognizer.analyze(text=text, entities=entities,
+                                             nlp_artifacts=self._artifacts)
+            if not current and not (ctx and getattr(recognizer, "reads_labels", False)):
+                continue
+            for result in current:
+                metadata = result.recognition_metadata
+                if not metadata:
+                    metadata = result.recognition_metadata = {}
+                metadata.setdefault(result.RECOGNIZER_IDENTIFIER_KEY, recognizer.id)
+                metadata.setdefault(result.RECOGNIZER_NAME_KEY, str(recognizer.name))
+            # Neither the pack's context scoring nor Presidio's default reads the
+            # other recognizers' results.
+            enhanced = recognizer.enhance_using_context(text, current, [], self._artifacts,
+                                                        ctx)
+            results.extend(r for r in enhanced if r.score >= threshold)
+        return EntityRecognizer.remove_duplicates(results)
+
+
+def checked_names(names: object) -> StreamNames | None:
+    """``names`` when it is a StreamNames or None; a TypeError for anything else (a plain
+    set, which carried marked strings before StreamNames)."""
+    if names is None or isinstance(names, StreamNames):
+        return names
+    raise TypeError(f"names must be a redactor.engine.StreamNames, not {type(names).__name__}")

@@ -1,0 +1,130 @@
+"""JSON redaction: every string leaf of a JSON value (and, for the hooks, its keys and the
+numbers that hold an identifier) analysed with its keys as context and redacted."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any, Final
+
+from redactor.engine.analysis import Document
+from redactor.engine.propagation import PersonPass
+from redactor.engine.spans import Span
+from redactor.patch import walk_json
+from redactor.results import Finding, JsonPath, JsonRedaction
+
+if TYPE_CHECKING:
+    from redactor.engine.redaction import Redactor
+
+#: Characters of a JSON key put in front of its value for analysis.
+KEY_PREFIX_CHARS: Final = 40
+#: How redact_json writes an identifier held by a JSON number (see its docstring).
+JSON_NUMBERS: Final = ("placeholder", "masked")
+
+
+def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
+                entities: Collection[str] | None = None,
+                numbers: str = "placeholder") -> JsonRedaction:
+    """Redact every string leaf of a JSON value with ``engine``: see Redactor.redact_json."""
+    if numbers not in JSON_NUMBERS:
+        raise ValueError(f"numbers must be one of {JSON_NUMBERS}")
+    findings: list[Finding] = []
+    only = frozenset(entities) if entities is not None else None
+    # The words of people's names found anywhere in the document are redacted in its
+    # other values too: a first pass collects them, and the second reuses the first's
+    # findings.
+    document: Document | None = None
+
+    def spans_of(path: JsonPath, text: str) -> list[Span]:
+        labels = [p for p in path if isinstance(p, str)]
+        key = path[-1] if path and isinstance(path[-1], str) else ""
+        prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
+        shift = len(prefix)
+        spans = []
+        for span in engine._spans(prefix + text, labels[-2:] or None, None, only,
+                                  document=document):
+            start, end = max(span.start - shift, 0), span.end - shift
+            if end > 0:
+                spans.append(Span(start, end, span.entity, span.score, span.recognizer))
+        return spans
+
+    def record(path: JsonPath, spans: list[Span]) -> None:
+        findings.extend(
+            Finding(s.start, s.end, s.entity, round(s.score, 4), s.recognizer, path)
+            for s in spans
+        )
+
+    def one_leaf(path: JsonPath, leaf: str) -> str:
+        spans = spans_of(path, leaf)
+        record(path, spans)
+        return engine._apply(leaf, spans)
+
+    def one_number(path: JsonPath, item: Any) -> Any:
+        # An integral float is the integer it holds (a column with nulls exported by
+        # pandas: 52998224725.0); a float holds 15 digits exactly, enough for a CPF or a
+        # CNPJ.  Identifiers have at most ~25 digits; larger integers are never one.
+        if isinstance(item, float) and math.isfinite(item) and item.is_integer() \
+                and abs(item) < 1e25:
+            item_digits = int(item)
+        elif type(item) is int and item.bit_length() <= 90:
+            item_digits = item
+        else:
+            return item
+        digits = str(abs(item_digits))
+        spans = spans_of(path, digits)
+        if not spans:
+            # A number loses a CPF's or CNPJ's leading zeros; its key says what it was.
+            key = str(path[-1]).casefold() if path and isinstance(path[-1], str) else ""
+            width = 14 if "cnpj" in key else 11 if "cpf" in key else 0
+            if len(digits) >= width:
+                return item
+            digits = digits.zfill(width)
+            spans = spans_of(path, digits)
+        if not spans:
+            return item
+        record(path, spans)
+        if numbers == "masked":
+            nines = int("9" * len(str(abs(item_digits))))
+            masked = -nines if item_digits < 0 else nines
+            return float(masked) if isinstance(item, float) else masked
+        return engine._apply(digits, spans)
+
+    def key_spans(path: JsonPath, key: str) -> list[Span]:
+        labels = [p for p in path if isinstance(p, str)]
+        return engine._spans(key, labels[-1:] or None, None, only, document=document)
+
+    def one_key(path: JsonPath, key: str) -> str:
+        spans = key_spans(path, key)
+        if not spans:
+            return key
+        redacted = engine._apply(key, spans)
+        record((*path, redacted), spans)
+        return redacted
+
+    if engine._person is not None and (only is None or "PERSON" in only):
+        # First pass: collect the words of the names in leaves and keys (no propagation
+        # yet); the second pass propagates them and reuses its findings.
+        document = Document(PersonPass.COLLECT)
+
+        def collect_leaf(path: JsonPath, text: str) -> str:
+            spans_of(path, text)
+            return text
+
+        def collect_key(path: JsonPath, key: str) -> str:
+            key_spans(path, key)
+            return key
+
+        walk_json(value, collect_leaf, key=collect_key if keys_and_numbers else None)
+        document.person_pass = PersonPass.PROPAGATE
+    if keys_and_numbers:
+        new_value = walk_json(value, one_leaf, key=one_key, scalar=one_number)
+    else:
+        new_value = walk_json(value, one_leaf)
+    patch: dict[str | int, Any] = {}
+    if isinstance(value, dict):
+        for (old_key, old), (new_key, new) in zip(value.items(), new_value.items(), strict=True):
+            if new_key != old_key or new != old:
+                patch[new_key] = new
+    elif isinstance(value, list | tuple):
+        patch = {i: new_value[i] for i in range(len(value)) if new_value[i] != value[i]}
+    return JsonRedaction(new_value, tuple(findings), patch)

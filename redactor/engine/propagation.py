@@ -1,0 +1,111 @@
+"""Propagation: a user name, or a word of a person's name, found once is personal data
+wherever else it stands, in the same text and in the pieces of a stream after it."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from redactor.engine.spans import Found, Span
+
+#: Score of further occurrences of a user name or of a word of a person's name.
+PROPAGATED_SCORE: Final = 0.6
+#: A user name is not spread where it would add more than SPREAD_FLOOR occurrences and
+#: over SPREAD_RATIO times as many as its cues in the text.
+SPREAD_FLOOR: Final = 40
+SPREAD_RATIO: Final = 20
+
+
+@dataclass(slots=True)
+class StreamNames:
+    """What the pieces of one stream (a file's blocks, a Spark partition) pass on to
+    the pieces after them: pass the same object to each call of ``Redactor.analyze`` or
+    ``Redactor.redact``.  Names in it are redacted in each piece, and names found in a
+    piece are added to it.  It holds personal data: keep it in memory only.
+    """
+
+    #: User names compared as written (Unix and most systems).
+    usernames: set[str] = field(default_factory=set)
+    #: User names compared in any case (SAP, Windows), case-folded.
+    caseless_usernames: set[str] = field(default_factory=set)
+    #: Words of people's names (PersonRecognizer.propagation_keys).
+    person_words: set[str] = field(default_factory=set)
+
+    def __repr__(self) -> str:  # the names themselves are personal data
+        return (f"StreamNames({len(self.usernames)} usernames, {len(self.caseless_usernames)} "
+                f"caseless, {len(self.person_words)} person words)")
+
+
+class PersonPass(enum.Enum):
+    """What an analysis does with the words of the people's names it finds."""
+
+    #: Redact them wherever else they stand alone as a name.
+    PROPAGATE = enum.auto()
+    #: Only collect them, propagating nothing (the first pass over a JSON document).
+    COLLECT = enum.auto()
+
+
+def usernames_propagated(normalized: str, found: Found,
+                         carried: StreamNames | None = None) -> list[Span]:
+    """A user name found by its shape, when it is no common word, is personal data
+    wherever else it stands as the same whole token (in any case for SAP and Windows
+    names) -- unless it stands there so often that the cues are no evidence.
+
+    The unit over which cues and spread are counted is one analysed text: a hook's
+    value, a batch block, a JSON document's strings, a Spark batch.  Names carried
+    from earlier pieces of a stream (``carried``) count as one cue each.
+    """
+    from recognizers.username import SPREAD_CASELESS
+
+    # Keys: (name, caseless), a caseless name case-folded, as login_spans gives them.
+    cues: dict[tuple[str, bool], int] = {}
+    for span in found.values():
+        if span.spread:
+            value = normalized[span.start:span.end]
+            key = (value.casefold(), True) if span.spread == SPREAD_CASELESS else (value, False)
+            cues[key] = cues.get(key, 0) + 1
+    if carried is not None:
+        for name, caseless in cues:
+            (carried.caseless_usernames if caseless else carried.usernames).add(name)
+        exact: Collection[str] = carried.usernames
+        caseless_names: Collection[str] = carried.caseless_usernames
+    else:
+        exact = {name for name, caseless in cues if not caseless}
+        caseless_names = {name for name, caseless in cues if caseless}
+    if not exact and not caseless_names:
+        return []
+    from recognizers.username import login_spans
+
+    extra: list[Span] = []
+    for key, spans in login_spans(normalized, exact, caseless_names).items():
+        new = [(start, end) for start, end in spans if (start, end, "USERNAME") not in found]
+        if len(new) > SPREAD_FLOOR and len(new) > SPREAD_RATIO * max(cues.get(key, 0), 1):
+            continue  # a word cued once and found hundreds of times is a word
+        extra.extend(Span(start, end, "USERNAME", PROPAGATED_SCORE, "UsernameRecognizer")
+                     for start, end in new)
+    return extra
+
+
+def persons_propagated(person: Any, normalized: str, found: Found,
+                       carried: set[str] | None, person_pass: PersonPass) -> list[Span]:
+    """The given name (and rare surnames) of a name found in full are personal data
+    wherever else they stand alone as a name (PersonRecognizer.standalone).
+
+    ``person`` is the pack's PersonRecognizer; ``carried`` the words of names found in
+    the texts before this one (a stream's, a JSON document's), to which this text's are
+    added.  With PersonPass.COLLECT nothing is propagated.
+    """
+    keys: set[str] = set()
+    for span in found.values():
+        if span.entity == "PERSON" and span.recognizer == "PersonRecognizer":
+            keys |= person.propagation_keys(normalized[span.start:span.end])
+    if carried is not None:
+        carried |= keys
+        keys = set(carried)
+    if person_pass is PersonPass.COLLECT or not keys:
+        return []
+    taken = sorted((s.start, s.end) for s in found.values() if s.entity == "PERSON")
+    return [Span(start, end, "PERSON", PROPAGATED_SCORE, "PersonRecognizer")
+            for start, end in person.standalone(normalized, keys, taken)]

@@ -1,0 +1,124 @@
+"""The Redactor: an analysis plus the Presidio operators applied to what it finds."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+from redactor import config
+from redactor.config import Settings
+from redactor.engine import build
+from redactor.engine.analysis import Analysis, checked_names
+from redactor.engine.jsonredact import redact_json
+from redactor.engine.propagation import StreamNames
+from redactor.engine.spans import Span
+from redactor.errors import ConfigError, EngineError
+from redactor.results import Finding, JsonRedaction, RedactionResult
+
+
+class Redactor(Analysis):
+    """Detects and replaces personal data.  Build once, call many times; thread-safe."""
+
+    def __init__(self, settings: Settings | None = None,
+                 environ: Mapping[str, str] | None = None, *,
+                 prefilter: bool | str = True, hash_key: bytes | None = None) -> None:
+        if settings is None:
+            settings = config.load_settings()
+        # ``hash_key``: the key itself, read elsewhere (a Spark job ships it to executors,
+        # where neither the variable nor the key file exists).
+        self._hash_key = (config.checked_hash_key(settings, hash_key) if hash_key is not None
+                          else config.hash_key(settings, os.environ if environ is None
+                                               else environ))
+        super().__init__(settings, prefilter=prefilter)
+        self._operators = {e: build.operator_config(settings, e, self._hash_key)
+                           for e in self._entities}
+        self._operate = build.operator_functions(self._operators)
+        self._check_placeholders()
+
+    def redact(self, text: str, *, context: Sequence[str] | None = None,
+               names: StreamNames | None = None) -> RedactionResult:
+        """Return ``text`` with every finding replaced by its entity's operator.
+
+        ``names``: see :meth:`analyze`.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"redact() needs str, not {type(text).__name__}")
+        spans = self._spans(text, context, checked_names(names))
+        findings = tuple(
+            Finding(s.start, s.end, s.entity, round(s.score, 4), s.recognizer) for s in spans
+        )
+        return RedactionResult(self._apply(text, spans), findings)
+
+    def apply(self, text: str, findings: Sequence[Finding]) -> str:
+        """Replace the given findings (from :meth:`analyze` on this text) with their operators."""
+        spans = [Span(f.start, f.end, f.entity_type, f.score, f.recognizer)
+                 for f in sorted(findings)]
+        return self._apply(text, spans)
+
+    def redact_json(self, value: Any, *, keys_and_numbers: bool = False,
+                    entities: Collection[str] | None = None,
+                    numbers: str = "placeholder") -> JsonRedaction:
+        """Redact every string leaf of a JSON value (dict, list, str, numbers...).
+
+        Each leaf is analysed as ``"<key>: <leaf>"``, so that its key reads as it
+        would in a log line (``{"user": "jsilva"}`` is a user name, ``{"cpf": ...}`` is
+        context); the keys above it count as context too.  By default keys, numbers
+        and booleans are kept as they are (the contract of batch JSON files).
+
+        ``keys_and_numbers`` (the hooks' contract): an integer, or an integral float,
+        whose digits are a detected identifier (``{"cpf": 52998224725}``,
+        ``52998224725.0``) becomes the placeholder string,
+        and an object key that holds a detected value is redacted like a string (a
+        key that then collides with another gets ``#2``...).
+
+        ``numbers`` (with ``keys_and_numbers``): ``"placeholder"`` writes such a number
+        as the placeholder string; ``"masked"`` keeps its type, every digit a 9
+        (``52998224725`` → ``99999999999``, ``52998224725.0`` → ``99999999999.0``), for
+        typed loads that a string would break.
+
+        ``entities`` limits what is redacted to those entities (the hooks' tool input
+        leaves names and addresses alone: see ``Settings.input_entities``).
+
+        Returns the new value, the findings with their paths (offsets into the leaf
+        or key; paths name keys as redacted), and the minimal patch: the top-level
+        keys (or indexes) whose values changed, under their new names.
+        """
+        return redact_json(self, value, keys_and_numbers=keys_and_numbers, entities=entities,
+                           numbers=numbers)
+
+    def _apply(self, text: str, spans: list[Span]) -> str:
+        """Replace each span with its entity's Presidio operator.
+
+        The spans are disjoint and sorted (see :func:`redactor.engine.spans.resolve`), so
+        the operators are applied one span at a time, as Presidio's AnonymizerEngine
+        applies them, without its pairwise conflict check, which costs quadratic time on
+        dense findings (tests/integration/test_redact.py proves the same output).
+        """
+        if not spans:
+            return text
+        out: list[str] = []
+        cursor = 0
+        try:
+            for span in spans:
+                out.append(text[cursor:span.start])
+                out.append(self._operate[span.entity](text[span.start:span.end]))
+                cursor = span.end
+        except Exception as exc:
+            raise EngineError(f"anonymization failed ({type(exc).__name__})") from None
+        out.append(text[cursor:])
+        return "".join(out)
+
+    def _check_placeholders(self) -> None:
+        """Placeholders must never be detected themselves, or redaction is not idempotent."""
+        for entity in self.settings.entities:
+            spec = self.settings.operator_for(entity)
+            if spec.kind not in ("replace", "hash"):
+                continue
+            sample = spec.render(entity, "0" * build.HASH_CHARS)
+            hits = self._spans(f"valor {sample} fim", None)
+            if hits:
+                raise ConfigError(
+                    f"the placeholder configured for {entity} is itself detected as "
+                    f"{hits[0].entity}; choose a template without digits or names"
+                )
