@@ -64,8 +64,8 @@ def rss_parts(status: dict[str, Any]) -> str:
             + " MiB")
 
 
-def control(request_host: bytes, env_path: str) -> bytes:
-    return client.exchange(client.build_request(b"", host=request_host), path=env_path,
+def control(verb: bytes, env_path: str) -> bytes:
+    return client.exchange(client.build_request(b"", control=verb), path=env_path,
                            timeout=30)
 
 

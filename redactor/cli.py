@@ -16,6 +16,7 @@ from typing import Any, NoReturn, TextIO
 
 from redactor import __version__
 from redactor.errors import InputError, RedactorError, UsageError
+from redactor.hosts.catalogue import HOSTS
 
 __all__ = ["main"]
 
@@ -95,11 +96,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="with --engine spark: the Spark master (default local[*])")
 
     hook = commands.add_parser("hook", help="answer one hook event of an agent host (stdin)")
-    hook.add_argument("host", choices=["claude", "codex", "gemini", "hermes"],
+    hook.add_argument("host", choices=HOSTS,
                       help="the host whose event is on stdin")
 
     install = commands.add_parser("install", help="register redactor's hooks with a host")
-    install.add_argument("host", choices=["claude", "codex", "gemini", "hermes"])
+    install.add_argument("host", choices=HOSTS)
     install.add_argument("--home", type=Path, metavar="DIR",
                          help="hermes: the profile folder (default: $HERMES_HOME or ~/.hermes)")
     install.add_argument("--shell", action="store_true",

@@ -38,6 +38,7 @@ from typing import Any, Final, Literal
 
 from recognizers.catalogue import CATALOGUE
 from redactor.errors import ConfigError
+from redactor.serve import timeouts
 
 __all__ = [
     "DEFAULT_ENTITIES",
@@ -109,9 +110,9 @@ PROJECT_MARKERS: Final = (".git", PROJECT_FILE, ".claude", ".gemini", ".env")
 #: lies: ``.claude``, ``.gemini`` and ``.env`` are also found in a home folder of a user
 #: of those tools (a test's, or one named by ``$HOME``).
 REPOSITORY_MARKERS: Final = (".git", PROJECT_FILE)
-#: The longest a hook call may work before failing closed.  The client gives up at
-#: 25 s and Claude Code's installed timeout is 30 s, so the budget stays below both.
-MAX_TIME_BUDGET: Final = 20.0
+#: The longest a hook call may work before failing closed: the timeout chain
+#: (redactor.serve.timeouts) keeps it below the client's and the host's timeouts.
+MAX_TIME_BUDGET: Final = timeouts.MAX_TIME_BUDGET
 #: Size caps for the files the configuration names.
 MAX_CONFIG_BYTES: Final = 1 << 20
 MAX_KNOWN_USERS_BYTES: Final = 16 << 20

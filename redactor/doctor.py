@@ -369,6 +369,7 @@ def _load_json(path: Path) -> Any:
 
 def codex_checks(cwd: Path | None = None) -> list[Check]:
     """Codex's hooks: registered for every event, trusted by the current hash, working."""
+    from redactor.hosts.catalogue import snake_case
     from redactor.install import (
         CODEX_EVENTS,
         codex_home,
@@ -394,7 +395,7 @@ def codex_checks(cwd: Path | None = None) -> list[Check]:
         if not trust:
             continue
         events = {key.rsplit(":", 3)[1] for key in trust}
-        missing = [e for e in CODEX_EVENTS if _snake(e) not in events]
+        missing = [e for e in CODEX_EVENTS if snake_case(e) not in events]
         untrusted = [key.rsplit(":", 3)[1] for key, digest in trust.items()
                      if not isinstance(state.get(key), dict)
                      or state[key].get("trusted_hash") != digest]
@@ -427,12 +428,6 @@ def codex_checks(cwd: Path | None = None) -> list[Check]:
         checks.append(_self_test(command, "codex", "Codex self-test"))
     checks.append(Check("Codex: paths left open", True, CODEX_OPEN, warning=True))
     return checks
-
-
-def _snake(event: str) -> str:
-    import re
-
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()
 
 
 # ---------------------------------------------------------------------- Gemini CLI

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from redactor.errors import ConfigError
+from redactor.hosts.catalogue import HOSTS, host, snake_case
+from redactor.serve.timeouts import HOST_TIMEOUT_MS, HOST_TIMEOUT_SECONDS
 
 __all__ = [
     "CLAUDE_EVENTS",
@@ -42,18 +44,13 @@ __all__ = [
 ]
 
 #: Event -> matcher (None: the event takes no matcher).
-CLAUDE_EVENTS: Final[dict[str, str | None]] = {
-    "PreToolUse": "*",
-    "PostToolUse": "*",
-    "PostToolUseFailure": "*",
-    "UserPromptSubmit": None,
-}
+CLAUDE_EVENTS: Final[dict[str, str | None]] = host("claude").events
 #: Seconds Claude Code waits for the hook; redactor's own budget stays below it.
-CLAUDE_TIMEOUT: Final = 30
+CLAUDE_TIMEOUT: Final = HOST_TIMEOUT_SECONDS
 #: redactor's own hook commands, old and new, for a host (``(?P=host)``): the CLI, the
 #: light client's first home, the entry shim kept for earlier installations, the entry.
 _OURS: Final = re.compile(r"(?:redactor hook|redactor/hooks/client\.py|redactor/hooks/entry\.py"
-                          r"|redactor/serve/entry\.py) (claude|codex|gemini|hermes)\b")
+                          r"|redactor/serve/entry\.py) (" + "|".join(HOSTS) + r")\b")
 
 
 def is_our_command(command: object, host: str) -> bool:
@@ -256,10 +253,9 @@ def install_claude(path: Path, command: str, *, dry_run: bool = False,
 # ---------------------------------------------------------------------- Hermes
 
 HERMES_PLUGIN: Final = "redactor"
-HERMES_SHELL_EVENTS: Final = ("pre_llm_call", "pre_tool_call")
-#: Seconds Hermes waits for a shell hook (it fails open past them): above redactor's
-#: own budget (at most 20 s) and the light client's 25 s, like Claude Code's 30 s.
-HERMES_SHELL_TIMEOUT: Final = 30
+HERMES_SHELL_EVENTS: Final = tuple(host("hermes").events)
+#: Seconds Hermes waits for a shell hook (it fails open past them), like Claude Code.
+HERMES_SHELL_TIMEOUT: Final = HOST_TIMEOUT_SECONDS
 
 
 def hermes_home(home: Path | None = None) -> Path:
@@ -419,13 +415,9 @@ def install_hermes(home: Path | None = None, *, shell: bool = False,
 
 #: Codex events redactor answers, with the matcher of the group it adds (None: none,
 #: which Codex reads as every tool).
-CODEX_EVENTS: Final[dict[str, str | None]] = {
-    "PreToolUse": None,
-    "PostToolUse": None,
-    "UserPromptSubmit": None,
-}
+CODEX_EVENTS: Final[dict[str, str | None]] = host("codex").events
 #: Seconds Codex waits for a hook (it fails open past them); as for Claude Code.
-CODEX_TIMEOUT: Final = 30
+CODEX_TIMEOUT: Final = HOST_TIMEOUT_SECONDS
 #: Codex's default handler timeout, which its trust hash uses when none is set.
 CODEX_DEFAULT_TIMEOUT: Final = 600
 
@@ -440,10 +432,6 @@ def codex_hooks_path(project: Path | None = None, user: bool = False) -> Path:
     if user:
         return codex_home() / "hooks.json"
     return (project or Path.cwd()).resolve() / ".codex" / "hooks.json"
-
-
-def _snake(event: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()
 
 
 def codex_trust_hash(event: str, group: dict[str, Any], handler: dict[str, Any]) -> str:
@@ -464,7 +452,7 @@ def codex_trust_hash(event: str, group: dict[str, Any], handler: dict[str, Any])
     }
     if handler.get("statusMessage") is not None:
         canonical_handler["statusMessage"] = handler["statusMessage"]
-    identity: dict[str, Any] = {"event_name": _snake(event), "hooks": [canonical_handler]}
+    identity: dict[str, Any] = {"event_name": snake_case(event), "hooks": [canonical_handler]}
     if "matcher" in group and event not in ("UserPromptSubmit", "Stop"):
         identity["matcher"] = group["matcher"]
     text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -481,7 +469,7 @@ def codex_trust_entries(hooks_path: Path, data: dict[str, Any],
             handlers = group.get("hooks") if isinstance(group, dict) else None
             for h, handler in enumerate(handlers if isinstance(handlers, list) else ()):
                 if _is_ours(handler, host):
-                    key = f"{hooks_path}:{_snake(event)}:{g}:{h}"
+                    key = f"{hooks_path}:{snake_case(event)}:{g}:{h}"
                     entries[key] = codex_trust_hash(event, group, handler)
     return entries
 
@@ -582,14 +570,9 @@ def install_codex(project: Path | None = None, *, user: bool = False, command: s
 # ---------------------------------------------------------------------- Gemini CLI
 
 #: Gemini events redactor answers, with the matcher of the group it adds.
-GEMINI_EVENTS: Final[dict[str, str | None]] = {
-    "BeforeAgent": None,
-    "BeforeTool": "*",
-    "AfterTool": "*",
-    "BeforeModel": None,
-}
+GEMINI_EVENTS: Final[dict[str, str | None]] = host("gemini").events
 #: Milliseconds Gemini waits for a hook (it fails open past them).
-GEMINI_TIMEOUT_MS: Final = 30_000
+GEMINI_TIMEOUT_MS: Final = HOST_TIMEOUT_MS
 
 
 def gemini_settings_path(project: Path | None = None, user: bool = True) -> Path:

@@ -12,50 +12,37 @@ patch computed by the engine is emitted applied onto the complete original objec
 from __future__ import annotations
 
 import re
-import shlex
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
 from redactor import jsonio, messages
 from redactor.config import Settings
+from redactor.hosts.catalogue import events
 from redactor.hosts.core import (
     HookTimeout,
     InjectedFault,
     JsonAdapter,
     Outcome,
     check_prompt,
-    check_tool,
+    check_tool_input,
+    redact_output,
+    redactor_command,
     sniff_event,
     time_budget,
     whole_replacement,
     withheld,
+    wrap_bash_command,
 )
 
 __all__ = ["ADAPTER", "EVENTS", "HookTimeout", "InjectedFault", "Outcome", "fail_closed",
-           "handle", "is_sealed", "run", "seal_session", "sniff_event", "stop_turn",
-           "time_budget", "whole_replacement", "withheld", "wrap_bash_command"]
+           "handle", "is_sealed", "redactor_command", "run", "seal_session", "sniff_event",
+           "stop_turn", "time_budget", "whole_replacement", "withheld", "wrap_bash_command"]
 
-EVENTS: Final = ("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit")
+EVENTS: Final = events("claude")
+#: Claude Code's shell tool, whose ``command`` ``hooks.wrap_bash`` wraps.
+SHELL_TOOL: Final = "Bash"
 _SESSION_SNIFF: Final = re.compile(rb'"session_id"\s*:\s*"([A-Za-z0-9_.-]{1,128})"')
-
-
-def redactor_command() -> str:
-    """How a shell runs this very installation of redactor."""
-    return f"{shlex.quote(sys.executable)} -m redactor"
-
-
-def wrap_bash_command(command: str) -> str:
-    """Pipe a command's combined output through ``redactor redact``, keeping its exit status.
-
-    ``pipefail`` makes the pipeline report the command's own failure, so a failing
-    command still fails, and its output reaches the host already redacted.  Every
-    command is wrapped, even one that already looks wrapped: a command can be written
-    to look so while running its first lines outside the pipe (redacting twice changes
-    nothing).
-    """
-    return f"set -o pipefail; {{ {command}\n}} 2>&1 | {redactor_command()} redact -q"
 
 
 class ClaudeCode(JsonAdapter):
@@ -103,29 +90,23 @@ class ClaudeCode(JsonAdapter):
 
 
 def _pre_tool_use(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
-    tool_name = payload.get("tool_name")
-    tool_input = payload.get("tool_input")
-    if not isinstance(tool_name, str) or not isinstance(tool_input, dict):
-        raise ValueError("PreToolUse without tool_name or a tool_input object")
-    check = check_tool(tool_name, tool_input, settings, engine)
+    step = check_tool_input("PreToolUse", payload, settings, engine, shell_tool=SHELL_TOOL)
+    check, updated = step.check, step.updated
     if check.action == "deny":
         return Outcome.emit({"hookSpecificOutput": {
             "hookEventName": "PreToolUse",
             "permissionDecision": "deny",
             "permissionDecisionReason": check.reason,
         }})
-    updated = check.updated if check.updated is not None else tool_input
-    if settings.wrap_bash and tool_name == "Bash" and isinstance(updated.get("command"), str):
-        updated = {**updated, "command": wrap_bash_command(updated["command"])}
     if check.action == "ask":
         # An ask rule hands the call to the person, with the redacted input: what they
         # approve is what runs, so no rule can switch redaction off.
         ask: dict[str, Any] = {"hookEventName": "PreToolUse", "permissionDecision": "ask",
                                "permissionDecisionReason": check.reason}
-        if updated != tool_input:
+        if step.changed:
             ask["updatedInput"] = updated
         return Outcome.emit({"hookSpecificOutput": ask})
-    if updated == tool_input:
+    if not step.changed:
         return Outcome()
     output: dict[str, Any] = {"hookEventName": "PreToolUse", "updatedInput": updated}
     if check.types:
@@ -140,13 +121,13 @@ def _pre_tool_use(payload: dict[str, Any], settings: Settings, engine: Any) -> O
 def _post_tool_use(payload: dict[str, Any], engine: Any) -> Outcome:
     if "tool_response" not in payload:
         return Outcome()
-    response = payload["tool_response"]
-    result = engine.redact_json(response, keys_and_numbers=True)
-    if not result.findings:
+    # Claude Code replaces the output whole; a string output is read as a JSON value.
+    redacted = redact_output(payload["tool_response"], engine, text_as_json=True)
+    if redacted is None:
         return Outcome()
     return Outcome.emit({"hookSpecificOutput": {
         "hookEventName": "PostToolUse",
-        "updatedToolOutput": whole_replacement(response, result),
+        "updatedToolOutput": redacted[0],
     }})
 
 

@@ -25,17 +25,18 @@ from typing import Any, Final
 
 from redactor import jsonio, messages
 from redactor.config import Settings
+from redactor.hosts.catalogue import events
 from redactor.hosts.core import (
     JsonAdapter,
     Outcome,
     check_prompt,
-    check_tool,
+    check_tool_input,
     redact_output,
 )
 
 __all__ = ["ADAPTER", "EVENTS", "RUNS_WITHOUT_ASKING", "Codex", "refusal_command"]
 
-EVENTS: Final = ("PreToolUse", "PostToolUse", "UserPromptSubmit")
+EVENTS: Final = events("codex")
 #: The permission modes in which Codex runs a tool call without asking anyone: only
 #: there may a rewrite say "allow" (``codex exec`` reports ``bypassPermissions``).
 RUNS_WITHOUT_ASKING: Final = frozenset({"bypassPermissions", "dontAsk"})
@@ -103,27 +104,20 @@ class Codex(JsonAdapter):
 
 
 def _pre_tool_use(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
-    tool_name = payload.get("tool_name")
-    tool_input = payload.get("tool_input")
-    if not isinstance(tool_name, str) or not isinstance(tool_input, dict):
-        raise ValueError("PreToolUse without tool_name or a tool_input object")
-    check = check_tool(tool_name, tool_input, settings, engine)
+    unattended = payload.get("permission_mode") in RUNS_WITHOUT_ASKING
+    # A shell command is wrapped only where the rewrite may say "allow".
+    step = check_tool_input("PreToolUse", payload, settings, engine,
+                            shell_tool=SHELL_TOOL if unattended else None)
+    check = step.check
     if check.action in ("deny", "ask"):
         # Codex has no "ask" a hook can return: a rule that asks refuses with its reason.
-        return refuse(tool_name, check.reason)
-    unattended = payload.get("permission_mode") in RUNS_WITHOUT_ASKING
-    updated = check.updated if check.updated is not None else tool_input
+        return refuse(step.tool_name, check.reason)
     if check.action == "rewrite" and not unattended:
-        return refuse(tool_name, messages.text("retry_without_data", settings.language,
-                                               entities=check.entities))
-    if settings.wrap_bash and unattended and tool_name == SHELL_TOOL \
-            and isinstance(updated.get("command"), str):
-        from redactor.hosts.claude import wrap_bash_command
-
-        updated = {**updated, "command": wrap_bash_command(updated["command"])}
-    if updated == tool_input:
+        return refuse(step.tool_name, messages.text("retry_without_data", settings.language,
+                                                    entities=check.entities))
+    if not step.changed:
         return Outcome()
-    output: dict[str, Any] = {"permissionDecision": "allow", "updatedInput": updated,
+    output: dict[str, Any] = {"permissionDecision": "allow", "updatedInput": step.updated,
                               "permissionDecisionReason": "redactor"}
     if check.types:
         note = messages.text("rewritten", settings.language, entities=check.entities)

@@ -29,11 +29,12 @@ from pathlib import Path
 from typing import Any, Final, Literal, Protocol
 
 from redactor import jsonio, messages
-from redactor.config import MAX_TIME_BUDGET, Settings, for_hooks, load_settings
+from redactor.config import Settings, for_hooks, load_settings
 from redactor.drills import drill
+from redactor.hosts.catalogue import HOSTS, host
 from redactor.patch import apply_patch
 from redactor.policy import match_prompt, match_tool
-from redactor.serve.protocol import HOSTS
+from redactor.serve.timeouts import MAX_TIME_BUDGET
 
 __all__ = [
     "HOSTS",
@@ -44,15 +45,18 @@ __all__ = [
     "Outcome",
     "TooLargeToWithhold",
     "ToolCheck",
+    "ToolStep",
     "adapter",
     "bounded_copy",
     "check_prompt",
     "check_tool",
+    "check_tool_input",
     "redact_output",
     "sniff_event",
     "time_budget",
     "whole_replacement",
     "withheld",
+    "wrap_bash_command",
 ]
 
 #: Keys whose string values describe the shape of a tool response, not its content:
@@ -208,6 +212,60 @@ def check_tool(tool_name: str, tool_input: Any, settings: Settings, engine: Any)
     return ToolCheck("rewrite", updated=updated, patch=patch, types=types)
 
 
+def redactor_command() -> str:
+    """How a shell runs this very installation of redactor."""
+    import shlex
+    import sys
+
+    return f"{shlex.quote(sys.executable)} -m redactor"
+
+
+def wrap_bash_command(command: str) -> str:
+    """Pipe a command's combined output through ``redactor redact``, keeping its exit status.
+
+    ``pipefail`` makes the pipeline report the command's own failure, so a failing
+    command still fails, and its output reaches the host already redacted.  Every
+    command is wrapped, even one that already looks wrapped: a command can be written
+    to look so while running its first lines outside the pipe (redacting twice changes
+    nothing).
+    """
+    return f"set -o pipefail; {{ {command}\n}} 2>&1 | {redactor_command()} redact -q"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolStep:
+    """The tool-input step of one call: the call, what the core decided, and the input
+    to send on (``updated``: redacted, its shell command wrapped; the original input
+    when nothing changed)."""
+
+    tool_name: str
+    tool_input: dict[str, Any]
+    check: ToolCheck
+    updated: dict[str, Any]
+
+    @property
+    def changed(self) -> bool:
+        return self.updated != self.tool_input
+
+
+def check_tool_input(event: str, payload: dict[str, Any], settings: Settings, engine: Any,
+                     shell_tool: str | None) -> ToolStep:
+    """The tool-input step every host shares: read the event's ``tool_name`` and
+    ``tool_input``, check them (:func:`check_tool`), wrap the command of ``shell_tool``
+    when ``hooks.wrap_bash`` is on (None: no tool is wrapped), and keep the result to
+    compare.  Raises ValueError for an event without them (the caller fails closed)."""
+    tool_name = payload.get("tool_name")
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool_name, str) or not isinstance(tool_input, dict):
+        raise ValueError(f"{event} without tool_name or a tool_input object")
+    check = check_tool(tool_name, tool_input, settings, engine)
+    updated = check.updated if check.updated is not None else tool_input
+    if settings.wrap_bash and shell_tool is not None and tool_name == shell_tool \
+            and isinstance(updated.get("command"), str):
+        updated = {**updated, "command": wrap_bash_command(updated["command"])}
+    return ToolStep(tool_name, tool_input, check, updated)
+
+
 def check_prompt(prompt: str, settings: Settings, engine: Any) -> str | None:
     """The reason a prompt must not reach the model (a rule, or data of a blocking
     type), or None."""
@@ -220,10 +278,13 @@ def check_prompt(prompt: str, settings: Settings, engine: Any) -> str | None:
     return messages.prompt_blocked(settings, found) if found else None
 
 
-def redact_output(value: Any, engine: Any) -> tuple[Any, tuple[str, ...]] | None:
+def redact_output(value: Any, engine: Any,
+                  text_as_json: bool = False) -> tuple[Any, tuple[str, ...]] | None:
     """A tool output with its data replaced (strings, keys and identifier-like numbers),
-    and the entity types found; None when it holds none."""
-    if isinstance(value, str):
+    and the entity types found; None when it holds none.  A string output is redacted as
+    text, or, with ``text_as_json`` (Claude Code's PostToolUse), as a JSON value like
+    any other output."""
+    if isinstance(value, str) and not text_as_json:
         text_result = engine.redact(value)
         if not text_result.findings:
             return None
@@ -455,8 +516,6 @@ class JsonAdapter:
 
 def adapter(name: str) -> Adapter:
     """The adapter of a host in :data:`HOSTS`."""
-    if name not in HOSTS:
-        raise ValueError(f"unknown host {name!r}")
-    module = importlib.import_module(f"redactor.hosts.{name}")
+    module = importlib.import_module(host(name).module)
     found: Adapter = module.ADAPTER
     return found

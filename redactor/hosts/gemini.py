@@ -24,17 +24,18 @@ from typing import Any, Final
 
 from redactor import jsonio, messages
 from redactor.config import Settings
+from redactor.hosts.catalogue import events
 from redactor.hosts.core import (
     JsonAdapter,
     Outcome,
     check_prompt,
-    check_tool,
+    check_tool_input,
     redact_output,
 )
 
 __all__ = ["ADAPTER", "EVENTS", "Gemini"]
 
-EVENTS: Final = ("BeforeAgent", "BeforeTool", "AfterTool", "BeforeModel")
+EVENTS: Final = events("gemini")
 #: Gemini's shell tool, whose ``command`` ``hooks.wrap_bash`` wraps.
 SHELL_TOOL: Final = "run_shell_command"
 #: The parts of an AfterTool ``tool_response`` that reach the model.
@@ -82,23 +83,14 @@ class Gemini(JsonAdapter):
 
 
 def _before_tool(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
-    tool_name = payload.get("tool_name")
-    tool_input = payload.get("tool_input")
-    if not isinstance(tool_name, str) or not isinstance(tool_input, dict):
-        raise ValueError("BeforeTool without tool_name or a tool_input object")
-    check = check_tool(tool_name, tool_input, settings, engine)
-    if check.action in ("deny", "ask"):
+    step = check_tool_input("BeforeTool", payload, settings, engine, shell_tool=SHELL_TOOL)
+    if step.check.action in ("deny", "ask"):
         # A hook cannot hand a call to the person here: an ask rule refuses it.
-        return deny(check.reason)
-    updated = check.updated if check.updated is not None else tool_input
-    if settings.wrap_bash and tool_name == SHELL_TOOL and isinstance(updated.get("command"), str):
-        from redactor.hosts.claude import wrap_bash_command
-
-        updated = {**updated, "command": wrap_bash_command(updated["command"])}
-    if updated == tool_input:
+        return deny(step.check.reason)
+    if not step.changed:
         return Outcome()
     return Outcome.emit({"hookSpecificOutput": {"hookEventName": "BeforeTool",
-                                                "tool_input": updated}})
+                                                "tool_input": step.updated}})
 
 
 def _after_tool(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:

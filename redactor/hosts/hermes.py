@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any, Final, Generic, Literal, TypeVar, cast
 
 from redactor import messages
-from redactor.config import MAX_TIME_BUDGET, Settings, load_settings
+from redactor.config import Settings, load_settings
+from redactor.hosts.catalogue import events
 from redactor.hosts.core import (
     HookTimeout,
     JsonAdapter,
@@ -41,6 +42,7 @@ from redactor.hosts.core import (
 from redactor.patch import plain_field_name, walk_json
 from redactor.policy import match_prompt, match_tool
 from redactor.results import JsonPath
+from redactor.serve.timeouts import MAX_TIME_BUDGET
 
 __all__ = ["ADAPTER", "MAX_ABANDONED", "WITHHELD_MESSAGE_NODES", "Guard", "HermesPlugin",
            "HermesShell", "block_supported", "blocking", "modify_supported", "register", "shell",
@@ -223,7 +225,7 @@ class HermesShell(JsonAdapter):
     """
 
     name = "hermes"
-    events = frozenset({"pre_llm_call", "pre_tool_call"})
+    events = frozenset(events("hermes"))
 
     def ignored(self) -> Outcome:
         return Outcome(stdout="{}")

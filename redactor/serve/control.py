@@ -20,6 +20,7 @@ from typing import Any
 
 from redactor.errors import RedactorError
 from redactor.serve import protocol
+from redactor.serve.timeouts import CONTROL_TIMEOUT
 
 __all__ = ["ServerError", "prepare_runtime_dir", "request_status", "request_stop",
            "socket_file", "spawn_detached", "take_lock", "wait_until_up"]
@@ -84,9 +85,10 @@ def spawn_detached(cwd: str | None = None) -> bool:
         os.close(lock)
 
 
-def _control(host: bytes) -> bytes | None:
+def _control(verb: bytes) -> bytes | None:
     try:
-        answer = protocol.exchange(protocol.build_request(b"", host=host), timeout=5.0)
+        answer = protocol.exchange(protocol.build_request(b"", control=verb),
+                                   timeout=CONTROL_TIMEOUT)
         _, out, _ = protocol.parse_answer(answer)
     except (protocol.Unreachable, protocol.Broken):
         return None

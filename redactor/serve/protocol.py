@@ -1,37 +1,40 @@
 """The warm engine's wire protocol and paths, shared by the light client and the server.
 
-Import-light on purpose (``sys``, ``time``, ``_socket`` and ``posix`` only): the hook
-client runs it on every call under ``python -I -S``.
+Import-light on purpose (``sys``, ``time``, ``_socket`` and ``posix`` only, with the
+host catalogue and the timeout chain, which import nothing): the hook client runs it
+on every call under ``python -I -S``.
 
 Wire format (version RDX1).  Request: ``RDX1`` line, ``key value`` lines (``stamp``,
-``host``, ``cwd``, ``env NAME=value``), an empty line, then the raw event until the
-client half-closes.  Answer: ``RDX1 <exit> <stdout bytes> <stderr bytes>`` line and the
-two bodies, or ``RDX1 RESTART`` when the server runs other code than this client.
+``cwd``, ``env NAME=value``, then ``host NAME`` for a hook event or ``control VERB``
+for the server itself: ``status``, ``stop``), an empty line, then the raw event until
+the client half-closes.  The dispatcher adds a ``deadline`` line for its worker.
+Answer: ``RDX1 <exit> <stdout bytes> <stderr bytes>`` line and the two bodies, or
+``RDX1 RESTART`` when the server runs other code than this client.
 """
 
 import _socket
 import posix
 import time
 
+from redactor.hosts.catalogue import HOSTS
+from redactor.serve.timeouts import (
+    ANSWER_MARGIN,
+    ANSWER_TIMEOUT,
+    CLIENT_RESERVE,
+    CONNECT_TIMEOUT,
+    HOST_TIMEOUT,
+    RETRY_WINDOW,
+)
+
+__all__ = ["ANSWER_MARGIN", "ANSWER_TIMEOUT", "CLIENT_RESERVE", "CONNECT_TIMEOUT", "CONTROLS",
+           "HOSTS", "HOST_TIMEOUT", "MAGIC", "RETRY_WINDOW", "Broken", "Dropped", "Unreachable",
+           "build_request", "check_private", "code_stamp", "encode_answer", "exchange",
+           "install_id", "package_dirs", "package_root", "parse_answer", "parse_request",
+           "runtime_dir", "socket_path", "with_deadline"]
+
 MAGIC = b"RDX1"
-#: The hosts a hook request may name (the adapters of :mod:`redactor.hosts`).
-HOSTS = ("claude", "codex", "gemini", "hermes")
-#: The timeout ``redactor install`` (and the Claude Code plugin) gives every host's hook,
-#: in seconds.  A host lets the event through when it is reached.
-HOST_TIMEOUT = 30.0
-#: The whole answer is written at least this long before the host's timeout.
-ANSWER_MARGIN = 5.0
-#: What the client keeps, after giving up on the server, for its own safe answer (a
-#: full import and a bounded answer; see redactor.hosts.core.withheld).
-CLIENT_RESERVE = 3.0
-#: Seconds from the client's start to the server's answer (or to the end of an answer
-#: computed in process): past it the client answers fail-closed by itself.
-ANSWER_TIMEOUT = HOST_TIMEOUT - ANSWER_MARGIN - CLIENT_RESERVE
-CONNECT_TIMEOUT = 2.0
-#: A server that closed without answering (it was stopping, or died) within this many
-#: seconds leaves time to answer in process; later, the event fails closed instead,
-#: so that the host's own timeout can never be reached.
-RETRY_WINDOW = 5.0
+#: The verbs a ``control`` line may name.
+CONTROLS = ("status", "stop")
 #: Environment variables the server needs to answer as this process would.
 FORWARDED = (b"HOME", b"XDG_CONFIG_HOME", b"XDG_STATE_HOME")
 FORWARDED_PREFIX = b"REDACTOR_"
@@ -173,10 +176,13 @@ def check_private(path: str, want_socket: bool) -> None:
 
 
 def build_request(payload: bytes, host: bytes = b"claude", stamp: int | None = None,
-                  environ: "dict[bytes, bytes] | None" = None, cwd: str | None = None) -> bytes:
+                  environ: "dict[bytes, bytes] | None" = None, cwd: str | None = None, *,
+                  control: bytes | None = None) -> bytes:
+    """A hook request for ``host``, or with ``control`` a request to the server itself."""
     env = posix.environ if environ is None else environ
     lines = [MAGIC, b"stamp " + str(code_stamp() if stamp is None else stamp).encode(),
-             b"host " + host, b"cwd " + (cwd or posix.getcwd()).encode("utf-8", "surrogateescape")]
+             b"control " + control if control is not None else b"host " + host,
+             b"cwd " + (cwd or posix.getcwd()).encode("utf-8", "surrogateescape")]
     for name, value in env.items():
         if name in FORWARDED or name.startswith(FORWARDED_PREFIX):
             if b"\n" in name or b"\n" in value:
@@ -186,6 +192,38 @@ def build_request(payload: bytes, host: bytes = b"claude", stamp: int | None = N
         if b"\n" in line:
             raise Unreachable("a header value holds a newline")
     return b"\n".join(lines) + b"\n\n" + payload
+
+
+def parse_request(raw: bytes) -> "tuple[dict[str, str], dict[str, str], bytes]":
+    """``(fields, forwarded environment, payload)`` of an RDX1 request; ``fields`` is
+    empty when the request does not start with the magic line."""
+    head, _, payload = raw.partition(b"\n\n")
+    lines = head.split(b"\n")
+    fields: dict[str, str] = {}
+    env: dict[str, str] = {}
+    if lines[0] != MAGIC:
+        return fields, env, payload
+    for line in lines[1:]:
+        key, _, value = line.decode("utf-8", "surrogateescape").partition(" ")
+        if key == "env":
+            name, _, env_value = value.partition("=")
+            env[name] = env_value
+        else:
+            fields[key] = value
+    return fields, env, payload
+
+
+def with_deadline(raw: bytes, deadline: float) -> bytes:
+    """The request with the worker's own deadline (``time.monotonic()``, which is the
+    same clock in every process) as its last header line, which wins over any line of
+    that name the client sent."""
+    head, sep, payload = raw.partition(b"\n\n")
+    return b"%s\ndeadline %.6f%s%s" % (head, deadline, sep, payload)
+
+
+def encode_answer(code: int, out: bytes, err: bytes) -> bytes:
+    """An RDX1 answer: exit code, then the two bodies."""
+    return b"%s %d %d %d\n%s%s" % (MAGIC, code, len(out), len(err), out, err)
 
 
 def exchange(request: bytes, path: str | None = None, timeout: float = ANSWER_TIMEOUT) -> bytes:

@@ -2,8 +2,10 @@
 
 Hooks run as a new process per tool call; importing Presidio costs about a second
 of CPU each time.  The server pays it once.  It listens on
-``$XDG_RUNTIME_DIR/redactor/engine.sock`` (or ``/tmp/redactor-<uid>/``), a folder of
-mode 0700 and a socket of mode 0600 that must belong to the user; it answers each
+``engine-<installation id>.sock`` in ``$XDG_RUNTIME_DIR/redactor/`` (else
+``/tmp/redactor-<uid>/``, else a private folder under the user's cache folder: see
+:func:`redactor.serve.protocol.runtime_dir`), a folder of mode 0700 and a socket of
+mode 0600 that must belong to the user; it answers each
 client for the client's own working directory and environment, re-reads the
 configuration files on every request (an edit applies to the next call), and exits
 after an idle time, after a number of requests (bounding memory over long runs),
@@ -18,7 +20,8 @@ a worker that overruns is killed and replaced, and that caller alone gets the
 fail-closed answer.  One slow or pathological call therefore never holds up
 another caller beyond the pool's size.
 
-The wire format is described in :mod:`redactor.serve.protocol`.
+The wire format is described in :mod:`redactor.serve.protocol`, the deadlines in
+:mod:`redactor.serve.timeouts`.
 """
 
 from __future__ import annotations
@@ -38,26 +41,22 @@ from pathlib import Path
 from typing import Any, Final
 
 from redactor import __version__
-from redactor.serve import protocol
+from redactor.serve import protocol, timeouts
 from redactor.serve.control import ServerError, prepare_runtime_dir, take_lock
+from redactor.serve.protocol import encode_answer, parse_request, with_deadline
+from redactor.serve.worker import fail_closed_answer
 
-__all__ = ["EngineServer", "WorkerPool", "encode_answer", "parse_request", "request_budget",
-           "serve"]
+__all__ = ["EngineServer", "WorkerPool", "encode_answer", "fail_closed_answer", "parse_request",
+           "request_budget", "serve", "with_deadline"]
 
 DEFAULT_IDLE: Final = 900.0
 DEFAULT_MAX_REQUESTS: Final = 200_000
 DEFAULT_WORKERS: Final = 2
 MAX_REQUEST_BYTES: Final = 128 << 20
-READ_TIMEOUT: Final = 30.0
-#: Seconds a worker may take beyond the caller's time budget before it is killed: its
-#: own timer normally answers (fail closed) at the budget.
-GRACE: Final = 1.0
-#: The longest wait for a worker's answer: below the client's own timeout, so that the
-#: caller gets this server's fail-closed answer rather than giving up by itself.
-MAX_WAIT: Final = protocol.ANSWER_TIMEOUT - 2.0
-#: A worker's own timer ends this long before the dispatcher stops waiting for it, so
-#: that the worker's safe answer (bounded) arrives and the worker is not killed.
-WORKER_RESERVE: Final = 0.5
+READ_TIMEOUT: Final = timeouts.READ_TIMEOUT
+GRACE: Final = timeouts.GRACE
+MAX_WAIT: Final = timeouts.MAX_WAIT
+WORKER_RESERVE: Final = timeouts.WORKER_RESERVE
 #: Seconds a new worker may take to build its engine before it counts as failed.
 WARM_TIMEOUT: Final = 300.0
 #: Workers that failed to start in a row before the server gives up (clients then
@@ -90,37 +89,6 @@ def _rss_bytes(pid: int | str = "self") -> int:
 # ---------------------------------------------------------------------- protocol
 
 
-def parse_request(raw: bytes) -> tuple[dict[str, str], dict[str, str], bytes]:
-    """``(fields, forwarded environment, payload)`` of an RDX1 request; ``fields`` is
-    empty when the request does not start with the magic line."""
-    head, _, payload = raw.partition(b"\n\n")
-    lines = head.split(b"\n")
-    fields: dict[str, str] = {}
-    env: dict[str, str] = {}
-    if lines[0] != protocol.MAGIC:
-        return fields, env, payload
-    for line in lines[1:]:
-        key, _, value = line.decode("utf-8", "surrogateescape").partition(" ")
-        if key == "env":
-            name, _, env_value = value.partition("=")
-            env[name] = env_value
-        else:
-            fields[key] = value
-    return fields, env, payload
-
-
-def with_deadline(raw: bytes, deadline: float) -> bytes:
-    """The request with the worker's own deadline (``time.monotonic()``, which is the
-    same clock in every process) as its last header line, which wins over any line of
-    that name the client sent."""
-    head, sep, payload = raw.partition(b"\n\n")
-    return b"%s\ndeadline %.6f%s%s" % (head, deadline, sep, payload)
-
-
-def encode_answer(code: int, out: bytes, err: bytes) -> bytes:
-    return b"%s %d %d %d\n%s%s" % (protocol.MAGIC, code, len(out), len(err), out, err)
-
-
 def request_budget(fields: Mapping[str, str], env: Mapping[str, str]) -> float:
     """The caller's ``hooks.time_budget_seconds`` (a user-file setting: project files
     cannot set it, so a broken project file does not change it)."""
@@ -132,18 +100,13 @@ def request_budget(fields: Mapping[str, str], env: Mapping[str, str]) -> float:
     try:
         files = [item for item in config_files(Path(cwd), env) if item[1] == "user"]
         return load_settings(env=env, files=files).hook_time_budget
-    except Exception:  # the worker reports the configuration error itself
+    except Exception as exc:
+        # The worker answers with the configuration error itself; the log says why this
+        # call was given the default budget.
+        from redactor.diagnostics import log_error
+
+        log_error("hook server budget (the default is used)", None, exc, env)
         return Settings().hook_time_budget
-
-
-def fail_closed_answer(host: str, payload: bytes, error: BaseException,
-                       env: Mapping[str, str]) -> bytes:
-    """The host's safe answer, computed here, to a request no worker answered.  Names
-    no value."""
-    from redactor.hosts.core import adapter
-
-    outcome = adapter(host).fail_closed_raw(payload, error, env, source="hook server")
-    return encode_answer(*outcome.encoded())
 
 
 # ------------------------------------------------------------------- worker pool
@@ -494,21 +457,26 @@ class EngineServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
         fields, env, payload = parse_request(raw)
         if not raw.startswith(protocol.MAGIC + b"\n"):
             return encode_answer(2, b"", b"redactor: unknown request\n")
-        host = fields.get("host", "")
-        if host == "status":
+        control = fields.get("control")
+        if control == "status":
             return encode_answer(0, json.dumps(self.status()).encode(), b"")
-        if host == "stop":
+        if control == "stop":
             self.stop_soon()
             return encode_answer(0, b"stopping\n", b"")
+        if control is not None:
+            return encode_answer(2, b"", b"redactor: unknown control request\n")
+        host = fields.get("host", "")
         if fields.get("stamp") != str(self.stamp):
             # Another installation or edited code: never answer with the old code.
             self.stop_soon()
             return protocol.MAGIC + b" RESTART\n"
         if host not in protocol.HOSTS:
             return encode_answer(2, b"", b"redactor: unknown host\n")
-        deadline = arrived + min(request_budget(fields, env) + GRACE, MAX_WAIT)
+        budget = request_budget(fields, env)
+        deadline = arrived + timeouts.dispatcher_wait(budget)
         try:
-            return self.pool.ask(with_deadline(raw, deadline - WORKER_RESERVE), deadline)
+            return self.pool.ask(with_deadline(raw, arrived + timeouts.worker_wait(budget)),
+                                 deadline)
         except _PoolClosed:
             return b""
         except Exception as exc:  # HookTimeout, WorkerFailed: this caller fails closed

@@ -21,9 +21,10 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Mapping
 from typing import Final
 
-__all__ = ["PARENT_ENV", "main", "read_frame", "write_frame"]
+__all__ = ["PARENT_ENV", "fail_closed_answer", "main", "read_frame", "write_frame"]
 
 HEADER: Final = 8
 #: The dispatcher's pid: a worker whose parent is already gone exits at once.
@@ -83,12 +84,23 @@ def warm() -> None:
     engine.may_contain("aquecimento")
 
 
+def fail_closed_answer(host: str, payload: bytes, error: BaseException,
+                       env: Mapping[str, str]) -> bytes:
+    """The host's safe answer to a request nobody answered (the dispatcher's, when no
+    worker did), as an RDX1 answer.  Names no value."""
+    from redactor.hosts.core import adapter
+    from redactor.serve.protocol import encode_answer
+
+    outcome = adapter(host).fail_closed_raw(payload, error, env, source="hook server")
+    return encode_answer(*outcome.encoded())
+
+
 def answer(raw: bytes) -> bytes:
     """The RDX1 answer to one hook request, by the adapter of the host it names."""
     from redactor.drills import drill
     from redactor.errors import ConfigError
     from redactor.hosts.core import adapter
-    from redactor.serve.server import encode_answer, fail_closed_answer, parse_request
+    from redactor.serve.protocol import encode_answer, parse_request
 
     fields, env, payload = parse_request(raw)
     host, cwd = fields.get("host", ""), fields.get("cwd", "")

@@ -72,7 +72,7 @@ class Rig:
                               timeout=LIVENESS, check=False)
 
     def status(self) -> dict[str, Any] | None:
-        request = client_module.build_request(b"", host=b"status")
+        request = client_module.build_request(b"", control=b"status")
         try:
             answer = client_module.exchange(request, path=self.socket, timeout=10)
             _, out, _ = client_module.parse_answer(answer)
