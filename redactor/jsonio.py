@@ -10,7 +10,10 @@
   surrogates are written as ``\\uXXXX`` escapes, never as raw bytes, and a value
   that is not JSON (``NaN``) is an error instead of ``NaN`` on stdout.
 
-Only the standard library is imported: the light hook client uses this module.
+Only the standard library is imported: the host adapters (:mod:`redactor.hosts`) read
+and write every event through this module, in the server's workers and in the
+client's slow path.  The light client itself parses no JSON: it hands the raw event
+to the server (:mod:`redactor.serve.client`).
 """
 
 from __future__ import annotations

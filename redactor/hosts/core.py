@@ -446,9 +446,12 @@ class JsonAdapter:
 
     def handle(self, payload: Any, settings: Settings | None = None,
                env: Mapping[str, str] | None = None, default_cwd: str | None = None,
-               deadline: float | None = None) -> Outcome:
+               deadline: float | None = None, *,
+               read: list[Settings] | None = None) -> Outcome:
         """Answer one parsed event within the time budget (and before ``deadline``, a
-        ``time.monotonic()`` value, when given).  Raises on internal errors."""
+        ``time.monotonic()`` value, when given).  Raises on internal errors.  The
+        settings used are appended to ``read`` when given, so that a caller whose call
+        failed after them can answer in their language."""
         if not isinstance(payload, dict):
             raise ValueError("the hook event is not a JSON object")
         event = payload.get(self.event_key)
@@ -465,6 +468,8 @@ class JsonAdapter:
             # Reading the configuration (a project's rules among it) is bounded too.
             with time_budget(limit):
                 settings = settings_for(payload, environ, default_cwd)
+        if read is not None:
+            read.append(settings)
         left = min(self.budget_seconds(settings), limit - (time.monotonic() - started))
         with time_budget(max(left, 0.01)):
             # Failure drills: prove, against the real host, that an error fails closed.
@@ -478,6 +483,7 @@ class JsonAdapter:
         """Parse and answer one event; every failure becomes :meth:`fail_closed`."""
         payload: Any = None
         event: str | None = sniff_event(raw)
+        read: list[Settings] = [] if settings is None else [settings]
         try:
             drills = drill(os.environ if env is None else env, "REDACTOR_TEST_FAULT")
             if f"unreadable-{event}" in drills.split(","):
@@ -486,11 +492,14 @@ class JsonAdapter:
             payload = jsonio.loads(raw)
             if isinstance(payload, dict) and isinstance(payload.get(self.event_key), str):
                 event = payload[self.event_key]
-            return self.handle(payload, settings, env, default_cwd, deadline)
+            return self.handle(payload, settings, env, default_cwd, deadline, read=read)
         except BaseException as exc:  # every failure must fail closed
             if isinstance(exc, KeyboardInterrupt | SystemExit) and event not in self.events:
                 raise
-            return self._failed(raw, event, payload, exc, env)
+            # In the configured language when the configuration was read before the
+            # failure (the default one otherwise: the configuration may be what failed).
+            language = read[-1].language if read else None
+            return self._failed(raw, event, payload, exc, env, language=language)
 
     def fail_closed_raw(self, raw: bytes, error: BaseException,
                         env: Mapping[str, str] | None = None, source: str = "") -> Outcome:
@@ -505,11 +514,13 @@ class JsonAdapter:
         return self._failed(raw, event, payload, error, env, source=source)
 
     def _failed(self, raw: bytes, event: str | None, payload: Any, error: BaseException,
-                env: Mapping[str, str] | None, *, source: str = "") -> Outcome:
+                env: Mapping[str, str] | None, *, source: str = "",
+                language: str | None = None) -> Outcome:
         from redactor.diagnostics import log_error
 
         log_error(source or f"hook {self.name}", event, error, env)
-        outcome = self.fail_closed(event, payload, error)
+        outcome = self.fail_closed(event, payload, error) if language is None \
+            else self.fail_closed(event, payload, error, language)
         self.after_failure(raw, outcome, env)
         return outcome
 

@@ -23,13 +23,15 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final, Generic, Literal, TypeVar, cast
 
 from redactor import messages
 from redactor.config import Settings, load_settings
-from redactor.hosts.catalogue import events
+from redactor.errors import ConfigError
+from redactor.hosts import catalogue
 from redactor.hosts.core import (
     HookTimeout,
     JsonAdapter,
@@ -127,14 +129,35 @@ def _withheld_copy(value: Any, marker: str, limit: int) -> Any:
 
 
 class Guard:
-    """Decisions for one Hermes process: settings are re-read on every call."""
+    """Decisions for one Hermes process: settings are read once per callback.
+
+    A plugin callback reads them once (:meth:`settings`, on its work's thread) and pins
+    them there (:meth:`pinned`): every decision of that callback uses the same
+    settings, and an edit of the configuration applies to the next callback.
+    """
 
     def __init__(self, env: Mapping[str, str] | None = None, cwd: Path | None = None) -> None:
         self.env = os.environ if env is None else env
         self.cwd = cwd
+        self._pinned = threading.local()
 
     def settings(self) -> Settings:
+        """The configuration, read from its files."""
         return load_settings(cwd=self.cwd, env=self.env)
+
+    @contextmanager
+    def pinned(self, settings: Settings) -> Iterator[None]:
+        """Let this thread's decisions use ``settings`` instead of reading them again."""
+        self._pinned.settings = settings
+        try:
+            yield
+        finally:
+            self._pinned.settings = None
+
+    def current(self) -> Settings:
+        """The settings pinned on this thread, else the configuration read now."""
+        settings: Settings | None = getattr(self._pinned, "settings", None)
+        return settings if settings is not None else self.settings()
 
     def engine(self, settings: Settings) -> Any:
         from redactor.api import get_redactor
@@ -147,7 +170,7 @@ class Guard:
 
         The text is analysed once; callers pick what blocks (``blocking``).
         """
-        settings = self.settings()
+        settings = self.current()
         text = user_text(user_message)
         rule = match_prompt(settings.rules, text)
         if rule is not None:
@@ -157,13 +180,13 @@ class Guard:
 
 
     def redact_text(self, text: str) -> tuple[str, list[str]]:
-        settings = self.settings()
+        settings = self.current()
         result = self.engine(settings).redact(text)
         return result.text, [f.entity_type for f in result.findings]
 
     def redact_messages(self, value: Any) -> tuple[Any, list[str]]:
         """Redact the content strings of chat messages (structure keys stay)."""
-        settings = self.settings()
+        settings = self.current()
         engine = self.engine(settings)
         found: list[str] = []
 
@@ -192,13 +215,13 @@ class Guard:
         renamed top-level key shows as a patch key missing from ``args`` (a shallow
         merge cannot remove the old one: see :func:`renames_top_level`).
         """
-        settings = self.settings()
+        settings = self.current()
         result = self.engine(settings).redact_json(args, keys_and_numbers=True,
                                                    entities=settings.input_entities)
         return dict(result.value), dict(result.patch)
 
     def tool_rule(self, tool_name: str, args: Any) -> tuple[Literal["deny", "ask"], str] | None:
-        rule = match_tool(self.settings().rules, tool_name, args)
+        rule = match_tool(self.current().rules, tool_name, args)
         return (rule.action, rule.reason) if rule is not None else None
 
 
@@ -225,7 +248,7 @@ class HermesShell(JsonAdapter):
     """
 
     name = "hermes"
-    events = frozenset(events("hermes"))
+    events = frozenset(catalogue.events("hermes"))
 
     def ignored(self) -> Outcome:
         return Outcome(stdout="{}")
@@ -346,7 +369,12 @@ class _Work(threading.Thread, Generic[T]):
                 self.settings = settings
             finally:
                 self.configured.set()
-            self.result = self._work(settings)
+            pinned = getattr(self._guard, "pinned", None)
+            if pinned is None:  # a guard of another kind reads its settings itself
+                self.result = self._work(settings)
+            else:
+                with pinned(settings):
+                    self.result = self._work(settings)
         except BaseException as exc:  # handed to the callback, which fails closed
             self.error = exc
         finally:
@@ -427,9 +455,14 @@ class HermesPlugin:
                 why)
 
     def _fail(self, where: str, exc: BaseException) -> None:
+        """Log a failed callback; a configuration error in Hermes' log too, naming the
+        problem (its text is written never to hold data), so that it is not only seen
+        as blocked calls."""
         from redactor.diagnostics import log_error
 
         log_error(f"hermes {where}", where, exc)
+        if isinstance(exc, ConfigError):
+            logger.warning("redactor: %s answered with its safe answer: %s", where, exc)
 
     # pre_llm_call -----------------------------------------------------------------
     def pre_llm_call(self, **kwargs: Any) -> Any:
@@ -596,7 +629,8 @@ def register(ctx: Any) -> None:
                        "middleware; personal data in prompts cannot be stopped")
     try:
         block_mode = plugin._mode() == "block"
-    except Exception:  # a broken config shows at the first call, which then blocks
+    except Exception as exc:  # every call blocks until the configuration is fixed
+        plugin._fail("register", exc)
         block_mode = True
     if block_mode and not plugin.can_block:
         plugin.warn_block_unsupported("no block directive in agent.turn_context")

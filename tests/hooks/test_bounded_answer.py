@@ -126,6 +126,38 @@ def test_every_deadline_of_the_chain_ends_before_the_next_one() -> None:
     assert config.MAX_TIME_BUDGET <= protocol.ANSWER_TIMEOUT
 
 
+def test_every_step_of_the_chain_leaves_a_margin_under_the_one_before() -> None:
+    from redactor.hosts import hermes
+    from redactor.serve import control, timeouts
+
+    # Every user reads the one module.
+    assert protocol.HOST_TIMEOUT == timeouts.HOST_TIMEOUT
+    assert protocol.ANSWER_TIMEOUT == timeouts.ANSWER_TIMEOUT
+    assert server.MAX_WAIT == timeouts.MAX_WAIT and server.GRACE == timeouts.GRACE
+    assert server.WORKER_RESERVE == timeouts.WORKER_RESERVE
+    assert config.MAX_TIME_BUDGET == timeouts.MAX_TIME_BUDGET
+    assert core.MAX_TIME_BUDGET == hermes.MAX_TIME_BUDGET == timeouts.MAX_TIME_BUDGET
+    assert control.CONTROL_TIMEOUT == timeouts.CONTROL_TIMEOUT
+    # host > client (with its own safe answer) > dispatcher > worker > the work itself,
+    # for every budget a configuration may set.
+    client_ends = timeouts.ANSWER_TIMEOUT + timeouts.CLIENT_RESERVE
+    assert client_ends + timeouts.ANSWER_MARGIN <= timeouts.HOST_TIMEOUT
+    assert timeouts.MAX_WAIT + timeouts.SERVER_MARGIN <= timeouts.ANSWER_TIMEOUT
+    assert timeouts.CONNECT_TIMEOUT < timeouts.ANSWER_TIMEOUT
+    assert timeouts.RETRY_WINDOW < timeouts.ANSWER_TIMEOUT  # an answer in process still fits
+    for tenths in range(5, int(timeouts.MAX_TIME_BUDGET * 10) + 1):
+        budget = tenths / 10
+        dispatcher = timeouts.dispatcher_wait(budget)
+        worker_ends = timeouts.worker_wait(budget)
+        assert dispatcher <= timeouts.MAX_WAIT < timeouts.ANSWER_TIMEOUT
+        assert worker_ends <= dispatcher - timeouts.WORKER_RESERVE
+        assert worker_ends > 0
+        # The worker's timer normally ends the work at the budget itself, inside the
+        # dispatcher's wait.
+        assert min(budget, worker_ends) < dispatcher
+    assert timeouts.MAX_TIME_BUDGET <= timeouts.MAX_WAIT
+
+
 def test_the_worker_obeys_the_dispatchers_deadline_over_the_clients(tmp_path: Path) -> None:
     event = post({"stdout": f"cliente {CPF}", "stderr": "", "interrupted": False,
                   "isImage": False})
