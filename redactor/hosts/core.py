@@ -395,6 +395,11 @@ def bounded_copy(value: Any, marker: str, limit: int, *,
 # ------------------------------------------------------------------ adapters
 
 
+#: Called with the settings of a call as soon as they are read; may return an earlier
+#: deadline (``time.monotonic()``) for the rest of the call.
+OnSettings = Callable[[Settings], "float | None"]
+
+
 class Adapter(Protocol):
     """What the command line, the light client and the warm engine need of a host."""
 
@@ -402,15 +407,20 @@ class Adapter(Protocol):
 
     def run(self, raw: bytes, settings: Settings | None = None,
             env: Mapping[str, str] | None = None, default_cwd: str | None = None,
-            deadline: float | None = None) -> Outcome:
+            deadline: float | None = None, *,
+            on_settings: OnSettings | None = None) -> Outcome:
         """Answer one raw event; never raises (every failure is the safe answer).
-        ``deadline`` (``time.monotonic()``) ends the time budget earlier when given."""
+        ``deadline`` (``time.monotonic()``) ends the time budget earlier when given;
+        ``on_settings`` is called with the settings once they are read (see
+        :meth:`JsonAdapter.handle`)."""
         ...
 
     def fail_closed_raw(self, raw: bytes, error: BaseException,
-                        env: Mapping[str, str] | None = None, source: str = "") -> Outcome:
+                        env: Mapping[str, str] | None = None, source: str = "",
+                        language: str | None = None) -> Outcome:
         """The safe answer to an event nobody could answer (the engine failed); the
-        error is logged under ``source`` (who gave up: ``hook client``, ``hook server``)."""
+        error is logged under ``source`` (who gave up: ``hook client``, ``hook server``).
+        In ``language`` when the caller knows the configured one."""
         ...
 
 
@@ -447,11 +457,14 @@ class JsonAdapter:
     def handle(self, payload: Any, settings: Settings | None = None,
                env: Mapping[str, str] | None = None, default_cwd: str | None = None,
                deadline: float | None = None, *,
-               read: list[Settings] | None = None) -> Outcome:
+               on_settings: OnSettings | None = None) -> Outcome:
         """Answer one parsed event within the time budget (and before ``deadline``, a
-        ``time.monotonic()`` value, when given).  Raises on internal errors.  The
-        settings used are appended to ``read`` when given, so that a caller whose call
-        failed after them can answer in their language."""
+        ``time.monotonic()`` value, when given).  Raises on internal errors.
+
+        ``on_settings`` is called with the settings once they are read here, outside
+        the time budget's timer; the deadline it returns, if any, ends the call earlier
+        (the warm server's worker reports the caller's budget this way, so that the
+        configuration is read once per call)."""
         if not isinstance(payload, dict):
             raise ValueError("the hook event is not a JSON object")
         event = payload.get(self.event_key)
@@ -468,8 +481,10 @@ class JsonAdapter:
             # Reading the configuration (a project's rules among it) is bounded too.
             with time_budget(limit):
                 settings = settings_for(payload, environ, default_cwd)
-        if read is not None:
-            read.append(settings)
+            if on_settings is not None:
+                earlier = on_settings(settings)
+                if earlier is not None:
+                    limit = min(limit, earlier - started)
         left = min(self.budget_seconds(settings), limit - (time.monotonic() - started))
         with time_budget(max(left, 0.01)):
             # Failure drills: prove, against the real host, that an error fails closed.
@@ -479,11 +494,17 @@ class JsonAdapter:
 
     def run(self, raw: bytes, settings: Settings | None = None,
             env: Mapping[str, str] | None = None, default_cwd: str | None = None,
-            deadline: float | None = None) -> Outcome:
+            deadline: float | None = None, *,
+            on_settings: OnSettings | None = None) -> Outcome:
         """Parse and answer one event; every failure becomes :meth:`fail_closed`."""
         payload: Any = None
         event: str | None = sniff_event(raw)
         read: list[Settings] = [] if settings is None else [settings]
+
+        def noted(found: Settings) -> float | None:
+            read.append(found)
+            return on_settings(found) if on_settings is not None else None
+
         try:
             drills = drill(os.environ if env is None else env, "REDACTOR_TEST_FAULT")
             if f"unreadable-{event}" in drills.split(","):
@@ -492,7 +513,7 @@ class JsonAdapter:
             payload = jsonio.loads(raw)
             if isinstance(payload, dict) and isinstance(payload.get(self.event_key), str):
                 event = payload[self.event_key]
-            return self.handle(payload, settings, env, default_cwd, deadline, read=read)
+            return self.handle(payload, settings, env, default_cwd, deadline, on_settings=noted)
         except BaseException as exc:  # every failure must fail closed
             if isinstance(exc, KeyboardInterrupt | SystemExit) and event not in self.events:
                 raise
@@ -502,7 +523,8 @@ class JsonAdapter:
             return self._failed(raw, event, payload, exc, env, language=language)
 
     def fail_closed_raw(self, raw: bytes, error: BaseException,
-                        env: Mapping[str, str] | None = None, source: str = "") -> Outcome:
+                        env: Mapping[str, str] | None = None, source: str = "",
+                        language: str | None = None) -> Outcome:
         payload: Any = None
         if len(raw) <= FAIL_CLOSED_PARSE_BYTES:
             # A large event is not parsed again here: its answer takes the fixed form
@@ -511,7 +533,7 @@ class JsonAdapter:
                 payload = jsonio.loads(raw)
         named = payload.get(self.event_key) if isinstance(payload, dict) else None
         event = named if isinstance(named, str) else sniff_event(raw)
-        return self._failed(raw, event, payload, error, env, source=source)
+        return self._failed(raw, event, payload, error, env, source=source, language=language)
 
     def _failed(self, raw: bytes, event: str | None, payload: Any, error: BaseException,
                 env: Mapping[str, str] | None, *, source: str = "",

@@ -213,11 +213,14 @@ def parse_request(raw: bytes) -> "tuple[dict[str, str], dict[str, str], bytes]":
     return fields, env, payload
 
 
-def with_deadline(raw: bytes, deadline: float) -> bytes:
+def with_deadline(raw: bytes, deadline: float, arrived: "float | None" = None) -> bytes:
     """The request with the worker's own deadline (``time.monotonic()``, which is the
     same clock in every process) as its last header line, which wins over any line of
-    that name the client sent."""
+    that name the client sent; before it the request's arrival at the dispatcher, when
+    given (the caller's budget counts from it)."""
     head, sep, payload = raw.partition(b"\n\n")
+    if arrived is not None:
+        head += b"\narrived %.6f" % arrived
     return b"%s\ndeadline %.6f%s%s" % (head, deadline, sep, payload)
 
 

@@ -6,16 +6,18 @@ of CPU each time.  The server pays it once.  It listens on
 ``/tmp/redactor-<uid>/``, else a private folder under the user's cache folder: see
 :func:`redactor.serve.protocol.runtime_dir`), a folder of mode 0700 and a socket of
 mode 0600 that must belong to the user; it answers each
-client for the client's own working directory and environment, re-reads the
-configuration files on every request (an edit applies to the next call), and exits
+client for the client's own working directory and environment, its worker reads the
+configuration files once per request (an edit applies to the next call), and exits
 after an idle time, after a number of requests (bounding memory over long runs),
 or when a client runs other code (the client then starts a new one).
 
 The server process itself is a light dispatcher: it never imports Presidio.  The
 engine runs in a small pool of worker processes (:mod:`redactor.serve.worker`, two by
 default), each answering one request at a time in its main thread under the hook's
-time budget.  The dispatcher waits for an answer at most the caller's budget
-(``hooks.time_budget_seconds``) plus a grace, never past the client's own timeout;
+time budget.  The dispatcher reads no configuration: the worker tells it the caller's
+budget (``hooks.time_budget_seconds``) once it has read it, and the dispatcher waits
+for the answer at most that budget plus a grace from the request's arrival, never
+past the client's own timeout;
 a worker that overruns is killed and replaced, and that caller alone gets the
 fail-closed answer.  One slow or pathological call therefore never holds up
 another caller beyond the pool's size.
@@ -36,18 +38,17 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, Final
 
 from redactor import __version__
 from redactor.serve import protocol, timeouts
 from redactor.serve.control import ServerError, prepare_runtime_dir, take_lock
 from redactor.serve.protocol import encode_answer, parse_request, with_deadline
-from redactor.serve.worker import fail_closed_answer
+from redactor.serve.worker import fail_closed_answer, parse_settings_frame
 
 __all__ = ["EngineServer", "WorkerPool", "encode_answer", "fail_closed_answer", "parse_request",
-           "request_budget", "serve", "with_deadline"]
+           "serve", "with_deadline"]
 
 DEFAULT_IDLE: Final = 900.0
 DEFAULT_MAX_REQUESTS: Final = 200_000
@@ -87,26 +88,6 @@ def _rss_bytes(pid: int | str = "self") -> int:
 
 
 # ---------------------------------------------------------------------- protocol
-
-
-def request_budget(fields: Mapping[str, str], env: Mapping[str, str]) -> float:
-    """The caller's ``hooks.time_budget_seconds`` (a user-file setting: project files
-    cannot set it, so a broken project file does not change it)."""
-    from redactor.config import Settings, config_files, load_settings
-
-    cwd = fields.get("cwd", "")
-    if not cwd.startswith("/"):
-        return Settings().hook_time_budget  # the worker refuses such a request
-    try:
-        files = [item for item in config_files(Path(cwd), env) if item[1] == "user"]
-        return load_settings(env=env, files=files).hook_time_budget
-    except Exception as exc:
-        # The worker answers with the configuration error itself; the log says why this
-        # call was given the default budget.
-        from redactor.diagnostics import log_error
-
-        log_error("hook server budget (the default is used)", None, exc, env)
-        return Settings().hook_time_budget
 
 
 # ------------------------------------------------------------------- worker pool
@@ -300,16 +281,23 @@ class WorkerPool:
         if fatal:
             self._on_fatal()
 
-    def ask(self, raw: bytes, deadline: float) -> bytes:
-        """The answer of a worker, or raise (HookTimeout, WorkerFailed) to fail closed."""
+    def ask(self, raw: bytes, arrived: float, learned: dict[str, Any] | None = None) -> bytes:
+        """The answer of a worker, or raise (HookTimeout, WorkerFailed) to fail closed.
+
+        The wait starts as long as the longest budget allows; the worker's SETTINGS frame
+        shortens it to the caller's own budget (:func:`timeouts.dispatcher_wait`) and
+        puts the caller's language in ``learned``."""
         from redactor.hosts.core import HookTimeout
 
+        deadline = arrived + timeouts.dispatcher_wait(timeouts.MAX_TIME_BUDGET)
+        request = with_deadline(raw, arrived + timeouts.worker_wait(timeouts.MAX_TIME_BUDGET),
+                                arrived=arrived)
         while True:
             worker = self.acquire(deadline)
             if worker is None:
                 raise HookTimeout("no engine worker was free within the time budget")
             try:
-                answer = worker.receive(deadline) if worker.send(raw, deadline) else None
+                answer = self._exchange(worker, request, arrived, deadline, learned)
             except _WorkerGone:
                 self.discard(worker)  # it died while idle, before this request
                 continue
@@ -324,6 +312,22 @@ class WorkerPool:
         if not answer:
             raise WorkerFailed("the engine worker could not answer")
         return answer
+
+    @staticmethod
+    def _exchange(worker: _Worker, request: bytes, arrived: float, deadline: float,
+                  learned: dict[str, Any] | None) -> bytes | None:
+        """One request to a worker: its answer, or None past the deadline."""
+        if not worker.send(request, deadline):
+            return None
+        while True:
+            body = worker.receive(deadline)
+            found = None if body is None else parse_settings_frame(body)
+            if found is None:
+                return body
+            budget, language = found
+            deadline = min(deadline, arrived + timeouts.dispatcher_wait(budget))
+            if learned is not None:
+                learned["language"] = language
 
     def close(self) -> None:
         with self._cond:
@@ -472,15 +476,14 @@ class EngineServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
             return protocol.MAGIC + b" RESTART\n"
         if host not in protocol.HOSTS:
             return encode_answer(2, b"", b"redactor: unknown host\n")
-        budget = request_budget(fields, env)
-        deadline = arrived + timeouts.dispatcher_wait(budget)
+        # The worker reads the configuration, once, and tells the caller's budget.
+        learned: dict[str, Any] = {}
         try:
-            return self.pool.ask(with_deadline(raw, arrived + timeouts.worker_wait(budget)),
-                                 deadline)
+            return self.pool.ask(raw, arrived, learned)
         except _PoolClosed:
             return b""
         except Exception as exc:  # HookTimeout, WorkerFailed: this caller fails closed
-            return fail_closed_answer(host, payload, exc, env)
+            return fail_closed_answer(host, payload, exc, env, learned.get("language"))
 
 
 def _remove_stale_socket(path: str) -> None:

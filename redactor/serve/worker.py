@@ -9,9 +9,12 @@ killed by the dispatcher and replaced; the other workers go on answering.
 
 Frames, both ways over the worker's stdin and stdout: an 8-byte big-endian length,
 then the body.  Dispatcher to worker: one raw RDX1 request (see
-:mod:`redactor.serve.protocol`).  Worker to dispatcher: first ``READY <code stamp>``,
-then one RDX1 answer per request; an empty body means the worker failed to answer,
-and the dispatcher fails closed.
+:mod:`redactor.serve.protocol`) with the dispatcher's ``arrived`` and ``deadline``
+lines.  Worker to dispatcher: first ``READY <code stamp>``, then per request a
+``SETTINGS <budget> <language>`` frame once the configuration is read (only the worker
+reads it; the dispatcher then waits no longer than that budget allows, and answers a
+stall in that language) and one RDX1 answer; an empty body means the worker failed
+to answer, and the dispatcher fails closed.
 """
 
 from __future__ import annotations
@@ -21,10 +24,11 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
-__all__ = ["PARENT_ENV", "fail_closed_answer", "main", "read_frame", "write_frame"]
+__all__ = ["PARENT_ENV", "answer", "fail_closed_answer", "main", "parse_settings_frame",
+           "read_frame", "settings_frame", "write_frame"]
 
 HEADER: Final = 8
 #: The dispatcher's pid: a worker whose parent is already gone exits at once.
@@ -85,22 +89,46 @@ def warm() -> None:
 
 
 def fail_closed_answer(host: str, payload: bytes, error: BaseException,
-                       env: Mapping[str, str]) -> bytes:
+                       env: Mapping[str, str], language: str | None = None) -> bytes:
     """The host's safe answer to a request nobody answered (the dispatcher's, when no
-    worker did), as an RDX1 answer.  Names no value."""
+    worker did), as an RDX1 answer, in ``language`` when known.  Names no value."""
     from redactor.hosts.core import adapter
     from redactor.serve.protocol import encode_answer
 
-    outcome = adapter(host).fail_closed_raw(payload, error, env, source="hook server")
+    outcome = adapter(host).fail_closed_raw(payload, error, env, source="hook server",
+                                            language=language)
     return encode_answer(*outcome.encoded())
 
 
-def answer(raw: bytes) -> bytes:
-    """The RDX1 answer to one hook request, by the adapter of the host it names."""
+def settings_frame(budget: float, language: str) -> bytes:
+    """The frame by which a worker tells the dispatcher the caller's time budget and
+    language, once it has read the configuration."""
+    return b"SETTINGS %.6f %s" % (budget, language.encode("ascii", "replace"))
+
+
+def parse_settings_frame(body: bytes) -> tuple[float, str] | None:
+    """``(budget, language)`` of a SETTINGS frame; None for any other frame."""
+    fields = body.split(b" ")
+    if len(fields) != 3 or fields[0] != b"SETTINGS":
+        return None
+    try:
+        return float(fields[1]), fields[2].decode("ascii")
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def answer(raw: bytes, report: Callable[[bytes], None] | None = None) -> bytes:
+    """The RDX1 answer to one hook request, by the adapter of the host it names.
+
+    The configuration is read once, by the adapter; ``report`` then gets the SETTINGS
+    frame, and the call's own deadline becomes the one the caller's budget gives,
+    counted from the request's arrival at the dispatcher (its ``arrived`` line)."""
+    from redactor.config import Settings
     from redactor.drills import drill
     from redactor.errors import ConfigError
     from redactor.hosts.core import adapter
     from redactor.serve.protocol import encode_answer, parse_request
+    from redactor.serve.timeouts import worker_wait
 
     fields, env, payload = parse_request(raw)
     host, cwd = fields.get("host", ""), fields.get("cwd", "")
@@ -109,14 +137,24 @@ def answer(raw: bytes) -> bytes:
         # this process's own folder is where the server happened to start.
         return fail_closed_answer(host, payload, ConfigError(
             "the hook request names no absolute working folder"), env)
-    delay = drill(env, "REDACTOR_TEST_DELAY")  # failure drills: an engine that hangs
-    if delay:
-        # Outside the time budget on purpose: a stall that only the dispatcher can end.
-        time.sleep(float(delay))
     deadline: float | None = None
     with contextlib.suppress(KeyError, ValueError):
         deadline = float(fields["deadline"])
-    outcome = adapter(host).run(payload, env=env, default_cwd=cwd, deadline=deadline)
+    arrived: float | None = None
+    with contextlib.suppress(KeyError, ValueError):
+        arrived = float(fields["arrived"])
+
+    def settings_read(settings: Settings) -> float | None:
+        if report is not None:
+            report(settings_frame(settings.hook_time_budget, settings.language))
+        delay = drill(env, "REDACTOR_TEST_DELAY")  # failure drills: an engine that hangs
+        if delay:
+            # Outside the time budget on purpose: a stall that only the dispatcher can end.
+            time.sleep(float(delay))
+        return None if arrived is None else arrived + worker_wait(settings.hook_time_budget)
+
+    outcome = adapter(host).run(payload, env=env, default_cwd=cwd, deadline=deadline,
+                                on_settings=settings_read)
     return encode_answer(*outcome.encoded())
 
 
@@ -144,7 +182,7 @@ def main() -> int:
             if raw is None:
                 return 0
             try:
-                reply = answer(raw)
+                reply = answer(raw, lambda frame: write_frame(frames, frame))
             except Exception as exc:  # the dispatcher fails closed on an empty answer
                 log_error("hook server worker", None, exc)
                 reply = b""

@@ -185,15 +185,90 @@ def test_an_adapters_failure_is_logged_with_where_it_happened(tmp_path: Path) ->
     assert ":handle" in line and CPF not in line
 
 
-def test_the_dispatcher_logs_when_it_falls_back_to_the_default_budget(tmp_path: Path) -> None:
+def test_the_configuration_is_read_once_per_call_by_the_worker(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from redactor.hosts import core
+
     (tmp_path / "xdg" / "redactor").mkdir(parents=True)
-    (tmp_path / "xdg" / "redactor" / "config.toml").write_text("[hooks\n", encoding="utf-8")
-    env = {"XDG_CONFIG_HOME": str(tmp_path / "xdg"), "XDG_STATE_HOME": str(tmp_path / "state"),
-           "HOME": str(tmp_path)}
-    budget = server.request_budget({"cwd": str(tmp_path)}, env)
-    assert budget == Settings().hook_time_budget
-    line = log_text(tmp_path / "state")
-    assert "hook server budget" in line and "error=ConfigError" in line
+    (tmp_path / "xdg" / "redactor" / "config.toml").write_text(
+        '[hooks]\ntime_budget_seconds = 3\n[messages]\nlanguage = "en"\n', encoding="utf-8")
+    reads: list[Path | None] = []
+    real = core.load_settings
+
+    def counted(cwd: Path | None = None, env: Any = None) -> Settings:
+        reads.append(cwd)
+        return real(cwd=cwd, env=env)
+
+    monkeypatch.setattr(core, "load_settings", counted)
+    monkeypatch.setattr(config, "load_settings", counted)
+    arrived = time.monotonic()
+    request = protocol.with_deadline(protocol.build_request(
+        pre_tool_use(tmp_path), environ={b"XDG_CONFIG_HOME": str(tmp_path / "xdg").encode(),
+                                         b"XDG_STATE_HOME": str(tmp_path / "state").encode()},
+        cwd=str(tmp_path)), arrived + 19.5, arrived=arrived)
+    frames: list[bytes] = []
+    code, out, _ = protocol.parse_answer(worker.answer(request, frames.append))
+    assert len(reads) == 1
+    assert frames == [worker.settings_frame(3.0, "en")]
+    assert worker.parse_settings_frame(frames[0]) == (3.0, "en")
+    assert code == 0 and CPF not in out.decode()
+
+
+class FakeWorker:
+    """A worker's pipe ends: it says its settings, then stays silent."""
+
+    def __init__(self, frames: list[bytes | None]) -> None:
+        self.frames = frames
+        self.deadlines: list[float] = []
+
+    def send(self, body: bytes, deadline: float) -> bool:
+        return True
+
+    def receive(self, deadline: float) -> bytes | None:
+        self.deadlines.append(deadline)
+        return self.frames.pop(0)
+
+
+def test_the_dispatcher_waits_the_budget_its_worker_reports() -> None:
+    from redactor.serve import timeouts
+
+    fake = FakeWorker([worker.settings_frame(2.0, "en"), None])
+    learned: dict[str, Any] = {}
+    arrived = 1000.0
+    first = arrived + timeouts.dispatcher_wait(timeouts.MAX_TIME_BUDGET)
+    answer = server.WorkerPool._exchange(fake, b"request", arrived, first,  # type: ignore[arg-type]
+                                         learned)
+    assert answer is None  # overran: the caller fails closed
+    assert fake.deadlines == [first, arrived + timeouts.dispatcher_wait(2.0)]
+    assert learned == {"language": "en"}
+
+
+def test_the_dispatchers_safe_answer_is_in_the_language_its_worker_reported(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from redactor.hosts.core import HookTimeout
+
+    class Pool:
+        def ask(self, raw: bytes, arrived: float, learned: dict[str, Any]) -> bytes:
+            learned["language"] = "en"
+            raise HookTimeout("the engine worker overran the time budget")
+
+        def close(self) -> None:
+            pass
+
+    loaded: list[int] = []
+    monkeypatch.setattr(config, "load_settings", lambda *a, **k: loaded.append(1))
+    folder = tempfile.mkdtemp(prefix="rdx-")
+    engine_server = server.EngineServer(folder + "/engine.sock", workers=1)
+    engine_server.pool = Pool()  # type: ignore[assignment]
+    try:
+        request = protocol.build_request(
+            pre_tool_use(tmp_path), stamp=engine_server.stamp, cwd=str(tmp_path),
+            environ={b"XDG_STATE_HOME": str(tmp_path / "state").encode()})
+        code, _, err = protocol.parse_answer(engine_server.respond(request, time.monotonic()))
+    finally:
+        engine_server.server_close()
+    assert code == 2 and err.decode().startswith("redactor: call blocked for safety")
+    assert loaded == []  # the dispatcher read no configuration
 
 
 # ------------------------------------------------------------------ Hermes
