@@ -64,7 +64,9 @@ def log_error(component: str, event: str | None, error: BaseException,
     try:
         path = log_path(env)
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        with path.open("a", encoding="utf-8") as stream:
+        # A name from an unreadable event may hold bytes that are not UTF-8 (lone
+        # surrogates): written escaped, never raised.
+        with path.open("a", encoding="utf-8", errors="backslashreplace") as stream:
             stream.write(line)
     except OSError:
         pass

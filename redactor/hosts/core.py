@@ -540,7 +540,9 @@ class JsonAdapter:
                 language: str | None = None) -> Outcome:
         from redactor.diagnostics import log_error
 
-        log_error(source or f"hook {self.name}", event, error, env)
+        # Only a name this host uses: any other is the event's own text, which may be data.
+        log_error(source or f"hook {self.name}", event if event in self.events else None,
+                  error, env)
         outcome = self.fail_closed(event, payload, error) if language is None \
             else self.fail_closed(event, payload, error, language)
         self.after_failure(raw, outcome, env)

@@ -31,6 +31,15 @@ def log_text(state: Path) -> str:
     return (state / "redactor" / "redactor.log").read_text(encoding="utf-8")
 
 
+@pytest.fixture
+def warm_engine() -> None:
+    """The shared engine built before the callback, as the plugin's warm-up does: a
+    callback's time budget counts the engine it builds."""
+    from redactor.api import get_redactor
+
+    get_redactor(Settings())
+
+
 # ------------------------------------------------------------------ the catalogue
 
 
@@ -185,13 +194,14 @@ def test_an_adapters_failure_is_logged_with_where_it_happened(tmp_path: Path) ->
     assert ":handle" in line and CPF not in line
 
 
+@pytest.mark.usefixtures("warm_engine")
 def test_the_configuration_is_read_once_per_call_by_the_worker(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from redactor.hosts import core
 
     (tmp_path / "xdg" / "redactor").mkdir(parents=True)
     (tmp_path / "xdg" / "redactor" / "config.toml").write_text(
-        '[hooks]\ntime_budget_seconds = 3\n[messages]\nlanguage = "en"\n', encoding="utf-8")
+        '[hooks]\ntime_budget_seconds = 19\n[messages]\nlanguage = "en"\n', encoding="utf-8")
     reads: list[Path | None] = []
     real = core.load_settings
 
@@ -209,8 +219,8 @@ def test_the_configuration_is_read_once_per_call_by_the_worker(
     frames: list[bytes] = []
     code, out, _ = protocol.parse_answer(worker.answer(request, frames.append))
     assert len(reads) == 1
-    assert frames == [worker.settings_frame(3.0, "en")]
-    assert worker.parse_settings_frame(frames[0]) == (3.0, "en")
+    assert frames == [worker.settings_frame(19.0, "en")]
+    assert worker.parse_settings_frame(frames[0]) == (19.0, "en")
     assert code == 0 and CPF not in out.decode()
 
 
@@ -271,6 +281,18 @@ def test_the_dispatchers_safe_answer_is_in_the_language_its_worker_reported(
     assert loaded == []  # the dispatcher read no configuration
 
 
+def test_logging_an_unreadable_event_name_never_raises(tmp_path: Path) -> None:
+    raw = b'{"hook_event_name": "\x80PreToolUse", "tool_name": "Bash", "tool_input": {}}'
+    outcome = claude.ADAPTER.fail_closed_raw(raw, KeyError("x"),
+                                             env={"XDG_STATE_HOME": str(tmp_path)})
+    assert outcome.stops_turn
+    assert "event=? error=KeyError" in log_text(tmp_path)
+    # Another name is the event's own text: never logged.
+    raw = json.dumps({"hook_event_name": CPF, "tool_input": {}}).encode()
+    claude.ADAPTER.fail_closed_raw(raw, KeyError("x"), env={"XDG_STATE_HOME": str(tmp_path)})
+    assert CPF not in log_text(tmp_path)
+
+
 # ------------------------------------------------------------------ Hermes
 
 
@@ -290,15 +312,6 @@ class CountingGuard(Guard):
 class BrokenConfigGuard(Guard):
     def settings(self) -> Settings:
         raise ConfigError("config.toml: [hooks] time_budget_seconds must be a number")
-
-
-@pytest.fixture
-def warm_engine() -> None:
-    """The shared engine built before the callback, as the plugin's warm-up does: a
-    callback's time budget counts the engine it builds."""
-    from redactor.api import get_redactor
-
-    get_redactor(Settings())
 
 
 @pytest.mark.usefixtures("warm_engine")
