@@ -12,6 +12,36 @@ import pytest
 
 from redactor import Settings
 from redactor.drills import SWITCH_TEXT, SWITCHES_ENV
+from tests import needs
+
+#: The marker each top-level folder of tests/ gives its tests, so that a part can be left
+#: out (``pytest -m "not e2e"``) or run alone (``pytest -m hooks``).
+FOLDER_MARKS = {"e2e": "e2e", "hooks": "hooks"}
+
+
+def folder_mark(path: Path) -> str | None:
+    """The marker of the tests in ``path`` (by its folder under tests/), if any."""
+    try:
+        folder = path.resolve().relative_to(Path(__file__).resolve().parent).parts[0]
+    except (ValueError, IndexError):
+        return None
+    return FOLDER_MARKS.get(folder)
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        mark = folder_mark(item.path)
+        if mark is not None:
+            item.add_marker(mark)
+
+
+@pytest.hookimpl(tryfirst=True)  # before fixtures are set up, as skipif marks are
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """``@pytest.mark.needs("module", ...)``: skip without the modules, fail instead under
+    REDACTOR_TEST_STRICT=1 (tests/needs.py)."""
+    for mark in item.iter_markers("needs"):
+        needs.require_modules(mark.args)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -64,3 +94,4 @@ def work_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A temporary working directory (so no .redactor.toml from the repo applies)."""
     monkeypatch.chdir(tmp_path)
     return tmp_path
+

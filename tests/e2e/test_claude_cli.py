@@ -24,6 +24,7 @@ import pytest
 
 from tests.e2e.engine import stop_engine
 from tests.e2e.fake_anthropic import FakeAnthropic, Script, serving
+from tests.needs import require_npm_cli
 
 REPO = Path(__file__).resolve().parents[2]
 #: The Claude Code releases the adapter is proven on, each pinned and installed by
@@ -38,14 +39,6 @@ def claude_binary(version: str) -> Path:
     return REPO / ".cache" / folder / "node_modules" / ".bin" / "claude"
 
 
-_MISSING = [v for v in CLAUDE_VERSIONS if not claude_binary(v).is_file()]
-if _MISSING:
-    if shutil.which("npm") is None or shutil.which("node") is None:
-        pytest.skip("node/npm are not installed, so the Claude Code CLI cannot be installed",
-                    allow_module_level=True)
-    pytest.fail(f"Claude Code {', '.join(_MISSING)} is missing: run tests/run.sh, which "
-                "installs each pinned release into .cache/", pytrace=False)
-
 _ACTIVE: list[tuple[str, Path]] = []
 
 
@@ -53,6 +46,10 @@ _ACTIVE: list[tuple[str, Path]] = []
 def claude_release(request: pytest.FixtureRequest) -> Iterator[str]:
     """Every test of a module that uses this runs once per pinned Claude Code release."""
     version: str = request.param
+    # Skipped when the release is not installed (failed under tests/run.sh: tests/needs.py).
+    folder = claude_binary(version).parents[2].relative_to(REPO)
+    require_npm_cli(f"Claude Code {version}", claude_binary(version).is_file(),
+                    f"@anthropic-ai/claude-code@{version}", str(folder))
     _ACTIVE.append((version, claude_binary(version)))
     try:
         yield version

@@ -23,6 +23,7 @@ import pytest
 
 from tests.e2e.engine import stop_engine
 from tests.e2e.fake_responses import MODEL, FakeResponses, Step, serving, shell
+from tests.needs import require_npm_cli
 
 REPO = Path(__file__).resolve().parents[2]
 CODEX_VERSION = "0.171.0"
@@ -38,12 +39,14 @@ def codex_binary() -> Path | None:
 
 
 CODEX = codex_binary()
-if CODEX is None:
-    if shutil.which("npm") is None or shutil.which("node") is None:
-        pytest.skip("node/npm are not installed, so the Codex CLI cannot be installed",
-                    allow_module_level=True)
-    pytest.fail("the Codex CLI is missing: run tests/run.sh, which installs "
-                f"@openai/codex@{CODEX_VERSION} into .cache/codex", pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def codex_installed() -> None:
+    """Skipped without the pinned CLI (failed under tests/run.sh: tests/needs.py)."""
+    require_npm_cli("the Codex CLI", CODEX is not None, f"@openai/codex@{CODEX_VERSION}",
+                    ".cache/codex")
+
 
 CONFIG = """\
 model = "{model}"

@@ -20,6 +20,7 @@ from redactor import batch
 from redactor.config import Settings
 from redactor.engine import Redactor
 from redactor.errors import InputError
+from tests import needs
 
 REPO = Path(__file__).resolve().parents[2]
 CPF = "529.982.247-25"
@@ -32,16 +33,8 @@ LATIN_LOG = PAD + LATIN_LINE + PAD
 DEAD_PID = 99_999_999
 
 
-def _installed(module: str) -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec(module) is not None
-
-
-BACKENDS = ["re"] + [
-    pytest.param(name, marks=pytest.mark.skipif(not _installed(name),
-                                                reason=f"{name} (the fast extra) is not installed"))
-    for name in ("hyperscan", "re2")]
+# Each fast backend's tests skip without it, and fail under tests/run.sh (tests/needs.py).
+BACKENDS = needs.backend_params()
 
 
 def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:

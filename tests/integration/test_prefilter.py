@@ -22,19 +22,11 @@ from benchmarks.accuracy import Generator
 from benchmarks.throughput import corpus
 from redactor.config import Settings
 from redactor.engine import Redactor
+from tests import needs
 from tests.strategies import cnpjs, cpfs
 
-
-def _installed(module: str) -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec(module) is not None
-
-
-BACKENDS = ["re"] + [
-    pytest.param(name, marks=pytest.mark.skipif(not _installed(name),
-                                                reason=f"{name} (the fast extra) is not installed"))
-    for name in ("hyperscan", "re2")]
+# Each fast backend's tests skip without it, and fail under tests/run.sh (tests/needs.py).
+BACKENDS = needs.backend_params()
 
 KNOWN = ("joao.pereira", "maria souza", "Zé Carlos")
 
@@ -370,7 +362,7 @@ def test_a_long_list_of_known_users_builds_on_every_backend() -> None:
     text = f"login {names[123]} e {names[19_999]} ok ZE   carlos " + FILLER * 40
     expected = full._spans(text, None)
     assert [s.entity for s in expected] == ["USERNAME"] * 3
-    for backend in ["re", *(b for b in ("hyperscan", "re2") if _installed(b))]:
+    for backend in needs.backends():
         fast = Redactor(dataclasses.replace(Settings(), known_users=names), prefilter=backend)
         assert fast._spans(text, None) == expected
         assert not fast.may_contain(FILLER * 10)
@@ -450,7 +442,7 @@ def _same_on_every_backend(known: tuple[str, ...], text: str, *, found: bool = T
     settings = dataclasses.replace(Settings(), known_users=known)
     expected = Redactor(settings, prefilter=False)._spans(text, None)
     assert bool(expected) or not found
-    for backend in ["re", *(b for b in ("hyperscan", "re2") if _installed(b))]:
+    for backend in needs.backends():
         engine = Redactor(settings, prefilter=backend)
         engine.prefilter_min_chars = 0
         assert engine._spans(text, None) == expected
@@ -503,8 +495,7 @@ def _hits(scanner: object, text: str) -> set[tuple[object, ...]]:
 
 @pytest.fixture(scope="module")
 def both_scans() -> tuple[object, object]:
-    if not _installed("hyperscan"):
-        pytest.skip("hyperscan (the fast extra) is not installed")
+    needs.require_module("hyperscan")
     return _both_scans()
 
 
