@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -95,3 +96,30 @@ def work_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
+
+@pytest.fixture
+def foreign_owner(monkeypatch: pytest.MonkeyPatch) -> Callable[..., int]:
+    """``foreign_owner(path, ...)`` makes these paths look owned by another user to
+    redactor's ownership checks, without root: ``posix.lstat`` (what
+    ``redactor.serve.protocol.check_private`` asks) reports another uid for them, and the
+    real refusal code runs on it.  Returns that uid."""
+    import posix
+
+    real_lstat = posix.lstat
+    other = posix.getuid() + 1
+    targets: set[str] = set()
+
+    def lstat(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        info = real_lstat(path, *args, **kwargs)
+        if os.fsdecode(path) not in targets:
+            return info
+        fields = list(info[:10])
+        fields[4] = other  # st_uid
+        return os.stat_result(fields)
+
+    def make_foreign(*paths: str | Path) -> int:
+        targets.update(os.fspath(p) for p in paths)
+        return other
+
+    monkeypatch.setattr(posix, "lstat", lstat)
+    return make_foreign
