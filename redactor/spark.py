@@ -242,14 +242,14 @@ def redact_column(col: Column | str, *, settings: Settings | str | JobSettings |
 
     # PySpark reads the kind of UDF from the hints; this module's are strings.
     redact.__annotations__ = {"values": pd.Series, "return": pd.Series}
-    udf = pandas_udf(redact, BinaryType())  # type: ignore[call-overload]
+    udf = pandas_udf(redact, BinaryType())  # type: ignore[call-overload, unused-ignore]
     # Through bytes, both ways: a value that is not UTF-8 (Spark lets a string hold one)
     # is neither decoded by Arrow nor quoted in its error.  Casting to string keeps a
     # string's or a binary's bytes and gives any other type its text (a CPF kept as a
     # number is found too); the result is a string column.
     source = F.col(col) if isinstance(col, str) else col
     target = source.cast(StringType()).cast(BinaryType())
-    return udf(target).cast(StringType()).alias(label or "redacted")  # type: ignore[no-any-return]
+    return udf(target).cast(StringType()).alias(label or "redacted")  # type: ignore[no-any-return, unused-ignore]
 
 
 # ----------------------------------------------------------------- data frames
@@ -367,7 +367,7 @@ def _numeric(data_type: Any) -> bool:
     from pyspark.sql.types import DecimalType, DoubleType, FloatType, IntegerType, LongType
 
     if isinstance(data_type, DecimalType):
-        return data_type.scale == 0
+        return bool(data_type.scale == 0)  # bool: mypy runs without pyspark too
     return isinstance(data_type, LongType | IntegerType | DoubleType | FloatType)
 
 
