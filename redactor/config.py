@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from recognizers.catalogue import CATALOGUE
+from recognizers.secret.kinds import KINDS
 from redactor.errors import ConfigError
 from redactor.serve import timeouts
 
@@ -72,16 +73,9 @@ KNOWN_ENTITIES: Final = tuple(e.entity for e in CATALOGUE)
 #: The short label each entity gets in placeholders: ``[CPF]``, ``[USERNAME]``.
 ENTITY_LABELS: Final[Mapping[str, str]] = {e.entity: e.label for e in CATALOGUE}
 
-#: The kinds a SECRET finding carries (in its recognizer name, ``SecretRecognizer:jwt``).
-#: Kept in step with recognizers.secret.KINDS by a test, like DEFAULT_ENTITIES.
-SECRET_KINDS: Final = (
-    "anthropic_key", "artifactory_token", "authorization", "aws_access_key", "aws_secret_key",
-    "azure_storage_key", "basic_auth", "bearer_token", "connection_string_password",
-    "discord_token", "github_token", "gitlab_token", "google_api_key", "high_entropy", "jwt",
-    "kubernetes_secret", "mailchimp_key", "npm_token", "openai_key", "password_assignment",
-    "private_key", "pypi_token", "secret_assignment", "sendgrid_key", "slack_token",
-    "slack_webhook", "square_secret", "stripe_key", "telegram_token", "twilio_key",
-)
+#: The kinds a SECRET finding carries (in its recognizer name, ``SecretRecognizer:jwt``),
+#: declared once in recognizers.secret.kinds (no Presidio, no patterns compiled).
+SECRET_KINDS: Final = KINDS
 #: Secret kinds that make a prompt bounce (the others are redacted where the host can
 #: rewrite a prompt): a private key pasted into a chat is never a description of work.
 DEFAULT_PROMPT_BLOCK_SECRETS: Final = ("private_key",)
