@@ -77,7 +77,7 @@ class RawContextMixin:
     DEFAULT_CONTEXT: ClassVar[tuple[str, ...]] = ()
     #: When set, a keyword nearby sets the score to this value instead of adding
     #: CONTEXT_BOOST: identifiers that only count with their keyword then outrank a
-    #: bare CPF that shares their digits (see the collision rule in the README).
+    #: bare CPF that shares their digits (see the collision rule in docs/detection.md).
     CONTEXT_SCORE: ClassVar[float | None] = None
     context_words: ContextWords
 

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from recognizers.prefilter import Prefilter
 
 #: How far from a finding the recognizer reads (the prefilter's margins).  The engine
-#: analyses long texts in chunks whose half-overlap (redactor.engine.CHUNK_OVERLAP / 2)
+#: analyses long texts in chunks whose half-overlap (redactor.engine.analysis.CHUNK_OVERLAP / 2)
 #: must hold this reading plus the longest finding.
 MARGIN: Final = MANIFEST_REACH + 256
 
@@ -156,5 +156,6 @@ def _accept_key_word(text: str, start: int, end: int) -> bool:
 #: The words of keys whose JSON values are taken whole (see enhance_using_context).
 LABEL_WORDS: Final = ("password", "passwd", "pwd", "senha", "secret", "token", "chave",
                       "apikey", "api_key", "credential", "credentials", "passphrase")
-#: How much of a key the engine writes before a JSON value (redactor.engine.KEY_PREFIX_CHARS).
+#: How much of a key the engine writes before a JSON value
+#: (redactor.engine.jsonredact.KEY_PREFIX_CHARS).
 LABEL_PREFIX_CHARS: Final = 40

@@ -3,7 +3,7 @@
 One hook event arrives as JSON on stdin; exactly one JSON object (or nothing) goes
 to stdout.  Claude Code fails open on every error of a hook, so this adapter fails
 closed on purpose: any internal error or an exceeded time budget turns into the
-safe answer for the event (see README, "Claude Code").
+safe answer for the event (see docs/hosts/claude-code.md).
 
 Claude Code replaces ``tool_input`` and ``tool_response`` whole, so the minimal
 patch computed by the engine is emitted applied onto the complete original object.

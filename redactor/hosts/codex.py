@@ -1,7 +1,7 @@
 """OpenAI Codex CLI: ``redactor hook codex``, a thin translation over :mod:`redactor.hosts.core`.
 
 How Codex 0.171 treats a hook's answer (measured against the real CLI, see
-tests/e2e/test_codex_cli.py and README, "Codex CLI"):
+tests/e2e/test_codex_cli.py and docs/hosts/codex.md):
 
 * PreToolUse applies ``updatedInput`` only together with ``permissionDecision:
   "allow"``, which also skips the approval Codex would have asked for.  So a call
@@ -60,7 +60,7 @@ def refuse(tool_name: Any, reason: str) -> Outcome:
         return _pre({"permissionDecision": "allow", "permissionDecisionReason": reason,
                      "updatedInput": {"command": refusal_command(reason)}})
     # Codex echoes the input of a denied call; other tools cannot be swapped for a
-    # harmless call, so this is the one refusal left (README: paths Codex leaves open).
+    # harmless call, so this is the one refusal left (docs/security.md: paths Codex leaves open).
     return _pre({"permissionDecision": "deny", "permissionDecisionReason": reason})
 
 

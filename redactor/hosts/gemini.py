@@ -1,7 +1,7 @@
 """Google Gemini CLI: ``redactor hook gemini``, a thin translation over :mod:`redactor.hosts.core`.
 
 How Gemini CLI 0.61 treats a hook's answer (measured against the real CLI, see
-tests/e2e/test_gemini_cli.py and README, "Gemini CLI"):
+tests/e2e/test_gemini_cli.py and docs/hosts/gemini.md):
 
 * BeforeAgent ``{"decision": "deny"}``: the prompt never reaches any model (not even
   the model router's call).

@@ -12,7 +12,7 @@ the plugin notices once at registration, logs a warning, and enforces through th
 ``llm_request`` middleware, which redacts every message on the wire and replaces the
 blocked turn's message with the block notice.  A runtime tripwire (a blocked turn
 seen by the middleware) logs the same warning if detection was wrong.  Which Hermes
-release honours what is in README ("Hermes Agent").
+release honours what docs/hosts/hermes.md says.
 """
 
 from __future__ import annotations
@@ -242,7 +242,7 @@ class HermesShell(JsonAdapter):
     """The ``hermes`` shell hook: one event on stdin, one JSON object on stdout.
 
     ``pre_llm_call``: a block naming the entity types (honoured from the release that
-    has the block directive; 0.19.0 ignores it, see README).  ``pre_tool_call``: deny
+    has the block directive; 0.19.0 ignores it, see docs/hosts/hermes.md).  ``pre_tool_call``: deny
     rules block; personal data gives a ``modify`` with the partial patch.  Anything
     else: ``{}``.  Every failure answers with a block.
     """

@@ -79,7 +79,7 @@ VALUES: Final = _values()
 
 
 def counts_alone(item: Value) -> bool:
-    """True when the value's form is redacted without any keyword (README, "What is
+    """True when the value's form is redacted without any keyword (docs/detection.md, "What is
     detected"): CPF and CNPJ when their check digits pass (but a CNPJ spaced like
     ``12 ABC 345 01DE 35`` or a 14-digit run read as a timestamp), the CNJ masks, the
     PIS and CNS masks and the upper-case Mercosul plate."""
