@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from benchmarks import realtext as rt
+from redactor.engine import StreamNames
 
 SOURCES = """
 [group.logs]
@@ -247,12 +248,12 @@ class FakeEngine:
     def __init__(self) -> None:
         self.name_sets: list[int] = []
 
-    def analyze(self, text: str, *, names: set[str] | None = None) -> list[Any]:
+    def analyze(self, text: str, *, names: StreamNames | None = None) -> list[Any]:
         from redactor.results import Finding
 
-        assert names is not None
+        assert isinstance(names, StreamNames)
         self.name_sets.append(id(names))
-        names.add("dan")
+        names.usernames.add("dan")
         start = text.find("dan")
         found = []
         while start >= 0:
