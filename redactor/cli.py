@@ -132,6 +132,23 @@ def _parser() -> argparse.ArgumentParser:
                        help="engine worker processes; one slow call holds up only its own "
                             "(default 2)")
 
+    gateway = commands.add_parser(
+        "gateway", help="the local model gateway: redacts every request Claude Code sends")
+    gateway.add_argument("action", nargs="?", default="run",
+                         choices=("run", "start", "stop", "status"),
+                         help="run in the foreground (default), start in the background, "
+                              "stop, or show the running one")
+    gateway.add_argument("--host", default="127.0.0.1",
+                         help="address to listen on (default 127.0.0.1)")
+    gateway.add_argument("--port", type=int, default=None,
+                         help="TCP port (default: gateway.port, 47821); 0 for none")
+    gateway.add_argument("--socket", type=Path, default=None, metavar="PATH",
+                         help="Unix socket path (default: the warm engine's runtime folder)")
+    gateway.add_argument("--upstream", default=None, metavar="URL",
+                         help="where requests go (default: gateway.upstream, the Anthropic API)")
+    gateway.add_argument("--allow-remote", action="store_true",
+                         help="allow --host to be an address other machines can reach")
+
     commands.add_parser("doctor", help="check hooks, the warm engine and redaction end to end")
     return parser
 
@@ -379,6 +396,80 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return server.serve(idle=args.idle, max_requests=args.max_requests, workers=args.workers)
 
 
+def _cmd_gateway(args: argparse.Namespace) -> int:
+    import os
+
+    from redactor import config
+    from redactor.gateway import control
+
+    env = dict(os.environ)
+    settings = config.load_settings(cwd=Path(env.get("HOME") or Path.home()), env=env)
+    port = settings.gateway_port if args.port is None else args.port
+    if args.action == "start":
+        from redactor.serve.control import ServerError
+
+        if not control.start(env, port):
+            raise ServerError(f"the gateway did not answer on 127.0.0.1:{port} in time; see "
+                              f"{control._log_file(env)}")
+        print(f"redactor: gateway answering at {control.base_url(port)}", file=sys.stderr)
+        return 0
+    if args.action == "stop":
+        stopped = control.stop()
+        print("redactor: gateway stopped" if stopped else "redactor: no gateway was running",
+              file=sys.stderr)
+        return 0
+    if args.action == "status":
+        live = control.is_live(env, port)
+        print(f"redactor: gateway at {control.base_url(port)}: "
+              f"{'answering' if live else 'not answering'}", file=sys.stderr)
+        return 0 if live else 1
+    return _gateway_run(args, settings, env, port)
+
+
+def _gateway_run(args: argparse.Namespace, settings: Any, env: dict[str, str],
+                 port: int) -> int:
+    import ipaddress
+    import os
+
+    try:
+        from redactor.gateway.app import Gateway, serve
+    except ImportError as exc:
+        raise UsageError("the gateway needs the gateway extra: pip install "
+                         "'redactor-br[gateway]'") from exc
+    from redactor.gateway import control, identity
+
+    host = args.host
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback and not args.allow_remote:
+        raise UsageError(f"--host {host} is reachable from other machines; the gateway "
+                         "forwards with your API key, so pass --allow-remote only if you mean it")
+    if args.upstream is not None:
+        from redactor.config import _upstream
+
+        settings = settings.with_overrides(
+            gateway_upstream=_upstream(Path("--upstream"), "gateway.upstream", args.upstream))
+    token = identity.ensure_token(env)
+    unix = str(args.socket) if args.socket is not None else str(control.socket_file())
+    if args.socket is None:
+        from redactor.serve.control import prepare_runtime_dir
+
+        prepare_runtime_dir()
+    gateway = Gateway(settings, env, token=token)
+    pid_path = control.pid_file() if args.socket is None else None
+
+    def ready() -> None:
+        if pid_path is not None:
+            pid_path.write_text(f"{os.getpid()}\n", encoding="ascii")
+        where = f"{control.base_url(port)} and " if port else ""
+        print(f"redactor: gateway listening on {where}{unix}", file=sys.stderr, flush=True)
+
+    serve(gateway, host=host if port else None, port=port or None, unix=unix, ready=ready)
+    return 0
+
+
 def _cmd_doctor(args: argparse.Namespace) -> int:
     from redactor.doctor import run_checks
 
@@ -402,6 +493,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_install(args)
         if args.command == "serve":
             return _cmd_serve(args)
+        if args.command == "gateway":
+            return _cmd_gateway(args)
         if args.command == "doctor":
             return _cmd_doctor(args)
         raise UsageError(f"unknown command {args.command}")

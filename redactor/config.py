@@ -94,6 +94,11 @@ DEFAULT_PROMPT_BLOCK: Final = tuple(e.entity for e in CATALOGUE if e.blocks_prom
 OperatorKind = Literal["replace", "mask", "redact", "hash"]
 OPERATOR_KINDS: Final = ("replace", "mask", "redact", "hash")
 LANGUAGES: Final = ("pt-BR", "en")
+#: The model gateway's defaults: a loopback port, and the Anthropic API.
+DEFAULT_GATEWAY_PORT: Final = 47821
+DEFAULT_GATEWAY_UPSTREAM: Final = "https://api.anthropic.com"
+#: The longest a gateway request may take to redact before it fails closed.
+MAX_GATEWAY_BUDGET: Final = 600.0
 DEFAULT_HASH_KEY_ENV: Final = "REDACTOR_HASH_KEY"
 PROJECT_FILE: Final = ".redactor.toml"
 #: What marks a project's top folder: a repository, redactor's own project file, and
@@ -200,6 +205,12 @@ class Settings:
     #: (``hooks.own_account = "keep"``): they are not someone else's data to hide from
     #: the person's own agent, and a redacted home path names no file.
     keep_own_account: bool = True
+    #: The model gateway (``redactor gateway``): its loopback port, where it forwards
+    #: requests, what it does with images and PDFs it cannot read, and its time budget.
+    gateway_port: int = DEFAULT_GATEWAY_PORT
+    gateway_upstream: str = DEFAULT_GATEWAY_UPSTREAM
+    gateway_binary: Literal["block", "pass"] = "block"
+    gateway_time_budget: float = 60.0
     sources: tuple[Path, ...] = field(default=(), compare=False)
 
     def operator_for(self, entity: str) -> OperatorSpec:
@@ -803,6 +814,39 @@ def _time_budget(path: Path, key: str, value: Any) -> float:
     return float(value)
 
 
+def _port(path: Path, key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1024 <= value <= 65535:
+        raise _fail(path, key, "must be a port number from 1024 to 65535", "e.g. 47821")
+    return value
+
+
+def _upstream(path: Path, key: str, value: Any) -> str:
+    """An https URL, or http to this machine (a test server or another local proxy)."""
+    from urllib.parse import urlsplit
+
+    if not isinstance(value, str):
+        raise _fail(path, key, "must be a URL", f'e.g. "{DEFAULT_GATEWAY_UPSTREAM}"')
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises on a malformed port
+    except ValueError:
+        raise _fail(path, key, "is not a URL", f'e.g. "{DEFAULT_GATEWAY_UPSTREAM}"') from None
+    local = parts.hostname in ("127.0.0.1", "localhost", "::1")
+    if not parts.hostname or parts.query or parts.fragment or parts.username or not (
+            parts.scheme == "https" or (parts.scheme == "http" and local)):
+        raise _fail(path, key, "must be an https URL without credentials or query (plain "
+                    "http only to 127.0.0.1)", f'e.g. "{DEFAULT_GATEWAY_UPSTREAM}"')
+    return value.rstrip("/")
+
+
+def _gateway_budget(path: Path, key: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) \
+            or not 1 <= value <= MAX_GATEWAY_BUDGET:
+        raise _fail(path, key, f"must be a number of seconds from 1 to {MAX_GATEWAY_BUDGET:g}",
+                    "e.g. 60")
+    return float(value)
+
+
 def _model(path: Path, key: str, value: Any) -> str:
     if not isinstance(value, str) or not value:
         raise _fail(path, key, "must be a model name or path", 'e.g. "pt_core_news_sm"')
@@ -858,7 +902,7 @@ def _choice(values: tuple[str, ...], what: str, fix: str,
 
 
 #: Every key of the sections [detection], [usernames], [allowlist], [hash], [messages],
-#: [hooks] and [hermes], in the order the error messages list them.
+#: [hooks], [gateway] and [hermes], in the order the error messages list them.
 KEYS: Final[tuple[KeyRow, ...]] = (
     KeyRow("detection.entities", "entities", "list of entity names", _entity_list, "adds"),
     KeyRow("detection.disabled_entities", "entities", "list of entity names", _entity_list,
@@ -912,6 +956,18 @@ KEYS: Final[tuple[KeyRow, ...]] = (
            "tightens", order=(True, False),
            refusal=("cannot keep what the user redacts", "a project file may only choose "
                     "redact")),
+    KeyRow("gateway.port", "gateway_port", "loopback port of redactor gateway", _port,
+           "refused"),
+    KeyRow("gateway.upstream", "gateway_upstream",
+           "URL the gateway forwards to (https, or http to 127.0.0.1)", _upstream, "refused"),
+    KeyRow("gateway.binary", "gateway_binary",
+           "block or pass: images and PDFs the gateway cannot read",
+           _choice(("block", "pass"), "value", 'use "block" (the default) or "pass"'),
+           "tightens", order=("pass", "block"),
+           refusal=("cannot let images through", 'a project file may only choose "block"')),
+    KeyRow("gateway.time_budget_seconds", "gateway_time_budget",
+           "seconds the gateway may take to redact one request before refusing it",
+           _gateway_budget, "refused"),
     KeyRow("hermes.mode", "hermes_mode",
            "block (stop a turn holding personal data) or redact (go on with placeholders)",
            _choice(("block", "redact"), "mode", 'use "block" or "redact"'), "tightens",
@@ -926,7 +982,7 @@ _ROWS: Final[Mapping[str, KeyRow]] = {row.key: row for row in KEYS}
 _SCHEMA: Final[dict[str, dict[str, str]]] = {
     section: {row.name: row.kind for row in KEYS if row.section == section}
     for section in ("detection", "operators", "usernames", "allowlist", "hash", "messages",
-                    "hooks", "hermes", "rules")
+                    "hooks", "gateway", "hermes", "rules")
 }
 
 

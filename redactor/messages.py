@@ -45,6 +45,22 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "pessoais ({error}). Detalhes no log local do redactor.]"
         ),
         "withheld": "[saída retida pelo redactor: erro ao remover dados pessoais]",
+        "gateway_binary": (
+            "[imagem ou PDF retido pelo redactor: o gateway não lê conteúdo binário e não o "
+            "envia ao modelo (gateway.binary = \"block\"). Descreva o que ele mostra.]"
+        ),
+        "gateway_failed": (
+            "redactor gateway: requisição retida, nada foi enviado ao modelo: falha interna "
+            "ao remover dados pessoais ({error}). Detalhes no log local do redactor."
+        ),
+        "gateway_prompt": (
+            "redactor: esta mensagem contém dados pessoais ({entities}); o gateway local do "
+            "redactor os troca por marcadores como [CPF] antes de enviá-la ao modelo."
+        ),
+        "gateway_down": (
+            "redactor: o gateway local não está respondendo, e sem ele o modelo não é "
+            "alcançado. Inicie-o com `redactor gateway start` e reenvie a mensagem."
+        ),
         "fail_tool": (
             "redactor: chamada bloqueada por segurança: falha interna ao verificar dados "
             "pessoais ({error}). Detalhes no log local do redactor."
@@ -105,6 +121,23 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "personal data ({error}). Details in redactor's local log.]"
         ),
         "withheld": "[output withheld by redactor: personal data could not be removed]",
+        "gateway_binary": (
+            "[image or PDF withheld by redactor: the gateway cannot read binary content and "
+            "does not send it to the model (gateway.binary = \"block\"). Describe what it "
+            "shows.]"
+        ),
+        "gateway_failed": (
+            "redactor gateway: request withheld, nothing was sent to the model: internal error "
+            "while removing personal data ({error}). Details in redactor's local log."
+        ),
+        "gateway_prompt": (
+            "redactor: this message holds personal data ({entities}); redactor's local "
+            "gateway replaces it with placeholders such as [CPF] before the model sees it."
+        ),
+        "gateway_down": (
+            "redactor: the local gateway is not answering, and without it the model cannot be "
+            "reached. Start it with `redactor gateway start` and send the message again."
+        ),
         "fail_tool": (
             "redactor: call blocked for safety: internal error while checking for personal "
             "data ({error}). Details in redactor's local log."

@@ -1,0 +1,395 @@
+"""``redactor gateway``: the local service that redacts what Claude Code sends its model.
+
+An aiohttp application (the ``gateway`` extra).  aiohttp is one library for both sides
+of a streaming proxy: its server hands us the request body and a response we can write
+chunk by chunk, and its client gives the upstream's body chunk by chunk without
+buffering or decompressing it; both speak HTTP over a Unix socket as well as TCP.
+
+Routes (every one but ``hello`` needs the install's token in ``X-Redactor-Token``):
+
+* ``POST /v1/messages``, ``POST /v1/messages/count_tokens``: the body is redacted
+  (:mod:`redactor.gateway.wire`) within ``gateway.time_budget_seconds``, then sent to
+  the upstream; the answer streams back unchanged.  ``GET /v1/models[/{id}]`` is
+  forwarded as it is (it carries no body).
+* ``POST /hooks/claude/{event}``: Claude Code's HTTP hooks, answered by the warm engine
+  exactly as the command hooks are.
+* ``GET /redactor/v1/hello?nonce=``: proves the token (an HMAC of the nonce).
+* ``POST /redactor/v1/dry-run``: the redacted body, never sent upstream (doctor's canary).
+* ``GET /redactor/v1/status``: counters, never values.
+
+Anything else is refused with an Anthropic-shaped 404 and never proxied.  When redaction
+fails, overruns its budget or meets a shape it does not know, nothing goes upstream: the
+client gets a 400-class Anthropic error naming the entity types or the error class.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import os
+import re
+import signal
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from aiohttp import ClientSession, ClientTimeout, TCPConnector, web
+
+from redactor import config, messages
+from redactor.config import Settings
+from redactor.diagnostics import log_error
+from redactor.gateway import identity
+from redactor.gateway.wire import BlockCache, Refused, RequestRedactor
+
+__all__ = ["FAIL_STATUS", "Gateway", "error_body", "hook_answer", "serve"]
+
+#: The status of a refused request: a client error, which Claude Code does not retry.
+FAIL_STATUS: Final = 400
+#: The largest request body read (a long session with images runs to tens of MB).
+MAX_BODY: Final = 256 << 20
+#: Request headers never forwarded (hop by hop, or ours).
+_DROP_REQUEST: Final = frozenset({
+    "host", "content-length", "transfer-encoding", "connection", "keep-alive", "te",
+    "upgrade", "proxy-authorization", "proxy-connection", identity.HEADER.lower(),
+    "x-redactor-base-url",
+})
+#: Response headers not copied back (aiohttp frames the body itself).
+_DROP_RESPONSE: Final = frozenset({
+    "transfer-encoding", "connection", "keep-alive", "content-length",
+})
+_EVENT_NAME: Final = re.compile(r"[A-Za-z]{1,40}")
+_FORWARDED_PATHS: Final = ("/v1/messages", "/v1/messages/count_tokens")
+
+
+def error_body(error_type: str, message: str) -> bytes:
+    """An Anthropic-shaped error."""
+    return json.dumps({"type": "error", "error": {"type": error_type, "message": message}},
+                      ensure_ascii=False).encode("utf-8")
+
+
+def _error(status: int, error_type: str, message: str) -> web.Response:
+    return web.Response(status=status, body=error_body(error_type, message),
+                        content_type="application/json")
+
+
+@dataclass
+class Counters:
+    requests: int = 0
+    forwarded: int = 0
+    refused: int = 0
+    hooks: int = 0
+    started: float = field(default_factory=time.time)
+
+
+class Gateway:
+    """One gateway: its engine, its block cache, its upstream session, its token."""
+
+    def __init__(self, settings: Settings, env: Mapping[str, str], *, token: str,
+                 upstream: str | None = None, engine: Any = None,
+                 workers: int = 2) -> None:
+        self.settings = settings
+        self.env = dict(env)
+        self.token = token
+        self.upstream = (upstream or settings.gateway_upstream).rstrip("/")
+        self.budget = settings.gateway_time_budget
+        self._engine = engine
+        self._cache = BlockCache()
+        self._redactor: RequestRedactor | None = None
+        self._pool = ThreadPoolExecutor(max_workers=workers,
+                                        thread_name_prefix="redactor-gateway")
+        self._session: ClientSession | None = None
+        self.counters = Counters()
+
+    # ------------------------------------------------------------------ life
+
+    def build(self) -> None:
+        """Build the engine (seconds: Presidio) before the first request arrives."""
+        if self._engine is None:
+            from redactor.engine import Redactor
+
+            self._engine = Redactor(config.for_hooks(self.settings, self.env),
+                                    environ=self.env)
+        withheld = messages.text("gateway_binary", self.settings.language)
+        self._redactor = RequestRedactor(self._engine, binary=self.settings.gateway_binary,
+                                         withheld_text=withheld, cache=self._cache,
+                                         fingerprint=repr(self.settings).encode())
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY)
+        app.router.add_get(identity.HELLO_PATH, self.hello)
+        app.router.add_get("/redactor/v1/status", self.status)
+        app.router.add_post("/redactor/v1/dry-run", self.dry_run)
+        app.router.add_post("/hooks/claude/{event}", self.hook)
+        for path in _FORWARDED_PATHS:
+            app.router.add_post(path, self.messages)
+        app.router.add_get("/v1/models", self.models)
+        app.router.add_get("/v1/models/{model}", self.models)
+        app.router.add_route("*", "/{tail:.*}", self.unknown)
+        app.on_startup.append(self._open)
+        app.on_cleanup.append(self._close)
+        return app
+
+    async def _open(self, _: web.Application) -> None:
+        self._session = ClientSession(
+            connector=TCPConnector(limit=64, enable_cleanup_closed=True),
+            auto_decompress=False, trust_env=True,
+            timeout=ClientTimeout(total=None, sock_connect=30, sock_read=900))
+
+    async def _close(self, _: web.Application) -> None:
+        if self._session is not None:
+            await self._session.close()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    # ------------------------------------------------------------------ guards
+
+    def _authorised(self, request: web.Request) -> bool:
+        presented = request.headers.get(identity.HEADER, "")
+        return hmac.compare_digest(presented.encode("utf-8", "replace"),
+                                   self.token.encode("ascii"))
+
+    def _forbidden(self) -> web.Response:
+        self.counters.refused += 1
+        return _error(403, "permission_error",
+                      "redactor gateway: this client did not present the install's token "
+                      "(run `redactor install claude --gateway`)")
+
+    # ------------------------------------------------------------------ routes
+
+    async def hello(self, request: web.Request) -> web.Response:
+        nonce = request.query.get("nonce", "")
+        if not re.fullmatch(r"[0-9a-f]{16,64}", nonce):
+            return _error(400, "invalid_request_error", "redactor gateway: bad nonce")
+        return web.json_response({"gateway": "redactor",
+                                  "proof": identity.proof(self.token, nonce)})
+
+    async def status(self, request: web.Request) -> web.Response:
+        if not self._authorised(request):
+            return self._forbidden()
+        counters = self.counters
+        return web.json_response({
+            "gateway": "redactor", "pid": os.getpid(), "upstream": self.upstream,
+            "binary": self.settings.gateway_binary, "requests": counters.requests,
+            "forwarded": counters.forwarded, "refused": counters.refused,
+            "hooks": counters.hooks, "cached_blocks": len(self._cache),
+            "cache_hits": self._cache.hits, "cache_misses": self._cache.misses,
+            "uptime_seconds": round(time.time() - counters.started, 1),
+        })
+
+    async def unknown(self, request: web.Request) -> web.Response:
+        return _error(404, "not_found_error",
+                      "redactor gateway: this endpoint is not served (only the Messages API)")
+
+    async def dry_run(self, request: web.Request) -> web.Response:
+        if not self._authorised(request):
+            return self._forbidden()
+        raw = await request.read()
+        try:
+            result = await self._redact(raw)
+        except Refused as exc:
+            return _error(exc.status, exc.error_type, str(exc))
+        return web.json_response({"changed": result.changed, "entities": list(result.entities),
+                                  "body": json.loads(result.body)})
+
+    async def models(self, request: web.Request) -> web.StreamResponse:
+        if not self._authorised(request):
+            return self._forbidden()
+        return await self._forward(request, None)
+
+    async def messages(self, request: web.Request) -> web.StreamResponse:
+        self.counters.requests += 1
+        if not self._authorised(request):
+            return self._forbidden()
+        if request.headers.get("Content-Encoding", "identity").lower() != "identity":
+            self.counters.refused += 1
+            return _error(FAIL_STATUS, "invalid_request_error",
+                          "redactor gateway: compressed request bodies are not read")
+        raw = await request.read()
+        try:
+            result = await self._redact(raw)
+        except Refused as exc:
+            self.counters.refused += 1
+            return _error(exc.status, exc.error_type, str(exc))
+        return await self._forward(request, result.body)
+
+    async def _redact(self, raw: bytes) -> Any:
+        redactor = self._redactor
+        if redactor is None:
+            raise Refused("redactor gateway: the engine is not ready", status=503,
+                          error_type="overloaded_error")
+        deadline = time.monotonic() + self.budget
+        fault = _drill(self.env)
+
+        def check() -> None:
+            if time.monotonic() > deadline:
+                raise TimeoutError
+            if fault:
+                raise RuntimeError("injected gateway fault")
+
+        def work() -> Any:
+            return redactor.redact_body(raw, check=check)
+
+        loop = asyncio.get_running_loop()
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(self._pool, work), self.budget)
+        except Refused:
+            raise
+        except TimeoutError as exc:
+            log_error("gateway", None, exc, self.env)
+            raise Refused(messages.text("gateway_failed", self.settings.language,
+                                        error="TimeoutError")) from None
+        except Exception as exc:
+            log_error("gateway", None, exc, self.env)
+            raise Refused(messages.text("gateway_failed", self.settings.language,
+                                        error=type(exc).__name__)) from None
+
+    async def _forward(self, request: web.Request, body: bytes | None) -> web.StreamResponse:
+        session = self._session
+        assert session is not None
+        headers = [(name, value) for name, value in request.headers.items()
+                   if name.lower() not in _DROP_REQUEST]
+        url = self.upstream + request.rel_url.path_qs
+        try:
+            upstream = await session.request(request.method, url, headers=headers, data=body,
+                                             allow_redirects=False)
+        except Exception as exc:
+            log_error("gateway upstream", None, exc, self.env)
+            return _error(502, "api_error", "redactor gateway: the upstream is unreachable "
+                          f"({type(exc).__name__})")
+        self.counters.forwarded += 1
+        try:
+            response = web.StreamResponse(status=upstream.status, reason=upstream.reason)
+            for name, value in upstream.headers.items():
+                if name.lower() not in _DROP_RESPONSE:
+                    response.headers.add(name, value)
+            await response.prepare(request)
+            async for chunk in upstream.content.iter_any():
+                await response.write(chunk)
+            await response.write_eof()
+            return response
+        finally:
+            upstream.release()
+
+    async def hook(self, request: web.Request) -> web.Response:
+        if not self._authorised(request):
+            return self._forbidden()
+        self.counters.hooks += 1
+        raw = await request.read()
+        event = request.match_info["event"]
+        env = {name: value for name, value in self.env.items()
+               if name in ("HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME")
+               or name.startswith("REDACTOR_")}
+        base = request.headers.get("X-Redactor-Base-URL", "")
+        if base and not base.startswith("$"):
+            env["ANTHROPIC_BASE_URL"] = base
+        loop = asyncio.get_running_loop()
+        code, out, err = await loop.run_in_executor(None, _ask_engine, raw, env)
+        body = hook_answer(event if _EVENT_NAME.fullmatch(event) else "", code, out, err)
+        return web.Response(body=body, content_type="application/json")
+
+
+def _drill(env: Mapping[str, str]) -> bool:
+    from redactor.drills import drill
+
+    return "gateway" in drill(env, "REDACTOR_TEST_FAULT").split(",")
+
+
+def _ask_engine(raw: bytes, env: dict[str, str]) -> tuple[int, bytes, bytes]:
+    """The command hook's answer to ``raw``, from the warm engine (started when it is
+    down; this call then answers in process)."""
+    from redactor.serve import protocol
+
+    cwd = None
+    with contextlib.suppress(ValueError, UnicodeDecodeError):
+        payload = json.loads(raw[:1 << 22]) if len(raw) <= 1 << 22 else None
+        if isinstance(payload, dict) and isinstance(payload.get("cwd"), str):
+            cwd = payload["cwd"] if os.path.isdir(payload["cwd"]) else None
+    environ = {name.encode(): value.encode("utf-8", "surrogateescape")
+               for name, value in env.items()}
+    try:
+        request = protocol.build_request(raw, host=b"claude", environ=environ,
+                                         cwd=cwd or os.getcwd())
+        return protocol.parse_answer(protocol.exchange(request))
+    except protocol.Unreachable:
+        from redactor.hosts.core import adapter
+        from redactor.serve.control import spawn_detached
+
+        with contextlib.suppress(Exception):
+            spawn_detached()
+        return adapter("claude").run(raw, env=env, default_cwd=cwd).encoded()
+    except protocol.Broken as exc:
+        from redactor.hosts.core import adapter
+
+        return adapter("claude").fail_closed_raw(raw, exc, env=env,
+                                                 source="gateway hook").encoded()
+
+
+def hook_answer(event: str, code: int, out: bytes, err: bytes) -> bytes:
+    """A command hook's answer (exit code, stdout, stderr) as the JSON body of an HTTP
+    hook's answer, which has no exit code: exit 2 (block) becomes the event's blocking
+    form, with stderr as the reason."""
+    answer: dict[str, Any] = {}
+    if out.strip():
+        try:
+            parsed = json.loads(out)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict):
+            answer = parsed
+    if code == 2:
+        reason = err.decode("utf-8", "replace").strip() or "redactor: blocked"
+        if event == "PreToolUse":
+            answer.setdefault("hookSpecificOutput", {
+                "hookEventName": "PreToolUse", "permissionDecision": "deny",
+                "permissionDecisionReason": reason})
+        elif event in ("UserPromptSubmit", "PostToolUse", "Stop"):
+            answer.setdefault("decision", "block")
+            answer.setdefault("reason", reason)
+        else:
+            answer.setdefault("continue", False)
+            answer.setdefault("stopReason", reason)
+    return json.dumps(answer, ensure_ascii=False).encode("utf-8")
+
+
+async def _run(gateway: Gateway, host: str | None, port: int | None, unix: str | None,
+               ready: Callable[[], None] | None) -> None:
+    runner = web.AppRunner(gateway.app(), access_log=None, handle_signals=False)
+    await runner.setup()
+    sites: list[web.BaseSite] = []
+    if host is not None and port is not None:
+        sites.append(web.TCPSite(runner, host, port, reuse_address=True))
+    if unix is not None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(unix)
+        sites.append(web.UnixSite(runner, unix))
+    try:
+        old = os.umask(0o077)
+        try:
+            for site in sites:
+                await site.start()
+        finally:
+            os.umask(old)
+        if unix is not None:
+            os.chmod(unix, 0o600)
+        if ready is not None:
+            ready()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+        if unix is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(unix)
+
+
+def serve(gateway: Gateway, *, host: str | None, port: int | None, unix: str | None,
+          ready: Callable[[], None] | None = None) -> None:
+    """Serve until SIGTERM or SIGINT (the engine is built first)."""
+    gateway.build()
+    asyncio.run(_run(gateway, host, port, unix, ready))

@@ -1,0 +1,502 @@
+"""What the gateway does to one Anthropic Messages request body: redact every text the
+client sends, leave everything else as it is, and refuse what it cannot read.
+
+Nothing here imports the HTTP stack: :mod:`redactor.gateway.app` serves it, and tests
+and benchmarks call it directly.
+
+**Which fields.**  Redacted: ``system`` (a string or text blocks), every message's
+content (a string, ``text`` blocks, ``tool_result`` content, strings or nested blocks,
+``tool_use.input``, ``document`` blocks with a text source, their title and context),
+and tool descriptions (the tool's and those inside its input schema).  Never touched:
+``thinking`` and ``redacted_thinking`` blocks (the upstream checks their signatures),
+``tool_reference`` blocks, results of the upstream's own server tools, ids,
+``cache_control``, ``metadata`` and every model parameter.
+
+**Binary content.**  Base64 images and PDFs (and images by URL or file id) cannot be
+read.  With ``gateway.binary = "block"`` (the default) each becomes a short text block
+saying it was withheld, so the turn goes on; ``"pass"`` forwards them unchanged.
+
+**The same bytes every turn.**  Each block's redaction depends only on the block and on
+the names learned from the blocks before it in the same request.  Every turn resends
+the whole history in the same order, so a block sent once is redacted the same way in
+every later turn: names learned later apply to new blocks and never rewrite old ones,
+and the upstream's prompt cache sees a stable prefix.  A cache of block results (keyed
+by the block's text and the names before it) makes a turn cost only its new blocks; it
+is a speed-up only, since a miss computes the same result again.
+
+**Refusals.**  A body that is not a JSON object of the Messages shape, a content block
+of an unknown type, or a top-level field that is not a known parameter and could hold
+text: :class:`Refused`, and nothing goes upstream.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from redactor.errors import RedactorError
+
+__all__ = ["BINARY_MODES", "KNOWN_PARAMETERS", "BlockCache", "Refused", "RequestRedactor",
+           "WireResult"]
+
+BINARY_MODES: Final = ("block", "pass")
+
+#: Top-level fields of a Messages request that carry no text of the user's: passed on.
+KNOWN_PARAMETERS: Final = frozenset({
+    "model", "max_tokens", "metadata", "stream", "temperature", "top_p", "top_k",
+    "stop_sequences", "tool_choice", "thinking", "context_management", "output_config",
+    "service_tier", "container", "mcp_servers", "betas", "inference_geo", "output_format",
+    "speed", "effort",
+})
+#: Top-level fields redacted here.
+_TEXT_FIELDS: Final = frozenset({"messages", "system", "tools"})
+#: An unknown top-level field is passed only when every string in it looks like an
+#: enumeration value or an id (no spaces, short): such a field cannot hold prose.
+_ENUM_LIKE: Final = re.compile(r"[A-Za-z0-9_.:/@+-]{0,64}")
+
+#: Blocks that come from the upstream itself (its server tools) or that the upstream
+#: verifies byte for byte: forwarded unchanged.
+_UNTOUCHED_BLOCKS: Final = frozenset({
+    "thinking", "redacted_thinking", "tool_reference", "web_search_tool_result",
+    "web_fetch_tool_result", "code_execution_tool_result", "bash_code_execution_tool_result",
+    "text_editor_code_execution_tool_result", "tool_search_tool_result",
+    "mcp_tool_result", "container_upload",
+})
+#: Blocks whose ``input`` is the model's own arguments (in the history).
+_TOOL_CALLS: Final = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
+
+
+class Refused(RedactorError):
+    """A request the gateway does not send upstream.  The message names a field, a block
+    type or an error class, never a value."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, *, status: int = 400,
+                 error_type: str = "invalid_request_error") -> None:
+        super().__init__(message)
+        self.status = status
+        self.error_type = error_type
+
+
+@dataclass(slots=True)
+class WireResult:
+    """The body to send upstream, whether it differs from what arrived, and counts."""
+
+    body: bytes
+    changed: bool
+    entities: tuple[str, ...] = ()
+    blocks: int = 0
+    computed: int = 0
+    withheld_binary: int = 0
+
+
+@dataclass(slots=True)
+class _Piece:
+    """One text of a block to redact: ``kind`` is "text" (a string) or "json" (a value)."""
+
+    kind: Literal["text", "json"]
+    value: Any
+    put: Callable[[Any], None]
+
+
+@dataclass(slots=True)
+class _Done:
+    """A block's redacted pieces, what they found, and the names they taught."""
+
+    values: tuple[Any, ...]
+    entities: tuple[str, ...]
+    learned: tuple[frozenset[str], frozenset[str], frozenset[str]]
+    size: int
+
+
+class BlockCache:
+    """Redacted blocks by key, least recently used out past ``max_bytes`` of input text."""
+
+    def __init__(self, max_bytes: int = 256 << 20) -> None:
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[bytes, _Done] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: bytes) -> _Done | None:
+        with self._lock:
+            done = self._items.get(key)
+            if done is None:
+                self.misses += 1
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+            return done
+
+    def put(self, key: bytes, done: _Done) -> None:
+        with self._lock:
+            if key in self._items:
+                return
+            self._items[key] = done
+            self._bytes += done.size
+            while self._bytes > self.max_bytes and self._items:
+                _, old = self._items.popitem(last=False)
+                self._bytes -= old.size
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return f"BlockCache({len(self._items)} blocks, {self._bytes} bytes)"
+
+
+def _reject_constant(name: str) -> Any:
+    raise Refused(f"redactor gateway: the request holds the non-JSON number {name}")
+
+
+def _parse(raw: bytes) -> dict[str, Any]:
+    try:
+        body = json.loads(raw, parse_constant=_reject_constant)
+    except Refused:
+        raise
+    except RecursionError:
+        raise Refused("redactor gateway: the request is nested too deeply to read") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise Refused(f"redactor gateway: the request is not JSON ({type(exc).__name__})") \
+            from None
+    if not isinstance(body, dict):
+        raise Refused("redactor gateway: the request is not a JSON object")
+    return body
+
+
+def _enum_like(value: Any, depth: int = 0) -> bool:
+    if depth > 8:
+        return False
+    if value is None or isinstance(value, (bool, int, float)):
+        return True
+    if isinstance(value, str):
+        return _ENUM_LIKE.fullmatch(value) is not None
+    if isinstance(value, list):
+        return all(_enum_like(item, depth + 1) for item in value)
+    if isinstance(value, dict):
+        return all(_ENUM_LIKE.fullmatch(key) is not None and _enum_like(item, depth + 1)
+                   for key, item in value.items())
+    return False
+
+
+class RequestRedactor:
+    """Redacts Messages request bodies with one engine.  Thread-safe.
+
+    ``engine``: a :class:`redactor.engine.Redactor` (anything with ``redact(text,
+    names=)`` and ``redact_json(value, keys_and_numbers=True)``).  ``withheld_text``:
+    the text a withheld image or PDF becomes.  ``fingerprint``: what identifies the
+    engine's settings in the cache keys (one cache may serve several engines).
+    """
+
+    def __init__(self, engine: Any, *, binary: str = "block", withheld_text: str,
+                 cache: BlockCache | None = None, fingerprint: bytes = b"") -> None:
+        if binary not in BINARY_MODES:
+            raise ValueError(f"binary must be one of {BINARY_MODES}")
+        from redactor.engine import StreamNames
+
+        self._engine = engine
+        self._names_type = StreamNames
+        self.binary = binary
+        self.withheld_text = withheld_text
+        self.cache = cache if cache is not None else BlockCache()
+        self._fingerprint = hashlib.sha256(fingerprint + b"\0" + binary.encode()).digest()
+
+    # ------------------------------------------------------------------ the request
+
+    def redact_body(self, raw: bytes, *, check: Callable[[], None] | None = None) -> WireResult:
+        """The body to send upstream for ``raw``.  ``check`` is called between blocks (a
+        deadline check that raises).  Raises :class:`Refused`."""
+        body = _parse(raw)
+        for key, value in body.items():
+            if key in _TEXT_FIELDS or key in KNOWN_PARAMETERS:
+                continue
+            if not _enum_like(value):
+                raise Refused(f"redactor gateway: the request field '{_safe_name(key)}' is "
+                              "unknown to this version and could hold text; upgrade redactor")
+        if "messages" in body and not isinstance(body["messages"], list):
+            raise Refused("redactor gateway: 'messages' is not a list")
+        state = _State(self._names_type(), self._fingerprint)
+        blocks = list(self._blocks(body))
+        for pieces, kind in blocks:
+            if check is not None:
+                check()
+            self._one_block(pieces, kind, state)
+        if not state.changed and not state.withheld:
+            return WireResult(raw, False, (), len(blocks), state.computed, 0)
+        out = json.dumps(body, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+        return WireResult(out, True, tuple(sorted(state.entities)), len(blocks),
+                          state.computed, state.withheld)
+
+    # ------------------------------------------------------------------ walking
+
+    def _blocks(self, body: dict[str, Any]) -> Iterator[tuple[list[_Piece], str]]:
+        """Each block's pieces, in the order the upstream reads them: tools, system,
+        messages (the order of the prompt cache's prefix)."""
+        tools = body.get("tools")
+        if tools is not None:
+            if not isinstance(tools, list):
+                raise Refused("redactor gateway: 'tools' is not a list")
+            for tool in tools:
+                if not isinstance(tool, dict):
+                    raise Refused("redactor gateway: a tool is not an object")
+                yield self._tool_pieces(tool), "tool"
+        system = body.get("system")
+        if isinstance(system, str):
+            yield [_Piece("text", system, _setter(body, "system"))], "text"
+        elif isinstance(system, list):
+            for block in system:
+                yield from self._content_block(block, "system")
+        elif system is not None:
+            raise Refused("redactor gateway: 'system' is neither text nor blocks")
+        for message in body.get("messages") or ():
+            if not isinstance(message, dict):
+                raise Refused("redactor gateway: a message is not an object")
+            content = message.get("content")
+            if isinstance(content, str):
+                yield [_Piece("text", content, _setter(message, "content"))], "text"
+            elif isinstance(content, list):
+                for block in content:
+                    yield from self._content_block(block, "message")
+            elif content is not None:
+                raise Refused("redactor gateway: a message's content is neither text nor "
+                              "blocks")
+
+    def _content_block(self, block: Any, where: str,
+                       depth: int = 0) -> Iterator[tuple[list[_Piece], str]]:
+        if isinstance(block, str) and where == "tool_result":
+            raise AssertionError("strings are handled by the caller")
+        if not isinstance(block, dict):
+            raise Refused(f"redactor gateway: a {where} block is not an object")
+        kind = block.get("type")
+        if not isinstance(kind, str):
+            raise Refused(f"redactor gateway: a {where} block has no type")
+        if kind == "text":
+            if not isinstance(block.get("text"), str):
+                raise Refused("redactor gateway: a text block without text")
+            yield [_Piece("text", block["text"], _setter(block, "text"))], "text"
+        elif kind in _UNTOUCHED_BLOCKS:
+            return
+        elif kind in _TOOL_CALLS:
+            if "input" in block:
+                yield [_Piece("json", block["input"], _setter(block, "input"))], "json"
+        elif kind == "tool_result" and depth == 0:
+            content = block.get("content")
+            if isinstance(content, str):
+                yield [_Piece("text", content, _setter(block, "content"))], "text"
+            elif isinstance(content, list):
+                for inner in content:
+                    yield from self._content_block(inner, "tool_result", depth + 1)
+            elif content is not None:
+                raise Refused("redactor gateway: a tool_result's content is neither text nor "
+                              "blocks")
+        elif kind in ("image", "document", "search_result"):
+            yield from self._rich_block(block, kind, depth)
+        else:
+            raise Refused(f"redactor gateway: the content block type '{_safe_name(kind)}' is "
+                          "unknown to this version; upgrade redactor")
+
+    def _rich_block(self, block: dict[str, Any], kind: str,
+                    depth: int) -> Iterator[tuple[list[_Piece], str]]:
+        pieces = [_Piece("text", block[name], _setter(block, name))
+                  for name in ("title", "context") if isinstance(block.get(name), str)]
+        source = block.get("source")
+        if kind == "search_result":
+            if isinstance(source, str):
+                pieces.append(_Piece("text", source, _setter(block, "source")))
+            if pieces:
+                yield pieces, "text"
+            for inner in block.get("content") or ():
+                yield from self._content_block(inner, "search_result", depth + 1)
+            return
+        if not isinstance(source, dict):
+            raise Refused(f"redactor gateway: an {kind} block without a source")
+        source_type = source.get("type")
+        if kind == "document" and source_type == "text":
+            if not isinstance(source.get("data"), str):
+                raise Refused("redactor gateway: a text document without data")
+            pieces.append(_Piece("text", source["data"], _setter(source, "data")))
+            yield pieces, "text"
+        elif kind == "document" and source_type == "content":
+            if pieces:
+                yield pieces, "text"
+            inner = source.get("content")
+            if isinstance(inner, str):
+                yield [_Piece("text", inner, _setter(source, "content"))], "text"
+            else:
+                for item in inner or ():
+                    yield from self._content_block(item, "document", depth + 1)
+        elif source_type in ("base64", "url", "file"):
+            if pieces:
+                yield pieces, "text"
+            if self.binary == "block":
+                yield [_Piece("json", None, _withhold(block, self.withheld_text))], "binary"
+        else:
+            raise Refused(f"redactor gateway: an {kind} source of type "
+                          f"'{_safe_name(str(source_type))}' is unknown to this version")
+
+    def _tool_pieces(self, tool: dict[str, Any]) -> list[_Piece]:
+        pieces = []
+        if isinstance(tool.get("description"), str):
+            pieces.append(_Piece("text", tool["description"], _setter(tool, "description")))
+        schema = tool.get("input_schema")
+        if isinstance(schema, dict):
+            for holder in _descriptions(schema):
+                pieces.append(_Piece("text", holder["description"],
+                                     _setter(holder, "description")))
+        return pieces
+
+    # ------------------------------------------------------------------ one block
+
+    def _one_block(self, pieces: list[_Piece], kind: str, state: _State) -> None:
+        if kind == "binary":
+            for piece in pieces:
+                piece.put(None)
+            state.withheld += 1
+            return
+        if not pieces:
+            return
+        key = self._key(pieces, kind, state)
+        done = self.cache.get(key)
+        if done is None:
+            done = self._compute(pieces, kind, state.names)
+            self.cache.put(key, done)
+            state.computed += 1
+        else:
+            self._learn(state.names, done.learned)
+        for piece, value in zip(pieces, done.values, strict=True):
+            if value is not _SAME:
+                piece.put(value)
+                state.changed = True
+        state.entities.update(done.entities)
+        if any(done.learned):
+            state.names_digest = None
+
+    def _key(self, pieces: list[_Piece], kind: str, state: _State) -> bytes:
+        digest = hashlib.sha256(state.base)
+        digest.update(kind.encode())
+        digest.update(state.names_key())
+        for piece in pieces:
+            if piece.kind == "text":
+                data = piece.value.encode("utf-8", "surrogatepass")
+                digest.update(b"t%d:" % len(data))
+                digest.update(data)
+            else:
+                data = json.dumps(piece.value, ensure_ascii=True,
+                                  separators=(",", ":")).encode("ascii")
+                digest.update(b"j%d:" % len(data))
+                digest.update(data)
+        return digest.digest()
+
+    def _compute(self, pieces: list[_Piece], kind: str, names: Any) -> _Done:
+        before = (frozenset(names.usernames), frozenset(names.caseless_usernames),
+                  frozenset(names.person_words))
+        values: list[Any] = []
+        entities: set[str] = set()
+        size = 0
+        for piece in pieces:
+            if piece.kind == "text":
+                size += len(piece.value)
+                result = self._engine.redact(piece.value, names=names)
+                if result.findings:
+                    values.append(result.text)
+                    entities.update(f.entity_type for f in result.findings)
+                else:
+                    values.append(_SAME)
+            else:
+                json_result = self._engine.redact_json(piece.value, keys_and_numbers=True)
+                size += 64
+                if json_result.findings:
+                    values.append(json_result.value)
+                    entities.update(f.entity_type for f in json_result.findings)
+                else:
+                    values.append(_SAME)
+        learned = (frozenset(names.usernames) - before[0],
+                   frozenset(names.caseless_usernames) - before[1],
+                   frozenset(names.person_words) - before[2])
+        return _Done(tuple(values), tuple(sorted(entities)), learned, size + 256)
+
+    @staticmethod
+    def _learn(names: Any, learned: tuple[frozenset[str], frozenset[str], frozenset[str]]) -> None:
+        names.usernames.update(learned[0])
+        names.caseless_usernames.update(learned[1])
+        names.person_words.update(learned[2])
+
+
+class _Same:
+    def __repr__(self) -> str:
+        return "SAME"
+
+
+_SAME: Final = _Same()
+
+
+@dataclass(slots=True)
+class _State:
+    names: Any
+    base: bytes
+    changed: bool = False
+    withheld: int = 0
+    computed: int = 0
+    entities: set[str] = field(default_factory=set)
+    names_digest: bytes | None = None
+
+    def names_key(self) -> bytes:
+        if self.names_digest is None:
+            digest = hashlib.sha256()
+            for group in (self.names.usernames, self.names.caseless_usernames,
+                          self.names.person_words):
+                for name in sorted(group):
+                    digest.update(name.encode("utf-8", "surrogatepass") + b"\0")
+                digest.update(b"\1")
+            self.names_digest = digest.digest()
+        return self.names_digest
+
+
+def _setter(holder: dict[str, Any], key: str) -> Callable[[Any], None]:
+    def put(value: Any) -> None:
+        holder[key] = value
+
+    return put
+
+
+def _withhold(block: dict[str, Any], text: str) -> Callable[[Any], None]:
+    """Turn ``block`` (an image or a document) into a text block, in place, keeping its
+    cache_control."""
+    def put(_: Any) -> None:
+        cache_control = block.get("cache_control")
+        block.clear()
+        block["type"] = "text"
+        block["text"] = text
+        if cache_control is not None:
+            block["cache_control"] = cache_control
+
+    return put
+
+
+def _descriptions(schema: dict[str, Any], depth: int = 0) -> Iterator[dict[str, Any]]:
+    """The objects of a JSON schema that hold a ``description`` string."""
+    if depth > 32:
+        raise Refused("redactor gateway: a tool's input schema is nested too deeply")
+    if isinstance(schema.get("description"), str):
+        yield schema
+    for value in schema.values():
+        if isinstance(value, dict):
+            yield from _descriptions(value, depth + 1)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, dict):
+                    yield from _descriptions(item, depth + 1)
+
+
+def _safe_name(name: str) -> str:
+    """A field or type name for a message: short, and only when it looks like a name."""
+    return name if re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", name) else "?"
