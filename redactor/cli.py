@@ -116,6 +116,13 @@ def _parser() -> argparse.ArgumentParser:
     install.add_argument("--dry-run", action="store_true", help="show the change, write nothing")
     install.add_argument("--command", dest="hook_command", default=None,
                          help="the hook command to register (default: this installation)")
+    install.add_argument("--gateway", action="store_true",
+                         help="claude: send every model request through redactor gateway "
+                              "(env.ANTHROPIC_BASE_URL, the token in the local or user "
+                              "settings, a SessionStart hook that starts the gateway)")
+    install.add_argument("--http-hooks", action="store_true",
+                         help="claude: with --gateway, the hooks are HTTP calls to the gateway "
+                              "instead of processes (Claude Code 2.1.295 or later)")
     install.add_argument("--claude-bin", type=Path, default=None, metavar="PATH",
                          help="claude: the Claude Code program whose version decides whether "
                               "onFailure \"block\" is set (default: claude on PATH)")
@@ -349,6 +356,10 @@ def _cmd_install(args: argparse.Namespace) -> int:
         raise UsageError(f"--claude-bin {args.claude_bin}: 'claude --version' did not report "
                          "a version")
     block = install.claude_blocks_on_failure(version)
+    if args.http_hooks and not args.gateway:
+        raise UsageError("--http-hooks needs --gateway: the gateway serves the HTTP hooks")
+    if args.gateway:
+        return _install_claude_gateway(args, path, command, block)
     result = install.install_claude(path, command, dry_run=args.dry_run,
                                     block_on_failure=block)
     if not result.changed:
@@ -373,6 +384,36 @@ def _cmd_install(args: argparse.Namespace) -> int:
         print(f"redactor: {enabled} also enables the redactor plugin: its hooks and these "
               "both run on every call; keep one (claude plugin disable redactor@redactor, "
               "or remove these hooks)", file=sys.stderr)
+    return 0
+
+
+def _install_claude_gateway(args: argparse.Namespace, path: Path, command: str,
+                            block: bool) -> int:
+    import os
+
+    from redactor import config, install
+    from redactor.gateway import identity
+
+    env = dict(os.environ)
+    settings = config.load_settings(cwd=Path(env.get("HOME") or Path.home()), env=env)
+    http_hooks = args.http_hooks
+    if http_hooks and not block:
+        print("redactor: HTTP hooks need Claude Code "
+              f"{'.'.join(map(str, install.CLAUDE_ON_FAILURE_SINCE))} or later (onFailure "
+              "\"block\"); installing command hooks instead", file=sys.stderr)
+        http_hooks = False
+    token = "0" * 64 if args.dry_run else identity.ensure_token(env)
+    # The token never goes into a project's committed settings.json.
+    env_path = path if args.user else path.with_name("settings.local.json")
+    results = install.install_claude_gateway(
+        path, env_path, command, port=settings.gateway_port, token=token,
+        http_hooks=http_hooks, block_on_failure=block, dry_run=args.dry_run)
+    _report(results, args.dry_run)
+    if not args.dry_run:
+        kind = "HTTP hooks" if http_hooks else "command hooks"
+        print(f"redactor: Claude Code now sends its model requests through redactor gateway "
+              f"on 127.0.0.1:{settings.gateway_port} ({kind}); a SessionStart hook starts it, "
+              "or run `redactor gateway start`", file=sys.stderr)
     return 0
 
 

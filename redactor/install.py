@@ -35,6 +35,7 @@ __all__ = [
     "hermes_home",
     "hermes_hook_command",
     "install_claude",
+    "install_claude_gateway",
     "install_codex",
     "install_gemini",
     "install_hermes",
@@ -248,6 +249,146 @@ def install_claude(path: Path, command: str, *, dry_run: bool = False,
     before = path.read_text(encoding="utf-8") if path.exists() else ""
     after = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
     return _finish(path, before, after, dry_run)
+
+
+# ---------------------------------------------------------------------- gateway
+
+#: The settings keys ``install claude --gateway`` writes into Claude Code's ``env``.
+GATEWAY_ENV_KEYS: Final = ("ANTHROPIC_BASE_URL", "ANTHROPIC_CUSTOM_HEADERS", "REDACTOR_GATEWAY",
+                           "REDACTOR_GATEWAY_TOKEN")
+#: Seconds Claude Code waits for the SessionStart hook that starts the gateway (the
+#: engine takes a few seconds to build on a cold machine).
+GATEWAY_START_TIMEOUT: Final = 120
+_GATEWAY_START: Final = re.compile(r"-m redactor gateway start\b")
+
+
+def gateway_start_command() -> str:
+    """The SessionStart command: start this installation's gateway unless it runs."""
+    import shlex
+    import sys
+
+    return f"{shlex.quote(sys.executable)} -P -m redactor gateway start"
+
+
+def _without_ours(hooks: dict[str, Any], event: str, path: Path) -> list[Any]:
+    """The event's hook groups with every redactor entry (command, HTTP, gateway start)
+    taken out, and groups left empty by that dropped."""
+    groups = hooks.get(event, [])
+    if not isinstance(groups, list):
+        raise ConfigError(f"{path}: 'hooks.{event}' is not a list; fix it by hand first")
+    kept = []
+    for group in groups:
+        if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+            kept.append(group)
+            continue
+        entries = [hook for hook in group["hooks"] if not (
+            _is_ours(hook) or _is_our_http(hook) or (isinstance(hook, dict) and isinstance(
+                hook.get("command"), str) and _GATEWAY_START.search(hook["command"])))]
+        if entries:
+            kept.append({**group, "hooks": entries})
+    return kept
+
+
+def _is_our_http(hook: Any) -> bool:
+    return isinstance(hook, dict) and hook.get("type") == "http" and isinstance(
+        hook.get("url"), str) and "/hooks/claude/" in hook["url"]
+
+
+def merge_gateway_hooks(settings: dict[str, Any], command: str, path: Path, *, port: int,
+                        http_hooks: bool, block_on_failure: bool) -> dict[str, Any]:
+    """Claude Code's hook settings for a gateway install: SessionStart starts the gateway,
+    and the four events go to redactor as command hooks or, with ``http_hooks``, as HTTP
+    hooks served by the gateway (the token comes from the environment, never written
+    into this file)."""
+    merged: dict[str, Any] = json.loads(json.dumps(settings))
+    hooks = merged.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise ConfigError(f"{path}: 'hooks' is not an object; fix it by hand first")
+    start = {"type": "command", "command": gateway_start_command(),
+             "timeout": GATEWAY_START_TIMEOUT}
+    hooks["SessionStart"] = [*_without_ours(hooks, "SessionStart", path),
+                             {"hooks": [start]}]
+    for event, matcher in CLAUDE_EVENTS.items():
+        if http_hooks:
+            entry: dict[str, Any] = {
+                "type": "http", "url": f"http://127.0.0.1:{port}/hooks/claude/{event}",
+                "headers": {"X-Redactor-Token": "$REDACTOR_GATEWAY_TOKEN",
+                            "X-Redactor-Base-URL": "$ANTHROPIC_BASE_URL"},
+                "allowedEnvVars": ["REDACTOR_GATEWAY_TOKEN", "ANTHROPIC_BASE_URL"],
+                "timeout": CLAUDE_TIMEOUT}
+        else:
+            entry = {"type": "command", "command": command, "timeout": CLAUDE_TIMEOUT}
+        if block_on_failure:
+            entry["onFailure"] = "block"
+        group = {"hooks": [entry]} if matcher is None else {"matcher": matcher, "hooks": [entry]}
+        hooks[event] = [*_without_ours(hooks, event, path), group]
+    return merged
+
+
+def merge_gateway_env(settings: dict[str, Any], path: Path, *, port: int, token: str,
+                      http_hooks: bool) -> dict[str, Any]:
+    """Claude Code's ``env`` pointing the session at the gateway, with the token as a
+    custom header.  A base URL of someone else's is a loud error, never overwritten."""
+    from redactor.gateway.identity import HEADER
+
+    merged: dict[str, Any] = json.loads(json.dumps(settings))
+    env = merged.setdefault("env", {})
+    if not isinstance(env, dict):
+        raise ConfigError(f"{path}: 'env' is not an object; fix it by hand first")
+    url = f"http://127.0.0.1:{port}"
+    current = env.get("ANTHROPIC_BASE_URL")
+    if current not in (None, url) and env.get("REDACTOR_GATEWAY") != "1":
+        raise ConfigError(f"{path}: env.ANTHROPIC_BASE_URL already points elsewhere; set "
+                          "gateway.upstream in ~/.config/redactor/config.toml to that URL and "
+                          "remove it from this file, then run this again")
+    headers = [line for line in str(env.get("ANTHROPIC_CUSTOM_HEADERS", "")).split("\n")
+               if line.strip() and not line.lower().startswith(HEADER.lower() + ":")]
+    env["ANTHROPIC_BASE_URL"] = url
+    env["ANTHROPIC_CUSTOM_HEADERS"] = "\n".join([*headers, f"{HEADER}: {token}"])
+    env["REDACTOR_GATEWAY"] = "1"
+    if http_hooks:
+        env["REDACTOR_GATEWAY_TOKEN"] = token
+    else:
+        env.pop("REDACTOR_GATEWAY_TOKEN", None)
+    return merged
+
+
+def install_claude_gateway(hooks_path: Path, env_path: Path, command: str, *, port: int,
+                           token: str, http_hooks: bool = False, block_on_failure: bool = False,
+                           dry_run: bool = False) -> list[InstallResult]:
+    """``redactor install claude --gateway``: the hooks into ``hooks_path``, the base URL
+    and the token into ``env_path`` (the user's settings, or a project's
+    ``settings.local.json``, which is not committed; created with mode 0600).  Printed
+    diffs show ``<token>`` instead of the token."""
+    results = []
+    for path in dict.fromkeys((hooks_path, env_path)):
+        data = _read(path)
+        merged = data
+        if path == hooks_path:
+            merged = merge_gateway_hooks(merged, command, path, port=port,
+                                         http_hooks=http_hooks,
+                                         block_on_failure=block_on_failure)
+        if path == env_path:
+            merged = merge_gateway_env(merged, path, port=port, token=token,
+                                       http_hooks=http_hooks)
+        if merged == data:
+            results.append(InstallResult(path, changed=False, diff=""))
+            continue
+        before = path.read_text(encoding="utf-8") if path.exists() else ""
+        after = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
+        if path == env_path and not path.exists() and not dry_run:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        result = _finish(path, before, after, dry_run)
+        backup = result.backup
+        if not dry_run and path == env_path:
+            os.chmod(path, 0o600)  # it holds the token
+            if backup is not None and not before:
+                backup.unlink()  # the empty file created just above
+                backup = None
+        results.append(InstallResult(result.path, result.changed,
+                                     result.diff.replace(token, "<token>"), backup))
+    return results
 
 
 # ---------------------------------------------------------------------- Hermes

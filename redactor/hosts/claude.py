@@ -26,6 +26,7 @@ from redactor.hosts.core import (
     Outcome,
     check_prompt,
     check_tool_input,
+    prompt_notice,
     redact_output,
     redactor_command,
     sniff_event,
@@ -155,10 +156,37 @@ def _user_prompt_submit(payload: dict[str, Any], settings: Settings, engine: Any
     if is_sealed(payload.get("session_id"), env):
         return Outcome.emit({"decision": "block",
                              "reason": messages.text("sealed_session", settings.language)})
-    reason = check_prompt(prompt, settings, engine)
-    if reason is None:
+    gateway = _session_gateway(env)
+    if gateway is False:
+        return Outcome.emit({"decision": "block",
+                             "reason": messages.text("gateway_down", settings.language)})
+    reason = check_prompt(prompt, settings, engine, wire_redacts=gateway is True)
+    if reason is not None:
+        return Outcome.emit({"decision": "block", "reason": reason})
+    notice = prompt_notice(prompt, settings, engine) if gateway else None
+    if notice is None:
         return Outcome()
-    return Outcome.emit({"decision": "block", "reason": reason})
+    return Outcome.emit({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
+                                                "additionalContext": notice}})
+
+
+#: Set in Claude Code's settings by ``redactor install claude --gateway``: this session's
+#: requests must go through the gateway.
+GATEWAY_MARK: Final = "REDACTOR_GATEWAY"
+
+
+def _session_gateway(env: Mapping[str, str]) -> bool | None:
+    """True when this session's model endpoint is a live redactor gateway holding this
+    user's token; False when the session was set up for one (GATEWAY_MARK) that does
+    not answer; None when the session uses no gateway."""
+    marked = env.get(GATEWAY_MARK) == "1"
+    if not marked and not env.get("ANTHROPIC_BASE_URL") and not env.get("ANTHROPIC_UNIX_SOCKET"):
+        return None
+    from redactor.gateway.identity import gateway_live
+
+    if gateway_live(env):
+        return True
+    return False if marked else None
 
 
 # ------------------------------------------------------------------ failing closed

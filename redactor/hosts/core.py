@@ -266,16 +266,36 @@ def check_tool_input(event: str, payload: dict[str, Any], settings: Settings, en
     return ToolStep(tool_name, tool_input, check, updated)
 
 
-def check_prompt(prompt: str, settings: Settings, engine: Any) -> str | None:
+def check_prompt(prompt: str, settings: Settings, engine: Any,
+                 wire_redacts: bool = False) -> str | None:
     """The reason a prompt must not reach the model (a rule, or data of a blocking
-    type), or None."""
+    type), or None.
+
+    ``wire_redacts``: a verified redactor gateway carries this session's requests, so
+    data it redacts on the wire no longer blocks the prompt; rules and secrets of the
+    kinds in ``prompt_block_secrets`` still do (a pasted key should not be in the
+    session at all).  :func:`prompt_notice` says what the gateway will replace.
+    """
     rule = match_prompt(settings.rules, prompt)
     if rule is not None:
         return rule.reason
     found = messages.prompt_blockers(
         (messages.finding_type(f.entity_type, f.recognizer) for f in engine.analyze(prompt)),
         settings)
+    if wire_redacts:
+        found = [kind for kind in found if kind.startswith("SECRET:")
+                 and kind.partition(":")[2] in settings.prompt_block_secrets]
     return messages.prompt_blocked(settings, found) if found else None
+
+
+def prompt_notice(prompt: str, settings: Settings, engine: Any) -> str | None:
+    """With a verified gateway: the one line telling the model that the prompt's data
+    (those types) reach it as placeholders, or None when the prompt holds none."""
+    types = sorted({f.entity_type for f in engine.analyze(prompt)})
+    if not types:
+        return None
+    return messages.text("gateway_prompt", settings.language,
+                         entities=messages.entity_names(types))
 
 
 def redact_output(value: Any, engine: Any,

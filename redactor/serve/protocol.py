@@ -36,7 +36,10 @@ MAGIC = b"RDX1"
 #: The verbs a ``control`` line may name.
 CONTROLS = ("status", "stop")
 #: Environment variables the server needs to answer as this process would.
-FORWARDED = (b"HOME", b"XDG_CONFIG_HOME", b"XDG_STATE_HOME")
+#: ANTHROPIC_BASE_URL and ANTHROPIC_UNIX_SOCKET: where the session's model requests go
+#: (a prompt is let through to a verified redactor gateway: see hosts/claude.py).
+FORWARDED = (b"HOME", b"XDG_CONFIG_HOME", b"XDG_STATE_HOME", b"ANTHROPIC_BASE_URL",
+             b"ANTHROPIC_UNIX_SOCKET")
 FORWARDED_PREFIX = b"REDACTOR_"
 
 
