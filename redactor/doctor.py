@@ -31,7 +31,7 @@ class Check:
 
 
 def _registered(path: Path) -> tuple[list[str], str | None]:
-    from redactor.install import CLAUDE_EVENTS, _is_ours
+    from redactor.install import CLAUDE_EVENTS, _is_our_http, _is_ours
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -47,6 +47,8 @@ def _registered(path: Path) -> tuple[list[str], str | None]:
                 if _is_ours(hook):
                     events.append(event)
                     command = command or str(hook.get("command"))
+                elif _is_our_http(hook):
+                    events.append(event)
     return sorted(set(events)), command
 
 
@@ -144,6 +146,7 @@ def run_checks(cwd: Path | None = None) -> list[Check]:
                             f"{status['version']}, {status['requests']} requests, up "
                             f"{status['uptime']} s, {status['rss'] // 2**20} MiB"))
     checks.append(_self_test(command))
+    checks.extend(gateway_checks(cwd))
     checks.append(_prefilter_check())
     checks.append(spark_check())
     checks.extend(others)
@@ -482,3 +485,105 @@ def gemini_checks(cwd: Path | None = None) -> list[Check]:
         GEMINI_OPEN.split("; ", 1)[1]
     checks.append(Check("Gemini CLI: paths left open", True, open_paths, warning=True))
     return checks
+
+
+def gateway_checks(cwd: Path | None = None, env: dict[str, str] | None = None) -> list[Check]:
+    """When Claude Code's settings send the model requests to redactor gateway: that it
+    answers with this user's token, what it does with images, that its upstream can be
+    reached, and a canary through its dry run (redacted, never sent upstream)."""
+    from redactor.config import load_settings
+    from redactor.install import claude_settings_path
+
+    environ = dict(os.environ) if env is None else env
+    project = claude_settings_path(cwd)
+    session: dict[str, str] = {}
+    for path in (claude_settings_path(user=True), project,
+                 project.with_name("settings.local.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        found = data.get("env") if isinstance(data, dict) else None
+        if isinstance(found, dict):
+            session.update({k: v for k, v in found.items() if isinstance(v, str)})
+    if session.get("REDACTOR_GATEWAY") != "1":
+        return [Check("gateway", True, "not in use: prompts with personal data are blocked, "
+                      "not redacted ('redactor install claude --gateway' sends every request "
+                      "through it)", warning=True)]
+    try:
+        settings = load_settings(cwd=Path(environ.get("HOME") or Path.home()), env=environ)
+    except RedactorError as exc:
+        return [Check("gateway", False, str(exc))]
+    base = session.get("ANTHROPIC_BASE_URL", "")
+    checks = [Check("gateway binary", True, f'images and PDFs: "{settings.gateway_binary}" ('
+                    + ("withheld: the model gets a note instead" if settings.gateway_binary
+                       == "block" else "sent as they are: the gateway cannot read them")
+                    + ")", warning=settings.gateway_binary == "pass")]
+    from redactor.gateway import identity
+
+    probe = {**environ, "ANTHROPIC_BASE_URL": base}
+    probe.pop("ANTHROPIC_UNIX_SOCKET", None)
+    if not identity.gateway_live(probe):
+        checks.insert(0, Check("gateway", False, f"the settings send requests to {base}, but no "
+                               "redactor gateway with your token answers there: run "
+                               "'redactor gateway start'"))
+        return checks
+    token = identity.read_token(environ) or ""
+    status = _gateway_get(base, "/redactor/v1/status", token)
+    upstream = str(status.get("upstream", "")) if isinstance(status, dict) else ""
+    checks.insert(0, Check("gateway", True, f"answering at {base} (pid "
+                           f"{status.get('pid') if isinstance(status, dict) else '?'}), "
+                           f"upstream {upstream or '?'}"))
+    checks.append(_upstream_check(upstream))
+    checks.append(_gateway_canary(base, token))
+    return checks
+
+
+def _gateway_get(base: str, path: str, token: str, body: bytes | None = None) -> Any:
+    import http.client
+    from urllib.parse import urlsplit
+
+    from redactor.gateway.identity import HEADER
+
+    parts = urlsplit(base)
+    connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port or 80,
+                                            timeout=30)
+    try:
+        connection.request("POST" if body is not None else "GET", path, body=body,
+                           headers={HEADER: token, "content-type": "application/json"})
+        response = connection.getresponse()
+        payload = response.read()
+        return json.loads(payload) if response.status == 200 else None
+    except (OSError, ValueError):
+        return None
+    finally:
+        connection.close()
+
+
+def _upstream_check(upstream: str) -> Check:
+    import socket
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(upstream)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        with socket.create_connection((parts.hostname or "", port), timeout=5):
+            pass
+    except (OSError, ValueError) as exc:
+        return Check("gateway upstream", False, f"{upstream or '?'} cannot be reached "
+                     f"({type(exc).__name__}): the gateway has nowhere to send requests")
+    return Check("gateway upstream", True, f"{upstream} reachable")
+
+
+def _gateway_canary(base: str, token: str) -> Check:
+    body = json.dumps({"model": "redactor-doctor", "max_tokens": 1, "messages": [
+        {"role": "user", "content": [{"type": "text", "text": f"cliente CPF {CANARY}"}]}]})
+    answer = _gateway_get(base, "/redactor/v1/dry-run", token, body.encode())
+    if not isinstance(answer, dict) or "body" not in answer:
+        return Check("gateway canary", False, "the gateway's dry run did not answer")
+    sent = json.dumps(answer["body"])
+    digits = "".join(ch for ch in CANARY if ch.isdigit())
+    if CANARY in sent or digits in "".join(ch for ch in sent if ch.isdigit()):
+        return Check("gateway canary", False, "the canary CPF would have reached the model")
+    return Check("gateway canary", True, "canary CPF redacted on the wire (dry run: nothing "
+                 "was sent upstream)")
