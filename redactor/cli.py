@@ -405,12 +405,19 @@ def _install_claude_gateway(args: argparse.Namespace, path: Path, command: str,
     token = "0" * 64 if args.dry_run else identity.ensure_token(env)
     # The token never goes into a project's committed settings.json.
     env_path = path if args.user else path.with_name("settings.local.json")
+    from redactor.gateway import control
+
     results = install.install_claude_gateway(
         path, env_path, command, port=settings.gateway_port, token=token,
-        http_hooks=http_hooks, block_on_failure=block, dry_run=args.dry_run)
+        http_hooks=http_hooks, block_on_failure=block, dry_run=args.dry_run,
+        unix_socket=str(control.socket_file()))
     _report(results, args.dry_run)
     if not args.dry_run:
         kind = "HTTP hooks" if http_hooks else "command hooks"
+        if not args.user:
+            print(f"redactor: {env_path} holds the gateway's address and your token (not "
+                  "committed); Claude Code reads it only in a trusted folder and, offline, "
+                  "starts seconds slower with it: '--user' avoids both", file=sys.stderr)
         print(f"redactor: Claude Code now sends its model requests through redactor gateway "
               f"on 127.0.0.1:{settings.gateway_port} ({kind}); a SessionStart hook starts it, "
               "or run `redactor gateway start`", file=sys.stderr)
@@ -498,6 +505,19 @@ def _gateway_run(args: argparse.Namespace, settings: Any, env: dict[str, str],
         from redactor.serve.control import prepare_runtime_dir
 
         prepare_runtime_dir()
+        # Started by Claude Code (the SessionStart hook): listen where its settings
+        # send the requests, when that is a private folder of this user.
+        session_socket = env.get("ANTHROPIC_UNIX_SOCKET")
+        if session_socket:
+            from redactor.serve.protocol import check_private
+
+            try:
+                check_private(str(Path(session_socket).parent), want_socket=False)
+            except OSError as exc:
+                raise UsageError(f"ANTHROPIC_UNIX_SOCKET names a socket outside a private "
+                                 f"folder of yours ({exc}); the gateway will not listen "
+                                 "there") from None
+            unix = session_socket
     gateway = Gateway(settings, env, token=token)
     pid_path = control.pid_file() if args.socket is None else None
 

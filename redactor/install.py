@@ -254,7 +254,8 @@ def install_claude(path: Path, command: str, *, dry_run: bool = False,
 # ---------------------------------------------------------------------- gateway
 
 #: The settings keys ``install claude --gateway`` writes into Claude Code's ``env``.
-GATEWAY_ENV_KEYS: Final = ("ANTHROPIC_BASE_URL", "ANTHROPIC_CUSTOM_HEADERS", "REDACTOR_GATEWAY",
+GATEWAY_ENV_KEYS: Final = ("ANTHROPIC_BASE_URL", "ANTHROPIC_UNIX_SOCKET",
+                           "ANTHROPIC_CUSTOM_HEADERS", "REDACTOR_GATEWAY",
                            "REDACTOR_GATEWAY_TOKEN")
 #: Seconds Claude Code waits for the SessionStart hook that starts the gateway (the
 #: engine takes a few seconds to build on a cold machine).
@@ -326,9 +327,14 @@ def merge_gateway_hooks(settings: dict[str, Any], command: str, path: Path, *, p
 
 
 def merge_gateway_env(settings: dict[str, Any], path: Path, *, port: int, token: str,
-                      http_hooks: bool) -> dict[str, Any]:
+                      http_hooks: bool, unix_socket: str | None = None) -> dict[str, Any]:
     """Claude Code's ``env`` pointing the session at the gateway, with the token as a
-    custom header.  A base URL of someone else's is a loud error, never overwritten."""
+    custom header.  A base URL of someone else's is a loud error, never overwritten.
+
+    ``unix_socket``: the gateway's private socket, which both pinned Claude Code releases
+    use for every model request when ``ANTHROPIC_UNIX_SOCKET`` is set (no port, no other
+    local user); the base URL then names the same gateway's loopback port, which a
+    release that ignored the socket would use instead."""
     from redactor.gateway.identity import HEADER
 
     merged: dict[str, Any] = json.loads(json.dumps(settings))
@@ -344,6 +350,10 @@ def merge_gateway_env(settings: dict[str, Any], path: Path, *, port: int, token:
     headers = [line for line in str(env.get("ANTHROPIC_CUSTOM_HEADERS", "")).split("\n")
                if line.strip() and not line.lower().startswith(HEADER.lower() + ":")]
     env["ANTHROPIC_BASE_URL"] = url
+    if unix_socket is not None:
+        env["ANTHROPIC_UNIX_SOCKET"] = unix_socket
+    else:
+        env.pop("ANTHROPIC_UNIX_SOCKET", None)
     env["ANTHROPIC_CUSTOM_HEADERS"] = "\n".join([*headers, f"{HEADER}: {token}"])
     env["REDACTOR_GATEWAY"] = "1"
     if http_hooks:
@@ -355,6 +365,7 @@ def merge_gateway_env(settings: dict[str, Any], path: Path, *, port: int, token:
 
 def install_claude_gateway(hooks_path: Path, env_path: Path, command: str, *, port: int,
                            token: str, http_hooks: bool = False, block_on_failure: bool = False,
+                           unix_socket: str | None = None,
                            dry_run: bool = False) -> list[InstallResult]:
     """``redactor install claude --gateway``: the hooks into ``hooks_path``, the base URL
     and the token into ``env_path`` (the user's settings, or a project's
@@ -370,7 +381,7 @@ def install_claude_gateway(hooks_path: Path, env_path: Path, command: str, *, po
                                          block_on_failure=block_on_failure)
         if path == env_path:
             merged = merge_gateway_env(merged, path, port=port, token=token,
-                                       http_hooks=http_hooks)
+                                       http_hooks=http_hooks, unix_socket=unix_socket)
         if merged == data:
             results.append(InstallResult(path, changed=False, diff=""))
             continue

@@ -19,7 +19,8 @@ Routes (every one but ``hello`` needs the install's token in ``X-Redactor-Token`
 
 Anything else is refused with an Anthropic-shaped 404 and never proxied.  When redaction
 fails, overruns its budget or meets a shape it does not know, nothing goes upstream: the
-client gets a 400-class Anthropic error naming the entity types or the error class.
+client gets an Anthropic-shaped error (500, ``x-should-retry: false``: see FAIL_STATUS)
+naming the field, block type or error class, never a value.
 """
 
 from __future__ import annotations
@@ -47,8 +48,12 @@ from redactor.gateway.wire import BlockCache, Refused, RequestRedactor
 
 __all__ = ["FAIL_STATUS", "Gateway", "error_body", "hook_answer", "serve"]
 
-#: The status of a refused request: a client error, which Claude Code does not retry.
-FAIL_STATUS: Final = 400
+#: The status of a refused request.  Claude Code retries a 503 ten times whatever the
+#: headers say, and 2.1.332 sends a 400 again with fewer betas, up to six times; a 500
+#: with ``x-should-retry: false`` is shown at once, with the message (verified with
+#: both pinned releases).
+FAIL_STATUS: Final = 500
+_NO_RETRY: Final = {"x-should-retry": "false"}
 #: The largest request body read (a long session with images runs to tens of MB).
 MAX_BODY: Final = 256 << 20
 #: Request headers never forwarded (hop by hop, or ours).
@@ -73,7 +78,7 @@ def error_body(error_type: str, message: str) -> bytes:
 
 def _error(status: int, error_type: str, message: str) -> web.Response:
     return web.Response(status=status, body=error_body(error_type, message),
-                        content_type="application/json")
+                        content_type="application/json", headers=_NO_RETRY)
 
 
 @dataclass
@@ -190,7 +195,7 @@ class Gateway:
         try:
             result = await self._redact(raw)
         except Refused as exc:
-            return _error(exc.status, exc.error_type, str(exc))
+            return _error(FAIL_STATUS, "api_error", str(exc))
         return web.json_response({"changed": result.changed, "entities": list(result.entities),
                                   "body": json.loads(result.body)})
 
@@ -205,14 +210,14 @@ class Gateway:
             return self._forbidden()
         if request.headers.get("Content-Encoding", "identity").lower() != "identity":
             self.counters.refused += 1
-            return _error(FAIL_STATUS, "invalid_request_error",
+            return _error(FAIL_STATUS, "api_error",
                           "redactor gateway: compressed request bodies are not read")
         raw = await request.read()
         try:
             result = await self._redact(raw)
         except Refused as exc:
             self.counters.refused += 1
-            return _error(exc.status, exc.error_type, str(exc))
+            return _error(FAIL_STATUS, "api_error", str(exc))
         return await self._forward(request, result.body)
 
     async def _redact(self, raw: bytes) -> Any:
