@@ -39,6 +39,10 @@ RULES = {
     "hooks.wrap_bash": "tightens",
     "hooks.time_budget_seconds": "refused",
     "hooks.own_account": "tightens",
+    "gateway.port": "refused",
+    "gateway.upstream": "refused",
+    "gateway.binary": "tightens",
+    "gateway.time_budget_seconds": "refused",
     "hermes.mode": "tightens",
 }
 
@@ -64,6 +68,10 @@ VALUES: dict[str, tuple[Any, ...]] = {
     "hooks.wrap_bash": (False, True),
     "hooks.time_budget_seconds": (10, 20),
     "hooks.own_account": ("keep", "redact"),
+    "gateway.port": (48000, 47821),
+    "gateway.upstream": ("https://llm.example.com/anthropic", "http://127.0.0.1:8080"),
+    "gateway.binary": ("pass", "block"),
+    "gateway.time_budget_seconds": (30, 120.5),
     "hermes.mode": ("redact", "block"),
 }
 
@@ -162,3 +170,22 @@ def test_a_user_file_sets_every_value(tmp_path: Path, row: KeyRow) -> None:
         path = write_key(tmp_path / "user/config.toml", row.key, value)
         expected = row.join(getattr(Settings(), row.field), row.parse(path, row.key, value))
         assert getattr(load_settings(files=[(path, "user")]), row.field) == expected
+
+
+@pytest.mark.parametrize(("key", "value"), [
+    ("gateway.upstream", "http://llm.example.com"),      # plain http off this machine
+    ("gateway.upstream", "https://user:pw@llm.example.com"),
+    ("gateway.upstream", "https://llm.example.com/?a=1"),
+    ("gateway.upstream", "ftp://llm.example.com"),
+    ("gateway.upstream", 443),
+    ("gateway.port", 80),
+    ("gateway.port", 70000),
+    ("gateway.port", True),
+    ("gateway.binary", "maybe"),
+    ("gateway.time_budget_seconds", 0),
+    ("gateway.time_budget_seconds", 601),
+])
+def test_a_bad_gateway_value_is_a_loud_error(tmp_path: Path, key: str, value: Any) -> None:
+    path = write_key(tmp_path / "user/config.toml", key, value)
+    with pytest.raises(ConfigError, match=key.partition(".")[2]):
+        load_settings(files=[(path, "user")])
