@@ -41,7 +41,7 @@ class Hello(ThreadingHTTPServer):
             def log_message(self, *args: Any) -> None:
                 pass
 
-            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            def do_GET(self) -> None:
                 outer.asked += 1
                 nonce = parse_qs(urlsplit(self.path).query).get("nonce", [""])[0]
                 proof = identity.proof(outer.token if outer.honest else "0" * 64, nonce)
