@@ -395,7 +395,9 @@ def _install_claude_gateway(args: argparse.Namespace, path: Path, command: str,
     from redactor.gateway import identity
 
     env = dict(os.environ)
-    settings = config.load_settings(cwd=Path(env.get("HOME") or Path.home()), env=env)
+    from redactor.gateway.control import GATEWAY_CWD
+
+    settings = config.load_settings(cwd=GATEWAY_CWD, env=env)
     http_hooks = args.http_hooks
     if http_hooks and not block:
         print("redactor: HTTP hooks need Claude Code "
@@ -451,7 +453,9 @@ def _cmd_gateway(args: argparse.Namespace) -> int:
     from redactor.gateway import control
 
     env = dict(os.environ)
-    settings = config.load_settings(cwd=Path(env.get("HOME") or Path.home()), env=env)
+    from redactor.gateway.control import GATEWAY_CWD
+
+    settings = config.load_settings(cwd=GATEWAY_CWD, env=env)
     port = settings.gateway_port if args.port is None else args.port
     if args.action == "start":
         from redactor.serve.control import ServerError

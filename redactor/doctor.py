@@ -510,8 +510,10 @@ def gateway_checks(cwd: Path | None = None, env: dict[str, str] | None = None) -
         return [Check("gateway", True, "not in use: prompts with personal data are blocked, "
                       "not redacted ('redactor install claude --gateway' sends every request "
                       "through it)", warning=True)]
+    from redactor.gateway.control import GATEWAY_CWD
+
     try:
-        settings = load_settings(cwd=Path(environ.get("HOME") or Path.home()), env=environ)
+        settings = load_settings(cwd=GATEWAY_CWD, env=environ)
     except RedactorError as exc:
         return [Check("gateway", False, str(exc))]
     base = session.get("ANTHROPIC_BASE_URL", "")
@@ -523,7 +525,7 @@ def gateway_checks(cwd: Path | None = None, env: dict[str, str] | None = None) -
 
     probe = {**environ, "ANTHROPIC_BASE_URL": base}
     probe.pop("ANTHROPIC_UNIX_SOCKET", None)
-    if not identity.gateway_live(probe):
+    if not identity.gateway_live(probe, remember=False):
         checks.insert(0, Check("gateway", False, f"the settings send requests to {base}, but no "
                                "redactor gateway with your token answers there: run "
                                "'redactor gateway start'"))
@@ -566,6 +568,8 @@ def _upstream_check(upstream: str) -> Check:
 
     try:
         parts = urlsplit(upstream)
+        if not parts.hostname:
+            raise ValueError("no host")
         port = parts.port or (443 if parts.scheme == "https" else 80)
         with socket.create_connection((parts.hostname or "", port), timeout=5):
             pass

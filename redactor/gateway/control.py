@@ -22,8 +22,11 @@ from typing import Final
 
 from redactor.gateway import identity
 
-__all__ = ["base_url", "is_live", "pid_file", "socket_file", "start", "stop"]
+__all__ = ["GATEWAY_CWD", "base_url", "is_live", "pid_file", "socket_file", "start", "stop"]
 
+#: Where the gateway's configuration is read from: the root, so that only the user's
+#: own configuration applies (it serves every project of the user, and reads none).
+GATEWAY_CWD: Final = Path("/")
 #: How long ``start`` waits for a new gateway to answer.
 START_WAIT: Final = 90.0
 
@@ -49,7 +52,7 @@ def is_live(env: Mapping[str, str], port: int, *, unix: bool = False) -> bool:
     if unix:
         probe["ANTHROPIC_UNIX_SOCKET"] = str(socket_file())
     probe["ANTHROPIC_BASE_URL"] = base_url(port)
-    return identity.gateway_live(probe, timeout=1.0)
+    return identity.gateway_live(probe, timeout=1.0, remember=False)
 
 
 def _log_file(env: Mapping[str, str]) -> Path:

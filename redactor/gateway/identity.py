@@ -97,10 +97,11 @@ def base_is_loopback(base_url: str) -> bool:
     return parts.scheme == "http" and (parts.hostname or "") in LOOPBACK
 
 
-def gateway_live(env: Mapping[str, str], timeout: float = 1.0) -> bool:
+def gateway_live(env: Mapping[str, str], timeout: float = 1.0, *, remember: bool = True) -> bool:
     """Is this session's model endpoint (``ANTHROPIC_UNIX_SOCKET``, else
     ``ANTHROPIC_BASE_URL``, from the hook's environment) a live redactor gateway that
-    holds this user's token?  Never raises; a recent yes is remembered for LIVE_FOR s."""
+    holds this user's token?  Never raises; a recent yes is remembered for LIVE_FOR s
+    (unless ``remember`` is off: doctor and ``gateway status`` ask afresh)."""
     try:
         token = read_token(env)
     except (ConfigError, OSError):
@@ -114,7 +115,7 @@ def gateway_live(env: Mapping[str, str], timeout: float = 1.0) -> bool:
     key = (where, base)
     now = time.monotonic()
     with _live_lock:
-        if _live.get(key, 0.0) > now:
+        if remember and _live.get(key, 0.0) > now:
             return True
     nonce = secrets.token_hex(16)
     try:
