@@ -498,5 +498,10 @@ def _descriptions(schema: dict[str, Any], depth: int = 0) -> Iterator[dict[str, 
 
 
 def _safe_name(name: str) -> str:
-    """A field or type name for a message: short, and only when it looks like a name."""
-    return name if re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", name) else "?"
+    """A field or type name for a message: short, and only when it looks like a name:
+    it starts with a letter and holds at most 8 digits (a date, as in
+    ``web_search_20250305``), so that no document number is echoed back."""
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9_.-]{0,39}", name) and \
+            sum(c.isdigit() for c in name) <= 8:
+        return name
+    return "?"
