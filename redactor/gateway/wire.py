@@ -24,7 +24,8 @@ and the upstream's prompt cache sees a stable prefix.  A cache of block results 
 by the block's text and the names before it) makes a turn cost only its new blocks; it
 is a speed-up only, since a miss computes the same result again.
 
-**Refusals.**  A body that is not a JSON object of the Messages shape, a content block
+**Refusals.**  A body that is not a JSON object of the Messages shape (repeated keys
+in one object and numbers beyond a float's range included), a content block
 of an unknown type, or a top-level field that is not a known parameter and could hold
 text: :class:`Refused`, and nothing goes upstream.
 """
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import threading
 from collections import OrderedDict
@@ -158,9 +160,27 @@ def _reject_constant(name: str) -> Any:
     raise Refused(f"redactor gateway: the request holds the non-JSON number {name}")
 
 
+def _reject_infinite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise Refused("redactor gateway: the request holds a number too large for a float")
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are unique.  A repeated key is refused: when nothing is
+    redacted the original bytes go upstream, and a parser there that keeps the first of
+    two keys (this one keeps the last) would read a text this module never read."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise Refused("redactor gateway: the request repeats a key in one object")
+    return value
+
+
 def _parse(raw: bytes) -> dict[str, Any]:
     try:
-        body = json.loads(raw, parse_constant=_reject_constant)
+        body = json.loads(raw, parse_constant=_reject_constant, parse_float=_reject_infinite,
+                          object_pairs_hook=_unique_keys)
     except Refused:
         raise
     except RecursionError:
