@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from redactor.errors import RedactorError
+from redactor.jsonio import TooDeep
 
 __all__ = ["BINARY_MODES", "KNOWN_PARAMETERS", "BlockCache", "Refused", "RequestRedactor",
            "WireResult"]
@@ -249,7 +250,11 @@ class RequestRedactor:
         for pieces, kind in blocks:
             if check is not None:
                 check()
-            self._one_block(pieces, kind, state)
+            try:
+                self._one_block(pieces, kind, state)
+            except TooDeep:  # a tool input the parser read but the engine's walk does not
+                raise Refused("redactor gateway: a tool input is nested too deeply to "
+                              "read") from None
         if not state.changed and not state.withheld:
             return WireResult(raw, False, (), len(blocks), state.computed, 0)
         out = json.dumps(body, ensure_ascii=True, separators=(",", ":")).encode("ascii")
