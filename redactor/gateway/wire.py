@@ -27,7 +27,8 @@ is a speed-up only, since a miss computes the same result again.
 **Refusals.**  A body that is not a JSON object of the Messages shape (repeated keys
 in one object and numbers beyond a float's range included), a content block
 of an unknown type, or a top-level field that is not a known parameter and could hold
-text: :class:`Refused`, and nothing goes upstream.
+text: :class:`Refused`, and nothing goes upstream.  An unknown field whose values all
+look like enumeration values or ids is passed, redacted as JSON (an id can be a CPF).
 """
 
 from __future__ import annotations
@@ -294,6 +295,12 @@ class RequestRedactor:
             elif content is not None:
                 raise Refused("redactor gateway: a message's content is neither text nor "
                               "blocks")
+        # An unknown field passed the enum-like test, but an id can still be a document
+        # number or an e-mail address (both match it): its values are redacted as JSON,
+        # last, so that they teach no name to the prompt's blocks.
+        for key, value in body.items():
+            if key not in _TEXT_FIELDS and key not in KNOWN_PARAMETERS:
+                yield [_Piece("json", value, _setter(body, key))], "json"
 
     def _content_block(self, block: Any, where: str,
                        depth: int = 0) -> Iterator[tuple[list[_Piece], str]]:
