@@ -345,16 +345,20 @@ def hook_answer(event: str, code: int, out: bytes, err: bytes) -> bytes:
         if isinstance(parsed, dict):
             answer = parsed
     if code == 2:
+        # Exit 2 blocks whatever stdout holds: the blocking fields are set, never left
+        # to what stdout already said.
         reason = err.decode("utf-8", "replace").strip() or "redactor: blocked"
         if event == "PreToolUse":
-            answer.setdefault("hookSpecificOutput", {
+            specific = answer.get("hookSpecificOutput")
+            answer["hookSpecificOutput"] = {
+                **(specific if isinstance(specific, dict) else {}),
                 "hookEventName": "PreToolUse", "permissionDecision": "deny",
-                "permissionDecisionReason": reason})
+                "permissionDecisionReason": reason}
         elif event in ("UserPromptSubmit", "PostToolUse", "Stop"):
-            answer.setdefault("decision", "block")
+            answer["decision"] = "block"
             answer.setdefault("reason", reason)
         else:
-            answer.setdefault("continue", False)
+            answer["continue"] = False
             answer.setdefault("stopReason", reason)
     return json.dumps(answer, ensure_ascii=False).encode("utf-8")
 
