@@ -158,6 +158,18 @@ class BlockCache:
         return f"BlockCache({len(self._items)} blocks, {self._bytes} bytes)"
 
 
+def _serialise(body: dict[str, Any]) -> bytes:
+    """The body as Claude Code writes JSON (compact, UTF-8, keys in their order), so that a
+    block whose request was rewritten is the same bytes as when its request went out
+    untouched; ``\\uXXXX`` escapes only when a string holds a lone surrogate, which UTF-8
+    cannot carry."""
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(body, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
 def _reject_constant(name: str) -> Any:
     raise Refused(f"redactor gateway: the request holds the non-JSON number {name}")
 
@@ -258,7 +270,7 @@ class RequestRedactor:
                               "read") from None
         if not state.changed and not state.withheld:
             return WireResult(raw, False, (), len(blocks), state.computed, 0)
-        out = json.dumps(body, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+        out = _serialise(body)
         return WireResult(out, True, tuple(sorted(state.entities)), len(blocks),
                           state.computed, state.withheld)
 

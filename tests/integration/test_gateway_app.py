@@ -26,7 +26,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from redactor import config
 from redactor.gateway import identity
-from redactor.gateway.app import Gateway, hook_answer
+from redactor.gateway.app import FAIL_STATUS, Gateway, hook_answer
 from tests.e2e.engine import stop_engine
 from tests.leaks import leaks
 
@@ -137,6 +137,13 @@ def serve(scenario: Scenario, engine: Any, *, settings: config.Settings | None =
 def messages_body(text: str = f"meu CPF é {CPF} e o e-mail {EMAIL}", **extra: Any) -> bytes:
     return json.dumps({"model": "claude-test", "max_tokens": 64, "stream": True, **extra,
                        "messages": [{"role": "user", "content": text}]}).encode()
+
+
+async def refusal_of(response: Any) -> dict[str, Any]:
+    """A refusal: 500 with ``x-should-retry: false``, which Claude Code shows at once
+    instead of retrying (see FAIL_STATUS in redactor/gateway/app.py)."""
+    assert response.headers.get("x-should-retry") == "false"
+    return await error_of(response, FAIL_STATUS)
 
 
 async def error_of(response: Any, status: int) -> dict[str, Any]:
@@ -306,7 +313,7 @@ def test_models_are_forwarded(engine: Any) -> None:
 
 # ---------------------------------------------------------------------- failing closed
 
-def test_a_refused_shape_is_400_and_nothing_goes_upstream(engine: Any) -> None:
+def test_a_refused_shape_is_refused_and_nothing_goes_upstream(engine: Any) -> None:
     async def scenario(client: Any, upstream: FakeUpstream, gateway: Gateway) -> None:
         bodies = [b"not json " + CPF.encode(),
                   json.dumps({"messages": [{"role": "user", "content": [
@@ -316,21 +323,21 @@ def test_a_refused_shape_is_400_and_nothing_goes_upstream(engine: Any) -> None:
                   + b'","content":"ok"}]}']
         for body in bodies:
             response = await client.post("/v1/messages", data=body, headers=AUTH)
-            error = await error_of(response, 400)
-            assert error["type"] == "invalid_request_error"
+            error = await refusal_of(response)
+            assert error["type"] == "api_error"
         response = await client.post("/v1/messages", data=messages_body(),
                                      headers={**AUTH, "Content-Encoding": "gzip"})
-        await error_of(response, 400)
+        await refusal_of(response)
         assert upstream.received == []
         assert gateway.counters.refused == len(bodies) + 1
 
     serve(scenario, engine)
 
 
-def test_a_forced_fault_is_400_and_nothing_goes_upstream(engine: Any) -> None:
+def test_a_forced_fault_is_refused_and_nothing_goes_upstream(engine: Any) -> None:
     async def scenario(client: Any, upstream: FakeUpstream, _: Gateway) -> None:
         response = await client.post("/v1/messages", data=messages_body(), headers=AUTH)
-        error = await error_of(response, 400)
+        error = await refusal_of(response)
         assert "RuntimeError" in error["message"]
         assert upstream.received == []
 
@@ -368,13 +375,13 @@ class StalledEngine:
         return self.real.redact_json(value, keys_and_numbers=keys_and_numbers)
 
 
-def test_a_budget_overrun_is_400_and_nothing_goes_upstream(engine: Any) -> None:
+def test_a_budget_overrun_is_refused_and_nothing_goes_upstream(engine: Any) -> None:
     stalled = StalledEngine(engine)
 
     async def scenario(client: Any, upstream: FakeUpstream, _: Gateway) -> None:
         try:
             response = await client.post("/v1/messages", data=messages_body(), headers=AUTH)
-            error = await error_of(response, 400)
+            error = await refusal_of(response)
             assert "TimeoutError" in error["message"]
             assert stalled.entered.is_set()
         finally:
@@ -410,7 +417,7 @@ def test_dry_run_answers_the_redacted_body_and_sends_nothing(engine: Any) -> Non
         assert {"BR_CPF", "EMAIL_ADDRESS"} <= set(answer["entities"])
         assert answer["body"]["messages"][0]["content"] == "meu CPF é [CPF] e o e-mail [EMAIL]"
         response = await client.post("/redactor/v1/dry-run", data=b"[1]", headers=AUTH)
-        await error_of(response, 400)
+        await refusal_of(response)
         assert upstream.received == []
 
     serve(scenario, engine)

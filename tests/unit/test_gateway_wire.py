@@ -385,6 +385,24 @@ def test_a_redacted_prefix_stays_byte_identical_when_later_blocks_teach_a_name()
     assert out[4]["content"][0]["text"] == "[NOME] called again"
 
 
+def test_an_untouched_turn_and_a_rewritten_turn_share_their_prefix_bytes() -> None:
+    # Claude Code writes compact UTF-8 JSON; a turn with nothing to redact goes out as it
+    # came, and the next turn, rewritten, writes the same bytes for the same blocks.
+    first = request(user({"type": "text", "text": "olá, ação rápida"}), system="você ajuda")
+    second = {**first, "messages": [
+        *first["messages"], {"role": "assistant", "content": [{"type": "text", "text": "ok"}]},
+        user({"type": "text", "text": "hello SECRET-1"})]}
+
+    def claude_code_bytes(body: dict[str, Any]) -> bytes:
+        return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+    redactor = wire()
+    before = redactor.redact_body(claude_code_bytes(first))
+    after = redactor.redact_body(claude_code_bytes(second))
+    assert not before.changed and after.changed
+    assert after.body.startswith(before.body[:-2])
+
+
 def test_a_cold_cache_gives_the_same_bytes() -> None:
     warm = wire()
     for turns in range(1, 6):
