@@ -95,7 +95,7 @@ class Gateway:
 
     def __init__(self, settings: Settings, env: Mapping[str, str], *, token: str,
                  upstream: str | None = None, engine: Any = None,
-                 workers: int = 2) -> None:
+                 workers: int = 4) -> None:
         self.settings = settings
         self.env = dict(env)
         self.token = token
@@ -191,7 +191,9 @@ class Gateway:
     async def dry_run(self, request: web.Request) -> web.Response:
         if not self._authorised(request):
             return self._forbidden()
-        raw = await request.read()
+        raw = await _body(request)
+        if raw is None:
+            return _too_large()
         try:
             result = await self._redact(raw)
         except Refused as exc:
@@ -212,7 +214,9 @@ class Gateway:
             self.counters.refused += 1
             return _error(FAIL_STATUS, "api_error",
                           "redactor gateway: compressed request bodies are not read")
-        raw = await request.read()
+        raw = await _body(request)
+        if raw is None:
+            return _too_large()
         try:
             result = await self._redact(raw)
         except Refused as exc:
@@ -282,7 +286,9 @@ class Gateway:
         if not self._authorised(request):
             return self._forbidden()
         self.counters.hooks += 1
-        raw = await request.read()
+        raw = await _body(request)
+        if raw is None:
+            return _too_large()
         event = request.match_info["event"]
         env = {name: value for name, value in self.env.items()
                if name in ("HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME")
@@ -294,6 +300,19 @@ class Gateway:
         code, out, err = await loop.run_in_executor(None, _ask_engine, raw, env)
         body = hook_answer(event if _EVENT_NAME.fullmatch(event) else "", code, out, err)
         return web.Response(body=body, content_type="application/json")
+
+
+async def _body(request: web.Request) -> bytes | None:
+    """The request's body, or None past MAX_BODY."""
+    try:
+        return await request.read()
+    except web.HTTPRequestEntityTooLarge:
+        return None
+
+
+def _too_large() -> web.Response:
+    return _error(413, "request_too_large",
+                  f"redactor gateway: the request is larger than {MAX_BODY >> 20} MB")
 
 
 def _drill(env: Mapping[str, str]) -> bool:

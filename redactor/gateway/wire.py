@@ -249,6 +249,8 @@ class RequestRedactor:
     def redact_body(self, raw: bytes, *, check: Callable[[], None] | None = None) -> WireResult:
         """The body to send upstream for ``raw``.  ``check`` is called between blocks (a
         deadline check that raises).  Raises :class:`Refused`."""
+        if check is not None:
+            check()
         body = _parse(raw)
         for key, value in body.items():
             if key in _TEXT_FIELDS or key in KNOWN_PARAMETERS:

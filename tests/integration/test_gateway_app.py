@@ -563,3 +563,19 @@ def test_hook_answer_exit_2_denies_even_when_stdout_has_its_own_output() -> None
     out = json.dumps({"decision": "approve"}).encode()
     answer = json.loads(hook_answer("UserPromptSubmit", 2, out, b"blocked"))
     assert answer["decision"] == "block"
+
+
+def test_a_body_over_the_limit_is_an_anthropic_shaped_413(engine: Any,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from redactor.gateway import app as gateway_app
+
+    monkeypatch.setattr(gateway_app, "MAX_BODY", 4096)
+
+    async def scenario(client: Any, upstream: FakeUpstream, _: Gateway) -> None:
+        response = await client.post("/v1/messages", data=messages_body("x" * 8192),
+                                     headers=AUTH)
+        error = await error_of(response, 413)
+        assert error["type"] == "request_too_large"
+        assert upstream.received == []
+
+    serve(scenario, engine)

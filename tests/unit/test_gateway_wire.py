@@ -679,7 +679,7 @@ def test_real_engine_deep_tool_input_is_refused_not_crashed(real: Any) -> None:
 Check = Callable[[], None]
 
 
-def test_check_is_called_before_every_block() -> None:
+def test_check_is_called_before_reading_and_before_every_block() -> None:
     calls: list[int] = []
     raw = json.dumps(conversation(3)).encode()
 
@@ -687,7 +687,9 @@ def test_check_is_called_before_every_block() -> None:
         calls.append(1)
 
     result = wire().redact_body(raw, check=check)
-    assert len(calls) == result.blocks
+    assert len(calls) == result.blocks + 1
+    wire().redact_body(json.dumps(request()).encode(), check=check)  # no block at all
+    assert len(calls) == result.blocks + 2
 
 
 def test_check_raising_stops_the_walk() -> None:
