@@ -48,7 +48,9 @@ is known about the words (``recognizers.names``, the common-word list of
   ``S. Paulo`` (São Paulo), months, weekdays, holidays, English and Portuguese month
   and weekday names next to a number or each other (``[Fri Jan 03 09:20:23 2014]``),
   and runs that end in a company suffix (``Ltda``, ``S/A``) or in ``do Brasil``
-  (``FUJIFILM do Brasil``); common English words that are no names, even after an
+  (``FUJIFILM do Brasil``), or in a software noun (``Claude Code``, ``Claude Agent SDK``)
+  or stand before a version number (``Claude Opus 5.5``) without a person cue; common
+  English words that are no names, even after an
   honorific (``General Public License``, ``General Motors``: an adjective there); a
   runs of English words (each a common English word of no name list or a name that is
   a very frequent English word, ``PRESS ANY KEY``, ``Nice Try``), whatever the cue;
@@ -370,6 +372,26 @@ _ORG_TAIL: Final = re.compile(
     r"[ \t]{0,3}(?:-[ \t]{0,3})?(?:S[ ]?/[ ]?A\b|S\.[ ]?A\.?|Ltda\b|LTDA\b|EIRELI\b|ME\b|EPP\b|"
     r"&|Cia\b|CIA\b|Advogados\b|ADVOGADOS\b|Associados\b|ASSOCIADOS\b|Engenharia\b|"
     r"ENGENHARIA\b|Com[ée]rcio\b|COM[ÉE]RCIO\b)")
+#: Words that end a product's name, not a person's (``Claude Code``, ``Claude Agent SDK``,
+#: ``Maria Studio``): software and service nouns of English, folded, none a surname.
+_PRODUCT_HEADS: Final = frozenset({
+    "CODE", "SDK", "AGENT", "AGENTS", "DESKTOP", "STUDIO", "APP", "APPS", "CLOUD", "SERVER",
+    "CLIENT", "API", "CLI", "BOT", "ASSISTANT", "ENGINE", "FRAMEWORK", "PLATFORM", "TOOLKIT",
+    "PLUGIN", "EXTENSION", "SUITE", "IDE", "EDITOR", "BROWSER", "RUNTIME", "CONSOLE",
+    "DASHBOARD", "CONNECTOR", "GATEWAY", "PLAYGROUND", "WORKBENCH", "COPILOT", "CHAT",
+})
+#: A version number right after a run: a product and its release (``Claude Opus 5.5``,
+#: ``Ubuntu Server 24.04``), never how a person's name goes on.
+_VERSION_AFTER: Final = re.compile(r"[ \t]{1,2}v?[0-9]+(?:\.[0-9]+)+\b")
+_VERSION_IN: Final = re.compile(r"(?<![0-9.])v?[0-9]+(?:\.[0-9]+)+(?![0-9])")
+
+
+def _product_head(word: str) -> bool:
+    """A software noun that ends a product's name (``Code``, ``Code's``), no surname."""
+    key = fold_name(re.sub(r"['’][sS]$", "", word))
+    return key in _PRODUCT_HEADS and not _is_any_name_word(key.title())
+
+
 #: A word in Title Case (not an acronym in capitals, nor camelCase).
 _TITLE_CASE: Final = re.compile(rf"{_U}[a-zà-ÿ'’-]+$")
 #: Surnames written with a capital inside: McIntyre, MacKenzie, DeVito, LaGuardia, DiCaprio.
@@ -1038,6 +1060,10 @@ class PersonRecognizer(EntityRecognizer):
         first = tokens[seg[0]].key
         if (first in _PLACE_HEADS and len(seg) > 1) or _ORG_TAIL.match(text, end):
             return
+        if not (honor or role) and len(seg) > 1 and (
+                _VERSION_AFTER.match(text, end) or (
+                    cue not in _STRONG_CUES and _product_head(tokens[seg[-1]].text))):
+            return  # Claude Code, Claude Opus 5.5: a product's name
         if len(seg) > 2 and tokens[seg[-1]].key in _COUNTRIES and tokens[seg[-2]].key in (
                 "DO", "DA"):
             return  # FUJIFILM do Brasil
@@ -1119,6 +1145,8 @@ class PersonRecognizer(EntityRecognizer):
         cs = [self.classify(t) for t in tokens]
         if any(c in "cp" for c in cs) or not any(c in "GS" for c in cs):
             return False
+        if len(tokens) > 1 and (_VERSION_IN.search(value) or _product_head(tokens[-1])):
+            return False  # Co-Authored-By: Claude Opus 5.5 <...>: a product
         return sum(1 for c in cs if c == "C") <= len(tokens) // 2
 
     def _form_values(self, text: str) -> list[tuple[int, int, float, str]]:

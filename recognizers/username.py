@@ -89,6 +89,9 @@ _SERVICE_PATTERNS: Final = (
     re.compile(r"sapservice[a-z][a-z0-9]{2}"),
     re.compile(r"ora[a-z][a-z0-9]{2}"),
     re.compile(r"systemd-[a-z-]+"),
+    # Placeholders of documentation and examples: my-name, your_user, seu.usuario
+    re.compile(r"(?:my|your|some|the|example|sample|meu|minha|seu|sua)[-_.]?"
+               r"(?:name|user|user-?name|login|account|usuario|nome|conta)"),
 )
 
 #: Words that follow a user key in ordinary text without being a name.
