@@ -34,7 +34,7 @@ from redactor.serve import protocol as client
 
 
 def payload() -> bytes:
-    event = {
+    event: dict[str, Any] = {
         "session_id": "0f6f1d1e-bench", "transcript_path": "/tmp/bench.jsonl", "cwd": os.getcwd(),
         "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": "psql -h db01 -c \"SELECT * FROM clientes WHERE cpf = "
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         marks = {args.requests // 10, args.requests}
 
         def direct(_: int) -> None:
-            code, out, _ = client.parse_answer(client.exchange(request, path=sock))
+            code, out, _err = client.parse_answer(client.exchange(request, path=sock))
             assert code == 0 and b"[CPF]" in out
 
         started = time.perf_counter()
