@@ -260,15 +260,19 @@ GATEWAY_ENV_KEYS: Final = ("ANTHROPIC_BASE_URL", "ANTHROPIC_UNIX_SOCKET",
 #: Seconds Claude Code waits for the SessionStart hook that starts the gateway (the
 #: engine takes a few seconds to build on a cold machine).
 GATEWAY_START_TIMEOUT: Final = 120
-_GATEWAY_START: Final = re.compile(r"-m redactor gateway start\b")
+_GATEWAY_START: Final = re.compile(r"-m redactor gateway start\b|redactor/gateway/entry\.py\b")
 
 
 def gateway_start_command() -> str:
-    """The SessionStart command: start this installation's gateway unless it runs."""
+    """The SessionStart command: start this installation's gateway unless it answers
+    (``gateway/entry.py`` with ``-I -S``: a session whose gateway runs pays an
+    interpreter start and one hello, not the CLI's imports)."""
     import shlex
     import sys
 
-    return f"{shlex.quote(sys.executable)} -P -m redactor gateway start"
+    from redactor.gateway import entry
+
+    return f"{shlex.quote(sys.executable)} -I -S {shlex.quote(str(Path(entry.__file__).resolve()))}"
 
 
 def _without_ours(hooks: dict[str, Any], event: str, path: Path) -> list[Any]:

@@ -49,7 +49,8 @@ def test_user_install_points_claude_code_at_the_gateway(tmp_path: Path) -> None:
     assert env["REDACTOR_GATEWAY"] == "1"
     assert token not in done.stderr and token not in done.stdout
     start = settings["hooks"]["SessionStart"][0]["hooks"][0]
-    assert start["command"].endswith("-P -m redactor gateway start")
+    assert start["command"].endswith("/redactor/gateway/entry.py")
+    assert " -I -S " in start["command"]
     for event in ("PreToolUse", "PostToolUse", "UserPromptSubmit"):
         entries = [h for g in settings["hooks"][event] for h in g["hooks"]]
         assert [h["type"] for h in entries] == ["command"]
