@@ -26,6 +26,8 @@ class Script:
     tool: str | None = "Bash"
     tool_input: dict[str, Any] = field(default_factory=dict)
     final_text: str = "FAKE-MODEL-DONE"
+    #: A ``thinking`` block (text, signature) sent before the tool call, when set.
+    thinking: tuple[str, str] | None = None
 
 
 @dataclass
@@ -33,6 +35,9 @@ class Recorded:
     method: str
     path: str
     body: Any
+    #: The body's bytes as they arrived, and the request headers (names lower-cased).
+    raw: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 class FakeAnthropic(LoopbackServer):
@@ -52,6 +57,13 @@ class FakeAnthropic(LoopbackServer):
     def messages_posts(self) -> list[dict[str, Any]]:
         with self._lock:
             return [r.body for r in self.requests
+                    if r.method == "POST" and r.path.endswith("/v1/messages")]
+
+    @property
+    def messages_raw(self) -> list[bytes]:
+        """The bodies of the model calls, byte for byte."""
+        with self._lock:
+            return [r.raw for r in self.requests
                     if r.method == "POST" and r.path.endswith("/v1/messages")]
 
     def tool_results(self) -> list[dict[str, Any]]:
@@ -77,6 +89,10 @@ class FakeAnthropic(LoopbackServer):
             return [{"type": "text", "text": self.script.final_text}], "end_turn"
         block = {"type": "tool_use", "id": f"toolu_{uuid.uuid4().hex[:24]}",
                  "name": self.script.tool, "input": self.script.tool_input}
+        if self.script.thinking is not None:
+            thought, signature = self.script.thinking
+            return [{"type": "thinking", "thinking": thought, "signature": signature},
+                    block], "tool_use"
         return [block], "tool_use"
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
@@ -108,8 +124,9 @@ class FakeAnthropic(LoopbackServer):
                 except ValueError:
                     body = {"unparsed": raw.decode("utf-8", "replace")}
                 path = self.path.split("?", 1)[0]
+                headers = {name.lower(): value for name, value in self.headers.items()}
                 with fake._lock:
-                    fake.requests.append(Recorded("POST", path, body))
+                    fake.requests.append(Recorded("POST", path, body, raw, headers))
                 if path.endswith("/count_tokens"):
                     self._send(200, b'{"input_tokens": 100}', "application/json")
                     return
@@ -142,16 +159,22 @@ def _sse(blocks: list[dict[str, Any]], stop: str, model: str) -> bytes:
                   "cache_read_input_tokens": 0}}}),
         _event("ping", {"type": "ping"})]
     for index, block in enumerate(blocks):
+        deltas: list[dict[str, Any]] = []
         if block["type"] == "tool_use":
             start = {**block, "input": {}}
             delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        elif block["type"] == "thinking":
+            start = {"type": "thinking", "thinking": "", "signature": ""}
+            delta = {"type": "thinking_delta", "thinking": block["thinking"]}
+            deltas.append({"type": "signature_delta", "signature": block["signature"]})
         else:
             start = {"type": "text", "text": ""}
             delta = {"type": "text_delta", "text": block["text"]}
         parts.append(_event("content_block_start", {"type": "content_block_start",
                                                     "index": index, "content_block": start}))
-        parts.append(_event("content_block_delta", {"type": "content_block_delta",
-                                                    "index": index, "delta": delta}))
+        for one in (delta, *deltas):
+            parts.append(_event("content_block_delta", {"type": "content_block_delta",
+                                                        "index": index, "delta": one}))
         parts.append(_event("content_block_stop", {"type": "content_block_stop",
                                                    "index": index}))
     parts.append(_event("message_delta", {"type": "message_delta",
