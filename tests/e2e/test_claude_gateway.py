@@ -298,6 +298,12 @@ def test_a_prompt_with_personal_data_arrives_redacted_and_is_answered(rig: Rig) 
     # sees placeholders.
     assert result.get("result") == FINAL
     assert "o gateway local do redactor os troca por marcadores" in prompt_text
+    # Claude Code's own instructions reach the model as written: no product name of
+    # its system prompt or tool descriptions is taken for a person or a user name.
+    harness = json.dumps([posts[0][0].get("system"), posts[0][0].get("tools")],
+                         ensure_ascii=False)
+    assert "Claude Code" in harness
+    assert "[NOME]" not in harness and "[USERNAME]" not in harness
 
 
 def test_an_attached_file_arrives_redacted(rig: Rig) -> None:

@@ -44,6 +44,10 @@ def names(engine: Redactor, text: str) -> list[str]:
     ("SILVA, João. Curso de direito. 2010.", ["SILVA, João"]),
     ("documento assinado por Roberto em 2020", ["Roberto"]),
     ("joão da silva e JOAO DA SILVA e Joao da Silva", ["JOAO DA SILVA", "Joao da Silva"]),
+    # A person whose surname is a software noun of no name list stays a person after a
+    # title or role word, and a surname list wins over the software nouns.
+    ("A Dra. Maria Code aprovou.", ["Maria Code"]),
+    ("Co-Authored-By: Maria Souza <maria@example.com>", ["Maria Souza"]),
 ])
 def test_names_are_found(people: Redactor, text: str, expected: list[str]) -> None:
     assert names(people, text) == expected
@@ -63,6 +67,13 @@ def test_names_are_found(people: Redactor, text: str, expected: list[str]) -> No
     "Silva Comércio Ltda",
     "INFO Started Application in 3.2 seconds",
     "ERROR Connection Refused",
+    # Products: a run that ends in a software noun, or stands before a version number
+    "You are Claude Code, an interactive CLI tool.",
+    "Generated with [Claude Code](https://claude.com/claude-code)",
+    "Co-Authored-By: Claude Opus 5.5 <noreply@anthropic.com>",
+    "a Claude agent, built on the Claude Agent SDK.",
+    "Instalei o Marcelo Server 2.4.1 no servidor.",
+    "this replaces Claude Code's own earlier attribution",
 ])
 def test_look_alikes_are_not_names(people: Redactor, text: str) -> None:
     assert names(people, text) == []

@@ -73,3 +73,11 @@ def test_the_common_word_lexicon() -> None:
     # Logins, and given names decided by the form around them.
     for word in ("jsilva", "rcunha", "maria", "joao", "carla", "john.smith", "e-smith"):
         assert not is_common_word(word), word
+
+
+@pytest.mark.parametrize("text", [
+    '{"name": "repo", "owner": "my-name"}',
+    "ssh your_user@host", "login: seu.usuario",
+])
+def test_documentation_placeholders_are_no_user_names(engine: Redactor, text: str) -> None:
+    assert not [f for f in engine.analyze(text) if f.entity_type == "USERNAME"]
