@@ -453,9 +453,12 @@ def _cmd_gateway(args: argparse.Namespace) -> int:
     from redactor.gateway import control
 
     env = dict(os.environ)
-    from redactor.gateway.control import GATEWAY_CWD
-
-    settings = config.load_settings(cwd=GATEWAY_CWD, env=env)
+    if args.action == "stop":  # needs no configuration: a broken one must not keep it up
+        stopped = control.stop()
+        print("redactor: gateway stopped" if stopped else "redactor: no gateway was running",
+              file=sys.stderr)
+        return 0
+    settings = config.load_settings(cwd=control.GATEWAY_CWD, env=env)
     port = settings.gateway_port if args.port is None else args.port
     if args.action == "start":
         from redactor.serve.control import ServerError
@@ -464,11 +467,6 @@ def _cmd_gateway(args: argparse.Namespace) -> int:
             raise ServerError(f"the gateway did not answer on 127.0.0.1:{port} in time; see "
                               f"{control._log_file(env)}")
         print(f"redactor: gateway answering at {control.base_url(port)}", file=sys.stderr)
-        return 0
-    if args.action == "stop":
-        stopped = control.stop()
-        print("redactor: gateway stopped" if stopped else "redactor: no gateway was running",
-              file=sys.stderr)
         return 0
     if args.action == "status":
         live = control.is_live(env, port)

@@ -39,7 +39,7 @@ def _answers(token: str) -> bool:
     base = (env.get(b"ANTHROPIC_BASE_URL") or b"").decode("ascii", "replace")
     if unix:
         sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
-        address: "bytes | tuple[str, int]" = unix
+        address: bytes | tuple[str, int] = unix
     else:
         rest = base.removeprefix("http://")
         hostport = rest.split("/", 1)[0]
@@ -67,7 +67,7 @@ def _answers(token: str) -> bool:
     answer = b"".join(chunks)
     marker = b'"proof": "'
     at = answer.find(marker)
-    if not answer.startswith(b"HTTP/1.1 200") or at < 0:
+    if answer[:9] not in (b"HTTP/1.0 ", b"HTTP/1.1 ") or answer[9:13] != b"200 " or at < 0:
         return False
     import hmac
 

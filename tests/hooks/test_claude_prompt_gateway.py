@@ -157,3 +157,35 @@ def test_a_token_file_others_can_read_is_refused(home: dict[str, str], gateway: 
     answer = ask(f"cliente {CPF}", {**home, "ANTHROPIC_BASE_URL": gateway.url})
     assert answer["decision"] == "block"
     assert gateway.asked == 0
+
+
+def test_the_session_start_check_passes_a_live_gateway_without_the_cli(
+        home: dict[str, str], gateway: Hello) -> None:
+    import subprocess
+    import sys
+
+    from redactor.gateway import entry
+
+    env = {**home, "ANTHROPIC_BASE_URL": gateway.url, "PATH": os.environ.get("PATH", "")}
+    done = subprocess.run([sys.executable, "-I", "-S", "-X", "importtime", entry.__file__],
+                          env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""  # Claude Code would hand a SessionStart hook's stdout to the model
+    assert gateway.asked == 1
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
+    assert not {name for name in imported if name.startswith(("redactor", "site", "json"))}
+
+
+def test_the_session_start_check_refuses_a_wrong_proof(home: dict[str, str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from redactor.gateway import entry
+
+    for server in serving(Hello("x", honest=False)):
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        monkeypatch.delenv("ANTHROPIC_UNIX_SOCKET", raising=False)
+        token = identity.read_token(home)
+        assert token is not None
+        assert entry._answers(token) is False
+        assert server.asked == 1
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "https://api.anthropic.com")
+    assert entry._answers("0" * 64) is False  # never asks a remote endpoint
