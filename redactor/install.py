@@ -256,7 +256,7 @@ def install_claude(path: Path, command: str, *, dry_run: bool = False,
 #: The settings keys ``install claude --gateway`` writes into Claude Code's ``env``.
 GATEWAY_ENV_KEYS: Final = ("ANTHROPIC_BASE_URL", "ANTHROPIC_UNIX_SOCKET",
                            "ANTHROPIC_CUSTOM_HEADERS", "REDACTOR_GATEWAY",
-                           "REDACTOR_GATEWAY_TOKEN")
+                           "REDACTOR_GATEWAY_TOKEN", "ENABLE_TOOL_SEARCH")
 #: Seconds Claude Code waits for the SessionStart hook that starts the gateway (the
 #: engine takes a few seconds to build on a cold machine).
 GATEWAY_START_TIMEOUT: Final = 120
@@ -360,6 +360,9 @@ def merge_gateway_env(settings: dict[str, Any], path: Path, *, port: int, token:
         env.pop("ANTHROPIC_UNIX_SOCKET", None)
     env["ANTHROPIC_CUSTOM_HEADERS"] = "\n".join([*headers, f"{HEADER}: {token}"])
     env["REDACTOR_GATEWAY"] = "1"
+    # Claude Code turns MCP tool search off behind a base URL that is not Anthropic's;
+    # the gateway forwards tool_reference blocks unchanged, so it may stay on.
+    env.setdefault("ENABLE_TOOL_SEARCH", "true")
     if http_hooks:
         env["REDACTOR_GATEWAY_TOKEN"] = token
     else:

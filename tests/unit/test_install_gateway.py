@@ -47,6 +47,7 @@ def test_user_install_points_claude_code_at_the_gateway(tmp_path: Path) -> None:
     assert env["ANTHROPIC_UNIX_SOCKET"].endswith(".sock")
     assert env["ANTHROPIC_CUSTOM_HEADERS"] == f"X-Redactor-Token: {token}"
     assert env["REDACTOR_GATEWAY"] == "1"
+    assert env["ENABLE_TOOL_SEARCH"] == "true"
     assert token not in done.stderr and token not in done.stdout
     start = settings["hooks"]["SessionStart"][0]["hooks"][0]
     assert start["command"].endswith("/redactor/gateway/entry.py")
