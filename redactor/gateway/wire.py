@@ -37,6 +37,7 @@ import hashlib
 import json
 import math
 import re
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -121,9 +122,12 @@ class _Done:
 
 
 class BlockCache:
-    """Redacted blocks by key, least recently used out past ``max_bytes`` of input text."""
+    """Redacted blocks by key, least recently used out past ``max_bytes``: the memory its
+    entries hold (keys, redacted texts and JSON values, names learned), not the size of
+    the texts they stand for, since an unchanged block keeps no text and a redacted JSON
+    value can be any size."""
 
-    def __init__(self, max_bytes: int = 256 << 20) -> None:
+    def __init__(self, max_bytes: int = 64 << 20) -> None:
         self.max_bytes = max_bytes
         self._items: OrderedDict[bytes, _Done] = OrderedDict()
         self._bytes = 0
@@ -447,10 +451,8 @@ class RequestRedactor:
                   frozenset(names.person_words))
         values: list[Any] = []
         entities: set[str] = set()
-        size = 0
         for piece in pieces:
             if piece.kind == "text":
-                size += len(piece.value)
                 result = self._engine.redact(piece.value, names=names)
                 if result.findings:
                     values.append(result.text)
@@ -459,16 +461,17 @@ class RequestRedactor:
                     values.append(_SAME)
             else:
                 json_result = self._engine.redact_json(piece.value, keys_and_numbers=True)
-                size += 64
                 if json_result.findings:
                     values.append(json_result.value)
                     entities.update(f.entity_type for f in json_result.findings)
                 else:
                     values.append(_SAME)
-        learned = (frozenset(names.usernames) - before[0],
-                   frozenset(names.caseless_usernames) - before[1],
-                   frozenset(names.person_words) - before[2])
-        return _Done(tuple(values), tuple(sorted(entities)), learned, size + 256)
+        learned = (frozenset(names.usernames) - before[0] or _NO_NAMES,
+                   frozenset(names.caseless_usernames) - before[1] or _NO_NAMES,
+                   frozenset(names.person_words) - before[2] or _NO_NAMES)
+        return _Done(tuple(values), tuple(sorted(entities)), learned,
+                     _ENTRY_BYTES + sum(_footprint(value) for value in values)
+                     + sum(_footprint(group) for group in learned if group))
 
     @staticmethod
     def _learn(names: Any, learned: tuple[frozenset[str], frozenset[str], frozenset[str]]) -> None:
@@ -483,6 +486,26 @@ class _Same:
 
 
 _SAME: Final = _Same()
+_NO_NAMES: Final[frozenset[str]] = frozenset()
+#: What one cache entry holds besides its values: the key, the LRU link, the entry, its
+#: tuples (measured with sys.getsizeof on CPython 3.11, rounded up).
+_ENTRY_BYTES: Final = 512
+
+
+def _footprint(value: Any, depth: int = 0) -> int:
+    """The bytes ``value`` (a string or a JSON value) holds as sys.getsizeof counts them;
+    an object shared with other entries is counted in each (an overestimate)."""
+    if value is _SAME or value is None or isinstance(value, bool):
+        return 0
+    size = sys.getsizeof(value)
+    if depth > 64:
+        return size
+    if isinstance(value, dict):
+        size += sum(_footprint(k, depth + 1) + _footprint(v, depth + 1)
+                    for k, v in value.items())
+    elif isinstance(value, (list, tuple, frozenset)):
+        size += sum(_footprint(item, depth + 1) for item in value)
+    return size
 
 
 @dataclass(slots=True)
