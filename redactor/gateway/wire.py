@@ -24,11 +24,19 @@ and the upstream's prompt cache sees a stable prefix.  A cache of block results 
 by the block's text and the names before it) makes a turn cost only its new blocks; it
 is a speed-up only, since a miss computes the same result again.
 
-**Refusals.**  A body that is not a JSON object of the Messages shape (repeated keys
-in one object and numbers beyond a float's range included), a content block
-of an unknown type, or a top-level field that is not a known parameter and could hold
-text: :class:`Refused`, and nothing goes upstream.  An unknown field whose values all
-look like enumeration values or ids is passed, redacted as JSON (an id can be a CPF).
+**What goes upstream is what was read.**  The body is always re-serialised from the
+parsed value (compact UTF-8, keys in their order, as Claude Code writes JSON), never
+forwarded as it arrived, so no parser upstream can read a text this module did not: of
+a key repeated in one object only the last value is read, redacted and sent.  Numbers
+keep their value as a double, which is how Claude Code (JavaScript) reads them.
+orjson reads and writes when it is installed (the ``gateway`` extra); the standard
+library takes the bodies it will not take (a lone surrogate, a float out of range).
+
+**Refusals.**  A body that is not a JSON object of the Messages shape (numbers beyond a
+float's range included), a content block of an unknown type, or a top-level field that
+is not a known parameter and could hold text: :class:`Refused`, and nothing goes
+upstream.  An unknown field whose values all look like enumeration values or ids is
+passed, redacted as JSON (an id can be a CPF).
 """
 
 from __future__ import annotations
@@ -46,6 +54,11 @@ from typing import Any, Final, Literal
 
 from redactor.errors import RedactorError
 from redactor.jsonio import TooDeep
+
+try:
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - the gateway extra installs it
+    _orjson = None  # type: ignore[assignment]
 
 __all__ = ["BINARY_MODES", "KNOWN_PARAMETERS", "BlockCache", "Refused", "RequestRedactor",
            "WireResult"]
@@ -92,7 +105,8 @@ class Refused(RedactorError):
 
 @dataclass(slots=True)
 class WireResult:
-    """The body to send upstream, whether it differs from what arrived, and counts."""
+    """The body to send upstream (always re-serialised), whether redaction changed or
+    withheld anything in it, and counts."""
 
     body: bytes
     changed: bool
@@ -104,11 +118,13 @@ class WireResult:
 
 @dataclass(slots=True)
 class _Piece:
-    """One text of a block to redact: ``kind`` is "text" (a string) or "json" (a value)."""
+    """One text of a block to redact: ``kind`` is "text" (a string) or "json" (a value),
+    held at ``holder[key]`` (a binary block's piece: the block itself, key None)."""
 
     kind: Literal["text", "json"]
     value: Any
-    put: Callable[[Any], None]
+    holder: dict[str, Any]
+    key: str | None
 
 
 @dataclass(slots=True)
@@ -119,23 +135,31 @@ class _Done:
     entities: tuple[str, ...]
     learned: tuple[frozenset[str], frozenset[str], frozenset[str]]
     size: int
+    learns: bool = False
+
+    def __post_init__(self) -> None:
+        self.learns = any(self.learned)
+
+
+#: A block's cache key: the engine's fingerprint, the block's kind, the digest of the
+#: names before it, then its texts (strings, or a JSON value's bytes).
+_Key = tuple[Any, ...]
 
 
 class BlockCache:
     """Redacted blocks by key, least recently used out past ``max_bytes``: the memory its
-    entries hold (keys, redacted texts and JSON values, names learned), not the size of
-    the texts they stand for, since an unchanged block keeps no text and a redacted JSON
-    value can be any size."""
+    entries hold (keys with the block's texts, redacted texts and JSON values, names
+    learned)."""
 
     def __init__(self, max_bytes: int = 64 << 20) -> None:
         self.max_bytes = max_bytes
-        self._items: OrderedDict[bytes, _Done] = OrderedDict()
+        self._items: OrderedDict[_Key, _Done] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: bytes) -> _Done | None:
+    def get(self, key: _Key) -> _Done | None:
         with self._lock:
             done = self._items.get(key)
             if done is None:
@@ -145,12 +169,14 @@ class BlockCache:
             self.hits += 1
             return done
 
-    def put(self, key: bytes, done: _Done) -> None:
+    def put(self, key: _Key, done: _Done) -> None:
+        size = done.size + _footprint(key)
         with self._lock:
             if key in self._items:
                 return
             self._items[key] = done
-            self._bytes += done.size
+            done.size = size
+            self._bytes += size
             while self._bytes > self.max_bytes and self._items:
                 _, old = self._items.popitem(last=False)
                 self._bytes -= old.size
@@ -162,11 +188,15 @@ class BlockCache:
         return f"BlockCache({len(self._items)} blocks, {self._bytes} bytes)"
 
 
-def _serialise(body: dict[str, Any]) -> bytes:
-    """The body as Claude Code writes JSON (compact, UTF-8, keys in their order), so that a
-    block whose request was rewritten is the same bytes as when its request went out
-    untouched; ``\\uXXXX`` escapes only when a string holds a lone surrogate, which UTF-8
-    cannot carry."""
+def _serialise(body: Any) -> bytes:
+    """``body`` as Claude Code writes JSON: compact, UTF-8, keys in their order;
+    ``\\uXXXX`` escapes everywhere only when a string holds a lone surrogate, which
+    UTF-8 cannot carry."""
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(body)
+        except _orjson.JSONEncodeError:  # a lone surrogate, an integer beyond 64 bits
+            pass
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
     try:
         return text.encode("utf-8")
@@ -185,27 +215,25 @@ def _reject_infinite(text: str) -> float:
     return value
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """An object whose keys are unique.  A repeated key is refused: when nothing is
-    redacted the original bytes go upstream, and a parser there that keeps the first of
-    two keys (this one keeps the last) would read a text this module never read."""
-    value = dict(pairs)
-    if len(value) != len(pairs):
-        raise Refused("redactor gateway: the request repeats a key in one object")
-    return value
-
-
 def _parse(raw: bytes) -> dict[str, Any]:
-    try:
-        body = json.loads(raw, parse_constant=_reject_constant, parse_float=_reject_infinite,
-                          object_pairs_hook=_unique_keys)
-    except Refused:
-        raise
-    except RecursionError:
-        raise Refused("redactor gateway: the request is nested too deeply to read") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise Refused(f"redactor gateway: the request is not JSON ({type(exc).__name__})") \
-            from None
+    body: Any = None
+    if _orjson is not None:
+        try:
+            body = _orjson.loads(raw)
+        except _orjson.JSONDecodeError:
+            body = None  # the standard library reads it, or says why not
+    if body is None:
+        try:
+            body = json.loads(raw, parse_constant=_reject_constant,
+                              parse_float=_reject_infinite)
+        except Refused:
+            raise
+        except RecursionError:
+            raise Refused("redactor gateway: the request is nested too deeply to read") \
+                from None
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise Refused(f"redactor gateway: the request is not JSON "
+                          f"({type(exc).__name__})") from None
     if not isinstance(body, dict):
         raise Refused("redactor gateway: the request is not a JSON object")
     return body
@@ -264,7 +292,7 @@ class RequestRedactor:
                               "unknown to this version and could hold text; upgrade redactor")
         if "messages" in body and not isinstance(body["messages"], list):
             raise Refused("redactor gateway: 'messages' is not a list")
-        state = _State(self._names_type(), self._fingerprint)
+        state = _State(self._names_type())
         blocks = list(self._blocks(body))
         for pieces, kind in blocks:
             if check is not None:
@@ -274,11 +302,9 @@ class RequestRedactor:
             except TooDeep:  # a tool input the parser read but the engine's walk does not
                 raise Refused("redactor gateway: a tool input is nested too deeply to "
                               "read") from None
-        if not state.changed and not state.withheld:
-            return WireResult(raw, False, (), len(blocks), state.computed, 0)
-        out = _serialise(body)
-        return WireResult(out, True, tuple(sorted(state.entities)), len(blocks),
-                          state.computed, state.withheld)
+        changed = state.changed or state.withheld > 0
+        return WireResult(_serialise(body), changed, tuple(sorted(state.entities)),
+                          len(blocks), state.computed, state.withheld)
 
     # ------------------------------------------------------------------ walking
 
@@ -295,7 +321,7 @@ class RequestRedactor:
                 yield self._tool_pieces(tool), "tool"
         system = body.get("system")
         if isinstance(system, str):
-            yield [_Piece("text", system, _setter(body, "system"))], "text"
+            yield [_Piece("text", system, body, "system")], "text"
         elif isinstance(system, list):
             for block in system:
                 yield from self._content_block(block, "system")
@@ -306,7 +332,7 @@ class RequestRedactor:
                 raise Refused("redactor gateway: a message is not an object")
             content = message.get("content")
             if isinstance(content, str):
-                yield [_Piece("text", content, _setter(message, "content"))], "text"
+                yield [_Piece("text", content, message, "content")], "text"
             elif isinstance(content, list):
                 for block in content:
                     yield from self._content_block(block, "message")
@@ -318,7 +344,7 @@ class RequestRedactor:
         # last, so that they teach no name to the prompt's blocks.
         for key, value in body.items():
             if key not in _TEXT_FIELDS and key not in KNOWN_PARAMETERS:
-                yield [_Piece("json", value, _setter(body, key))], "json"
+                yield [_Piece("json", value, body, key)], "json"
 
     def _content_block(self, block: Any, where: str,
                        depth: int = 0) -> Iterator[tuple[list[_Piece], str]]:
@@ -332,16 +358,16 @@ class RequestRedactor:
         if kind == "text":
             if not isinstance(block.get("text"), str):
                 raise Refused("redactor gateway: a text block without text")
-            yield [_Piece("text", block["text"], _setter(block, "text"))], "text"
+            yield [_Piece("text", block["text"], block, "text")], "text"
         elif kind in _UNTOUCHED_BLOCKS:
             return
         elif kind in _TOOL_CALLS:
             if "input" in block:
-                yield [_Piece("json", block["input"], _setter(block, "input"))], "json"
+                yield [_Piece("json", block["input"], block, "input")], "json"
         elif kind == "tool_result" and depth == 0:
             content = block.get("content")
             if isinstance(content, str):
-                yield [_Piece("text", content, _setter(block, "content"))], "text"
+                yield [_Piece("text", content, block, "content")], "text"
             elif isinstance(content, list):
                 for inner in content:
                     yield from self._content_block(inner, "tool_result", depth + 1)
@@ -356,12 +382,12 @@ class RequestRedactor:
 
     def _rich_block(self, block: dict[str, Any], kind: str,
                     depth: int) -> Iterator[tuple[list[_Piece], str]]:
-        pieces = [_Piece("text", block[name], _setter(block, name))
+        pieces = [_Piece("text", block[name], block, name)
                   for name in ("title", "context") if isinstance(block.get(name), str)]
         source = block.get("source")
         if kind == "search_result":
             if isinstance(source, str):
-                pieces.append(_Piece("text", source, _setter(block, "source")))
+                pieces.append(_Piece("text", source, block, "source"))
             if pieces:
                 yield pieces, "text"
             for inner in block.get("content") or ():
@@ -373,14 +399,14 @@ class RequestRedactor:
         if kind == "document" and source_type == "text":
             if not isinstance(source.get("data"), str):
                 raise Refused("redactor gateway: a text document without data")
-            pieces.append(_Piece("text", source["data"], _setter(source, "data")))
+            pieces.append(_Piece("text", source["data"], source, "data"))
             yield pieces, "text"
         elif kind == "document" and source_type == "content":
             if pieces:
                 yield pieces, "text"
             inner = source.get("content")
             if isinstance(inner, str):
-                yield [_Piece("text", inner, _setter(source, "content"))], "text"
+                yield [_Piece("text", inner, source, "content")], "text"
             else:
                 for item in inner or ():
                     yield from self._content_block(item, "document", depth + 1)
@@ -388,7 +414,7 @@ class RequestRedactor:
             if pieces:
                 yield pieces, "text"
             if self.binary == "block":
-                yield [_Piece("json", None, _withhold(block, self.withheld_text))], "binary"
+                yield [_Piece("json", None, block, None)], "binary"
         else:
             raise Refused(f"redactor gateway: an {kind} source of type "
                           f"'{_safe_name(str(source_type))}' is unknown to this version")
@@ -396,12 +422,11 @@ class RequestRedactor:
     def _tool_pieces(self, tool: dict[str, Any]) -> list[_Piece]:
         pieces = []
         if isinstance(tool.get("description"), str):
-            pieces.append(_Piece("text", tool["description"], _setter(tool, "description")))
+            pieces.append(_Piece("text", tool["description"], tool, "description"))
         schema = tool.get("input_schema")
         if isinstance(schema, dict):
             for holder in _descriptions(schema):
-                pieces.append(_Piece("text", holder["description"],
-                                     _setter(holder, "description")))
+                pieces.append(_Piece("text", holder["description"], holder, "description"))
         return pieces
 
     # ------------------------------------------------------------------ one block
@@ -409,7 +434,7 @@ class RequestRedactor:
     def _one_block(self, pieces: list[_Piece], kind: str, state: _State) -> None:
         if kind == "binary":
             for piece in pieces:
-                piece.put(None)
+                _withhold(piece.holder, self.withheld_text)
             state.withheld += 1
             return
         if not pieces:
@@ -420,31 +445,29 @@ class RequestRedactor:
             done = self._compute(pieces, kind, state.names)
             self.cache.put(key, done)
             state.computed += 1
-        else:
+        elif done.learns:
             self._learn(state.names, done.learned)
         for piece, value in zip(pieces, done.values, strict=True):
             if value is not _SAME:
-                piece.put(value)
+                piece.holder[piece.key] = value  # type: ignore[index]
                 state.changed = True
-        state.entities.update(done.entities)
-        if any(done.learned):
+        if done.entities:
+            state.entities.update(done.entities)
+        if done.learns:
             state.names_digest = None
 
-    def _key(self, pieces: list[_Piece], kind: str, state: _State) -> bytes:
-        digest = hashlib.sha256(state.base)
-        digest.update(kind.encode())
-        digest.update(state.names_key())
+    def _key(self, pieces: list[_Piece], kind: str, state: _State) -> _Key:
+        """The block's cache key: the engine's fingerprint, the block's kind, the names
+        learned before it, and its texts themselves (a JSON value as its serialised
+        bytes).  The texts are compared, not only hashed, so no two blocks can share an
+        entry; Python's string hash is several times cheaper than a digest."""
+        texts: list[str | bytes] = []
         for piece in pieces:
             if piece.kind == "text":
-                data = piece.value.encode("utf-8", "surrogatepass")
-                digest.update(b"t%d:" % len(data))
-                digest.update(data)
+                texts.append(piece.value)
             else:
-                data = json.dumps(piece.value, ensure_ascii=True,
-                                  separators=(",", ":")).encode("ascii")
-                digest.update(b"j%d:" % len(data))
-                digest.update(data)
-        return digest.digest()
+                texts.append(_serialise(piece.value))
+        return (self._fingerprint, kind, state.names_key(), *texts)
 
     def _compute(self, pieces: list[_Piece], kind: str, names: Any) -> _Done:
         before = (frozenset(names.usernames), frozenset(names.caseless_usernames),
@@ -511,7 +534,6 @@ def _footprint(value: Any, depth: int = 0) -> int:
 @dataclass(slots=True)
 class _State:
     names: Any
-    base: bytes
     changed: bool = False
     withheld: int = 0
     computed: int = 0
@@ -530,25 +552,15 @@ class _State:
         return self.names_digest
 
 
-def _setter(holder: dict[str, Any], key: str) -> Callable[[Any], None]:
-    def put(value: Any) -> None:
-        holder[key] = value
-
-    return put
-
-
-def _withhold(block: dict[str, Any], text: str) -> Callable[[Any], None]:
+def _withhold(block: dict[str, Any], text: str) -> None:
     """Turn ``block`` (an image or a document) into a text block, in place, keeping its
     cache_control."""
-    def put(_: Any) -> None:
-        cache_control = block.get("cache_control")
-        block.clear()
-        block["type"] = "text"
-        block["text"] = text
-        if cache_control is not None:
-            block["cache_control"] = cache_control
-
-    return put
+    cache_control = block.get("cache_control")
+    block.clear()
+    block["type"] = "text"
+    block["text"] = text
+    if cache_control is not None:
+        block["cache_control"] = cache_control
 
 
 def _descriptions(schema: dict[str, Any], depth: int = 0) -> Iterator[dict[str, Any]]:

@@ -262,24 +262,51 @@ def test_untouched_fields_are_forwarded_as_they_are() -> None:
     assert list(out) == list(body)
 
 
-def test_nothing_to_redact_gives_the_original_bytes() -> None:
-    # Odd spacing, raw UTF-8, escapes: any rewrite would show.
+def compact(raw: bytes) -> bytes:
+    """``raw`` as Claude Code writes JSON (JSON.stringify): compact UTF-8, keys in order."""
+    return json.dumps(json.loads(raw), ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def test_nothing_to_redact_gives_the_same_value_written_compactly() -> None:
+    # Odd spacing, escapes: the body goes out as it was read, written compactly.
     raw = ('{ "model" : "claude-test",\n "max_tokens":64, "messages": [ {"role":"user",'
            '"content":"a\\u00e7\\u00e3o e ação \\/ nada"} ], "metadata":{"user_id":"u"} }'
            ).encode()
     result = wire().redact_body(raw)
     assert not result.changed
-    assert result.body == raw
+    assert result.body == compact(raw)
+    assert result.body == ('{"model":"claude-test","max_tokens":64,"messages":[{"role":"user",'
+                           '"content":"ação e ação / nada"}],"metadata":{"user_id":"u"}}'
+                           ).encode()
     assert result.withheld_binary == 0
 
 
-def test_untouched_body_without_text_changes_is_the_same_bytes() -> None:
+def test_a_compact_body_with_nothing_to_redact_is_the_same_bytes() -> None:
     body = untouched_body()
-    body["messages"][0]["content"][0]["text"] = "nothing here"
-    raw = json.dumps(body, indent=1).encode()
+    body["messages"][0]["content"][0]["text"] = "nothing here, ação ✓ \u2028 \x7f"
+    raw = compact(json.dumps(body, indent=1).encode())
     result = run(raw)
     assert not result.changed
     assert result.body == raw
+
+
+@pytest.mark.parametrize(("raw", "sent"), [
+    (b'{"messages":[{"role":"user","content":"SECRET-77","content":"fine"}]}', "fine"),
+    (b'{"messages":[{"role":"user","content":"fine","content":"SECRET-77"}]}', "[SECRET]"),
+    (b'{"system":"SECRET-77","system":"fine","messages":[]}', "fine"),
+    (b'{"system":"fine","system":"x SECRET-77","messages":[]}', "x [SECRET]"),
+    # The standard library reads this one (a lone surrogate): the same rule.
+    (b'{"system":"fine","system":"\\ud800 SECRET-77","messages":[]}', "\ud800 [SECRET]"),
+], ids=["first-message", "last-message", "first-top", "last-top", "surrogate"])
+def test_a_repeated_key_goes_upstream_once_as_read(raw: bytes, sent: str) -> None:
+    # No parser upstream can read the copy this module skipped: it is not sent.
+    result = run(raw)
+    assert b"SECRET-77" not in result.body
+    out = json.loads(result.body)
+    held = out["system"] if "system" in out else out["messages"][0]["content"]
+    assert held == sent
+    assert result.body.count(b'"content"') + result.body.count(b'"system"') == 1
+    assert result.changed == (sent != "fine")
 
 
 # ---------------------------------------------------------------------- binary
@@ -317,8 +344,9 @@ def test_block_mode_withholds_binary_inside_tool_results(name: str) -> None:
 
 @pytest.mark.parametrize("name", list(BINARY_BLOCKS))
 def test_pass_mode_forwards_binary_unchanged(name: str) -> None:
-    raw = json.dumps(request(user({"type": "text", "text": "see"},
-                                  {**BINARY_BLOCKS[name], "cache_control": CACHE}))).encode()
+    raw = compact(json.dumps(request(user({"type": "text", "text": "see"},
+                                          {**BINARY_BLOCKS[name], "cache_control": CACHE}))
+                             ).encode())
     result = run(raw, binary="pass")
     assert not result.changed
     assert result.body == raw
@@ -518,9 +546,6 @@ REFUSED_BODIES: dict[str, bytes] = {
     "tool_result inside tool_result": json.dumps(request(user(
         {"type": "tool_result", "tool_use_id": "t", "content": [
             {"type": "tool_result", "tool_use_id": "u", "content": "SECRET-77"}]}))).encode(),
-    "a repeated key (the unread one holds the value)":
-        b'{"messages":[{"role":"user","content":"SECRET-77","content":"fine"}]}',
-    "a repeated top-level key": b'{"system":"SECRET-77","system":"fine","messages":[]}',
     "a float beyond the range": b'{"temperature":1e999,"system":"SECRET-77","messages":[]}',
     "an integer of 5000 digits": b'{"max_tokens":' + b"9" * 5000 + b',"messages":[]}',
     "Latin-1 bytes": '{"messages":[{"role":"user","content":"ação 529.982.247-25"}]}'
@@ -576,7 +601,7 @@ def test_lone_surrogates_never_crash_and_give_valid_json(raw: bytes) -> None:
         return
     assert result.changed == (b"SECRET-" in raw)
     if not result.changed:
-        assert result.body == raw
+        assert json.loads(result.body) == json.loads(raw)
         return
     result.body.decode("utf-8")
     out = json.loads(result.body)
@@ -719,3 +744,38 @@ def test_a_refusal_names_the_block_type_only_when_it_looks_like_one(kind: str,
                                                                      echoed: str) -> None:
     error = refused(json.dumps(request(user({"type": kind}))).encode())
     assert echoed in str(error)
+
+
+# ---------------------------------------------------------------------- the two readers
+
+PARITY_BODIES: dict[str, bytes] = {
+    "conversation": json.dumps(conversation(4)).encode(),
+    "untouched": json.dumps(untouched_body()).encode(),
+    "numbers": b'{"max_tokens":1152921504606846976,"temperature":0.7,"top_p":1.0,'
+               b'"messages":[{"role":"user","content":"x SECRET-9"}]}',
+    "unicode": '{"messages":[{"role":"user","content":"ação \\u2028 \u00e9 SECRET-9"}]}'
+               .encode(),
+}
+
+
+@pytest.mark.parametrize("name", list(PARITY_BODIES))
+def test_orjson_and_the_standard_library_send_the_same_value(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from redactor.gateway import wire as module
+
+    assert module._orjson is not None  # the test extra installs it
+    fast = wire().redact_body(PARITY_BODIES[name])
+    monkeypatch.setattr(module, "_orjson", None)
+    slow = wire().redact_body(PARITY_BODIES[name])
+    assert json.loads(fast.body) == json.loads(slow.body)
+    assert (fast.changed, fast.entities) == (slow.changed, slow.entities)
+    assert fast.body == compact(slow.body)
+
+
+@pytest.mark.parametrize("raw", [
+    b'{"temperature":1e999,"messages":[]}', b'{"temperature":NaN,"messages":[]}',
+    b"[" * 5000 + b"]" * 5000, b'{"max_tokens":' + b"9" * 5000 + b',"messages":[]}',
+    b'{"messages":[]', b'{"messages":[{"role":"user","content":"\xe7\xe3o"}]}',
+])
+def test_what_orjson_will_not_read_the_standard_library_refuses(raw: bytes) -> None:
+    refused(raw)
