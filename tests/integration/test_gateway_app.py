@@ -247,15 +247,35 @@ def test_messages_are_redacted_and_headers_forwarded_as_they_are(engine: Any) ->
     serve(scenario, engine)
 
 
-def test_a_body_with_nothing_to_redact_reaches_the_upstream_byte_for_byte(engine: Any) -> None:
+def test_a_body_with_nothing_to_redact_reaches_the_upstream_as_claude_code_writes_it(
+        engine: Any) -> None:
+    # Spaces go; a compact UTF-8 body (JSON.stringify's form) is the same bytes.
     raw = b'{ "model":"claude-test", "max_tokens":64,\n "messages":[{"role":"user",' \
           b'"content":"ol\xc3\xa1, tudo bem?"}] }'
+    compact = b'{"model":"claude-test","max_tokens":64,"messages":[{"role":"user",' \
+              b'"content":"ol\xc3\xa1, tudo bem?"}]}'
 
     async def scenario(client: Any, upstream: FakeUpstream, _: Gateway) -> None:
-        response = await client.post("/v1/messages", data=raw, headers=AUTH)
+        for body in (raw, compact):
+            response = await client.post("/v1/messages", data=body, headers=AUTH)
+            assert response.status == 200
+            await response.read()
+        assert [one.body for one in upstream.received] == [compact, compact]
+
+    serve(scenario, engine)
+
+
+def test_a_repeated_key_reaches_the_upstream_once_as_the_gateway_read_it(engine: Any) -> None:
+    body = b'{"messages":[{"role":"user","content":"ok","content":"CPF ' + CPF.encode() + \
+        b'"}],"model":"claude-test","model":"claude-test"}'
+
+    async def scenario(client: Any, upstream: FakeUpstream, _: Gateway) -> None:
+        response = await client.post("/v1/messages", data=body, headers=AUTH)
         assert response.status == 200
         await response.read()
-        assert upstream.received[0].body == raw
+        sent = upstream.received[0].body
+        assert sent.count(b'"content"') == 1 and sent.count(b'"model"') == 1
+        assert json.loads(sent)["messages"][0]["content"].startswith("CPF [")
 
     serve(scenario, engine)
 
@@ -318,9 +338,7 @@ def test_a_refused_shape_is_refused_and_nothing_goes_upstream(engine: Any) -> No
         bodies = [b"not json " + CPF.encode(),
                   json.dumps({"messages": [{"role": "user", "content": [
                       {"type": "hologram", "text": CPF}]}]}).encode(),
-                  json.dumps({"notes": f"ligar para {CPF}", "messages": []}).encode(),
-                  b'{"messages":[{"role":"user","content":"' + CPF.encode()
-                  + b'","content":"ok"}]}']
+                  json.dumps({"notes": f"ligar para {CPF}", "messages": []}).encode()]
         for body in bodies:
             response = await client.post("/v1/messages", data=body, headers=AUTH)
             error = await refusal_of(response)
