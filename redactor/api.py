@@ -77,6 +77,17 @@ def get_redactor(settings: Settings | None = None,
     return engine
 
 
+def built_redactor(settings: Settings,
+                   environ: Mapping[str, str] | None = None) -> Redactor | None:
+    """The engine :func:`get_redactor` would give for these settings if it is built
+    already, else None: nothing is built here (a caller that must not spend seconds on
+    Presidio asks first)."""
+    settings, key = _fingerprint(settings)
+    environ = os.environ if environ is None else environ
+    with _lock:
+        return _cache.get((key, environ.get(settings.hash_key_env)))
+
+
 class LazyRedactor:
     """:func:`get_redactor`'s engine, built on first use (a batch run over empty inputs
     never pays the second of Presidio's import).

@@ -11,8 +11,11 @@ Routes (every one but ``hello`` needs the install's token in ``X-Redactor-Token`
   (:mod:`redactor.gateway.wire`) within ``gateway.time_budget_seconds``, then sent to
   the upstream; the answer streams back unchanged.  ``GET /v1/models[/{id}]`` is
   forwarded as it is (it carries no body).
-* ``POST /hooks/claude/{event}``: Claude Code's HTTP hooks, answered by the warm engine
-  exactly as the command hooks are.
+* ``POST /hooks/claude/{event}``: Claude Code's HTTP hooks, answered as the command
+  hooks are: in this process when the event is small and the engine its project's
+  settings ask for is built already (a thread of its own, given up at the hook's time
+  budget with the fail-closed answer), else by the warm engine, whose workers the
+  budget's timer can stop.
 * ``GET /redactor/v1/hello?nonce=``: proves the token (an HMAC of the nonce).
 * ``POST /redactor/v1/dry-run``: the redacted body, never sent upstream (doctor's canary).
 * ``GET /redactor/v1/status``: counters, never values.
@@ -46,6 +49,7 @@ from redactor.config import Settings
 from redactor.diagnostics import log_error
 from redactor.gateway import identity
 from redactor.gateway.wire import BlockCache, Refused, RequestRedactor
+from redactor.serve import timeouts
 
 __all__ = ["FAIL_STATUS", "Gateway", "error_body", "hook_answer", "serve"]
 
@@ -69,6 +73,13 @@ _DROP_RESPONSE: Final = frozenset({
 })
 _EVENT_NAME: Final = re.compile(r"[A-Za-z]{1,40}")
 _FORWARDED_PATHS: Final = ("/v1/messages", "/v1/messages/count_tokens")
+#: Hook events up to this size are answered in this process when its engine fits them
+#: (a prompt, a tool's input, most tool outputs: milliseconds of engine time); larger
+#: ones go to the warm engine, whose workers the time budget can stop.
+HOOK_HERE_BYTES: Final = 256 << 10
+#: Threads answering hooks here; when all are busy (a call overrunning its budget keeps
+#: its thread), the warm engine answers.
+HOOK_THREADS: Final = 2
 
 
 def error_body(error_type: str, message: str) -> bytes:
@@ -88,6 +99,9 @@ class Counters:
     forwarded: int = 0
     refused: int = 0
     hooks: int = 0
+    #: Of the hooks: answered in this process, and by the warm engine.
+    hooks_here: int = 0
+    hooks_warm: int = 0
     started: float = field(default_factory=time.time)
 
 
@@ -96,7 +110,7 @@ class Gateway:
 
     def __init__(self, settings: Settings, env: Mapping[str, str], *, token: str,
                  upstream: str | None = None, engine: Any = None,
-                 workers: int = 4) -> None:
+                 workers: int = 4, hooks_here: bool = True) -> None:
         self.settings = settings
         self.env = dict(env)
         self.token = token
@@ -107,6 +121,10 @@ class Gateway:
         self._redactor: RequestRedactor | None = None
         self._pool = ThreadPoolExecutor(max_workers=workers,
                                         thread_name_prefix="redactor-gateway")
+        self._hook_pool = ThreadPoolExecutor(max_workers=HOOK_THREADS,
+                                             thread_name_prefix="redactor-gateway-hook")
+        self._hooks_running = 0
+        self.hooks_here = hooks_here
         self._session: ClientSession | None = None
         self.counters = Counters()
 
@@ -115,10 +133,12 @@ class Gateway:
     def build(self) -> None:
         """Build the engine (seconds: Presidio) before the first request arrives."""
         if self._engine is None:
-            from redactor.engine import Redactor
+            from redactor.api import get_redactor
 
-            self._engine = Redactor(config.for_hooks(self.settings, self.env),
-                                    environ=self.env)
+            # The shared engine of these settings: the HTTP hooks of a project without
+            # settings of its own are answered with it too.
+            self._engine = get_redactor(config.for_hooks(self.settings, self.env),
+                                        environ=self.env)
         withheld = messages.text("gateway_binary", self.settings.language)
         self._redactor = RequestRedactor(self._engine, binary=self.settings.gateway_binary,
                                          withheld_text=withheld, cache=self._cache,
@@ -149,6 +169,7 @@ class Gateway:
         if self._session is not None:
             await self._session.close()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._hook_pool.shutdown(wait=False, cancel_futures=True)
 
     # ------------------------------------------------------------------ guards
 
@@ -180,7 +201,8 @@ class Gateway:
             "gateway": "redactor", "pid": os.getpid(), "upstream": self.upstream,
             "binary": self.settings.gateway_binary, "requests": counters.requests,
             "forwarded": counters.forwarded, "refused": counters.refused,
-            "hooks": counters.hooks, "cached_blocks": len(self._cache),
+            "hooks": counters.hooks, "hooks_here": counters.hooks_here,
+            "hooks_warm": counters.hooks_warm, "cached_blocks": len(self._cache),
             "cache_hits": self._cache.hits, "cache_misses": self._cache.misses,
             "uptime_seconds": round(time.time() - counters.started, 1),
         })
@@ -298,9 +320,88 @@ class Gateway:
         if base and not base.startswith("$"):
             env["ANTHROPIC_BASE_URL"] = base
         loop = asyncio.get_running_loop()
-        code, out, err = await loop.run_in_executor(None, _ask_engine, raw, env)
+        answer = None
+        if self.hooks_here and len(raw) <= HOOK_HERE_BYTES and \
+                self._hooks_running < HOOK_THREADS:
+            answer = await self._hook_here(raw, env)
+        if answer is None:
+            self.counters.hooks_warm += 1
+            answer = await loop.run_in_executor(None, _ask_engine, raw, env)
+        else:
+            self.counters.hooks_here += 1
+        code, out, err = answer
         body = hook_answer(event if _EVENT_NAME.fullmatch(event) else "", code, out, err)
         return web.Response(body=body, content_type="application/json")
+
+
+    async def _hook_here(self, raw: bytes, env: dict[str, str]) -> tuple[int, bytes, bytes] | None:
+        """The hook's answer computed in this process, or None when the warm engine
+        should answer (the engine for the project's settings is not built here).  Past
+        the caller's time budget (plus the dispatcher's grace) the fail-closed answer
+        goes back at once; the thread's late result is dropped."""
+        loop = asyncio.get_running_loop()
+        budget: list[float] = []
+        self._hooks_running += 1
+        future = loop.run_in_executor(self._hook_pool, _answer_here, raw, env, budget.append)
+        future.add_done_callback(self._hook_done)
+        started = loop.time()
+        while True:
+            limit = timeouts.dispatcher_wait(budget[-1] if budget else timeouts.MAX_TIME_BUDGET)
+            left = limit - (loop.time() - started)
+            if left <= 0:
+                break
+            try:
+                # Short waits while the settings (and so the budget) are not read yet.
+                return await asyncio.wait_for(asyncio.shield(future),
+                                              left if budget else min(left, 0.25))
+            except TimeoutError:
+                continue
+        from redactor.hosts.core import HookTimeout, adapter
+
+        error = HookTimeout(f"over the budget of {budget[-1] if budget else limit:g} s")
+        return await loop.run_in_executor(None, lambda: adapter("claude").fail_closed_raw(
+            raw, error, env=env, source="gateway hook").encoded())
+
+    def _hook_done(self, _: Any) -> None:
+        self._hooks_running -= 1
+
+
+def _answer_here(raw: bytes, env: dict[str, str],
+                 budget: Callable[[float], None]) -> tuple[int, bytes, bytes] | None:
+    """The command hook's answer to ``raw`` from this process's engine, or None when the
+    engine for the event's settings is not built here (building one takes seconds of
+    this process; the warm engine builds it in its own).  ``budget`` gets the caller's
+    time budget once the settings are read."""
+    from redactor.api import built_redactor
+    from redactor.drills import drill
+    from redactor.hosts.core import adapter, settings_for
+
+    cwd = _event_cwd(raw)
+    default_cwd = cwd or os.getcwd()
+    claude = adapter("claude")
+    try:
+        payload = json.loads(raw)
+        if not isinstance(payload, dict):
+            return None
+        settings = settings_for(payload, env, default_cwd)
+    except Exception:  # an unreadable event or a broken configuration: run() fails closed
+        return claude.run(raw, env=env, default_cwd=default_cwd).encoded()
+    budget(settings.hook_time_budget)
+    if built_redactor(config.for_hooks(settings, env), env) is None:
+        return None
+    delay = drill(env, "REDACTOR_TEST_DELAY")  # failure drills: an engine that hangs
+    if delay:
+        time.sleep(float(delay))
+    return claude.run(raw, settings=settings, env=env, default_cwd=default_cwd).encoded()
+
+
+def _event_cwd(raw: bytes) -> str | None:
+    """The event's working folder when it names one that exists."""
+    with contextlib.suppress(ValueError, UnicodeDecodeError, RecursionError):
+        payload = json.loads(raw) if len(raw) <= 1 << 22 else None
+        if isinstance(payload, dict) and isinstance(payload.get("cwd"), str):
+            return payload["cwd"] if os.path.isdir(payload["cwd"]) else None
+    return None
 
 
 async def _body(request: web.Request) -> bytes | None:
@@ -327,11 +428,7 @@ def _ask_engine(raw: bytes, env: dict[str, str]) -> tuple[int, bytes, bytes]:
     down; this call then answers in process)."""
     from redactor.serve import protocol
 
-    cwd = None
-    with contextlib.suppress(ValueError, UnicodeDecodeError):
-        payload = json.loads(raw[:1 << 22]) if len(raw) <= 1 << 22 else None
-        if isinstance(payload, dict) and isinstance(payload.get("cwd"), str):
-            cwd = payload["cwd"] if os.path.isdir(payload["cwd"]) else None
+    cwd = _event_cwd(raw)
     environ = {name.encode(): value.encode("utf-8", "surrogateescape")
                for name, value in env.items()}
     try:

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -113,7 +114,8 @@ Scenario = Callable[[TestClient[Any, Any], FakeUpstream, Gateway], Awaitable[Non
 
 
 def serve(scenario: Scenario, engine: Any, *, settings: config.Settings | None = None,
-          env: dict[str, str] | None = None, upstream_url: str | None = None) -> FakeUpstream:
+          env: dict[str, str] | None = None, upstream_url: str | None = None,
+          hooks_here: bool = True) -> FakeUpstream:
     """Run ``scenario(client, upstream, gateway)`` against a gateway in front of a fresh
     fake upstream; both servers are stopped when it returns.  Checks the upstream
     received no planted value."""
@@ -123,7 +125,8 @@ def serve(scenario: Scenario, engine: Any, *, settings: config.Settings | None =
         async with TestServer(upstream.app(), host="127.0.0.1") as up_server:
             url = upstream_url or str(up_server.make_url("")).rstrip("/")
             gateway = Gateway(settings or config.Settings(), env or dict(os.environ),
-                              token=TOKEN, upstream=url, engine=engine)
+                              token=TOKEN, upstream=url, engine=engine,
+                              hooks_here=hooks_here)
             gateway.build()
             async with TestClient(TestServer(gateway.app(), host="127.0.0.1")) as client:
                 await scenario(client, upstream, gateway)
@@ -493,9 +496,12 @@ def hook_payload(event: str, tmp: str, **extra: Any) -> bytes:
                        **extra}).encode()
 
 
-def test_the_hook_route_answers_from_the_engine(engine: Any, runtime: str,
-                                                tmp_path: Any) -> None:
+def test_the_hook_route_answers_from_the_warm_engine(engine: Any, runtime: str,
+                                                     tmp_path: Any) -> None:
+    # A project with settings of its own: no engine for them in the gateway's process
+    # (building one there would stall it for seconds), so the warm engine answers.
     work = str(tmp_path)
+    (tmp_path / ".redactor.toml").write_text("[detection]\nscore_threshold = 0.3\n")
 
     async def scenario(client: Any, upstream: FakeUpstream, gateway: Gateway) -> None:
         prompt = hook_payload("UserPromptSubmit", work, prompt=f"meu CPF é {CPF}")
@@ -524,9 +530,90 @@ def test_the_hook_route_answers_from_the_engine(engine: Any, runtime: str,
                                      headers=AUTH)
         assert json.loads(await response.read()) == {}
         assert gateway.counters.hooks == 3
+        assert (gateway.counters.hooks_here, gateway.counters.hooks_warm) == (0, 3)
         assert upstream.received == []
 
     serve(scenario, engine)
+
+
+HOOK_EVENTS: dict[str, dict[str, Any]] = {
+    "UserPromptSubmit": {"prompt": f"meu CPF é {CPF}"},
+    "UserPromptSubmit-clean": {"prompt": "olá, tudo bem?"},
+    "PreToolUse": {"tool_name": "Bash", "tool_use_id": "toolu_1",
+                   "tool_input": {"command": f"grep {CPF_BARE} clientes.csv"}},
+    "PostToolUse": {"tool_name": "Bash", "tool_use_id": "toolu_1",
+                    "tool_input": {"command": "cat clientes.csv"},
+                    "tool_response": {"stdout": f"Maria;{CPF};{EMAIL}", "stderr": "",
+                                      "interrupted": False}},
+    "SessionStart": {"source": "startup"},
+}
+
+
+@pytest.fixture
+def private_home(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """A user whose configuration and runtime folders are the test's own (no warm engine
+    can be reached or started by accident: its socket would be here)."""
+    home = tmp_path / "home"
+    (home / ".config" / "redactor").mkdir(parents=True)
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "XDG_RUNTIME_DIR": str(runtime)}
+    for name in ("HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR"):
+        monkeypatch.setenv(name, env[name])
+    return env
+
+
+def test_hooks_are_answered_in_process_as_the_command_hooks_answer(
+        private_home: dict[str, str], tmp_path: Any) -> None:
+    from redactor.hosts.core import adapter
+
+    work = tmp_path / "project"
+    work.mkdir()
+    env = private_home
+    hook_env = {k: v for k, v in env.items()
+                if k in ("HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME") or k.startswith("REDACTOR_")}
+
+    async def scenario(client: Any, upstream: FakeUpstream, gateway: Gateway) -> None:
+        for name, fields in HOOK_EVENTS.items():
+            event = name.split("-")[0]
+            payload = hook_payload(event, str(work), **fields)
+            response = await client.post(f"/hooks/claude/{event}", data=payload, headers=AUTH)
+            assert response.status == 200
+            raw = await response.read()
+            assert not leaks(raw, PLANTED)
+            expected = hook_answer(event, *adapter("claude").run(
+                payload, env=hook_env, default_cwd=str(work)).encoded())
+            assert json.loads(raw) == json.loads(expected), name
+        assert gateway.counters.hooks_here == len(HOOK_EVENTS)
+        assert gateway.counters.hooks_warm == 0
+        assert upstream.received == []
+
+    serve(scenario, None, settings=config.load_settings(env=env), env=env)
+
+
+def test_a_hook_overrunning_its_budget_in_process_fails_closed_at_the_budget(
+        private_home: dict[str, str], tmp_path: Any) -> None:
+    env = private_home
+    (Path(env["XDG_CONFIG_HOME"]) / "redactor" / "config.toml").write_text(
+        "[hooks]\ntime_budget_seconds = 0.5\n")
+    work = tmp_path / "project"
+    work.mkdir()
+    stalled = {**env, "REDACTOR_TEST_DELAY": "6"}
+
+    async def scenario(client: Any, upstream: FakeUpstream, gateway: Gateway) -> None:
+        payload = hook_payload("PreToolUse", str(work), **HOOK_EVENTS["PreToolUse"])
+        response = await client.post("/hooks/claude/PreToolUse", data=payload, headers=AUTH)
+        raw = await response.read()
+        assert not leaks(raw, PLANTED)
+        output = json.loads(raw)["hookSpecificOutput"]
+        # Given up at the budget (the stalled call sleeps on), not answered by it: the
+        # fail-closed denial names the timeout's class.
+        assert output["permissionDecision"] == "deny"
+        assert "HookTimeout" in output["permissionDecisionReason"]
+        assert gateway.counters.hooks_here == 1
+
+    serve(scenario, None, settings=config.load_settings(env=stalled), env=stalled)
 
 
 def test_an_unreadable_hook_event_fails_closed(engine: Any, runtime: str) -> None:
@@ -597,3 +684,37 @@ def test_a_body_over_the_limit_is_an_anthropic_shaped_413(engine: Any,
         assert upstream.received == []
 
     serve(scenario, engine)
+
+
+def test_with_every_hook_thread_busy_the_warm_engine_answers(
+        private_home: dict[str, str], tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Calls overrunning their budget keep their threads: the next ones must not queue
+    # behind them.  (The warm engine's own answer is tested above; here, only the route.)
+    from redactor.gateway import app as module
+
+    asked: list[bytes] = []
+
+    def warm_engine(raw: bytes, env: dict[str, str]) -> tuple[int, bytes, bytes]:
+        asked.append(raw)
+        return 0, b"{}", b""
+
+    monkeypatch.setattr(module, "_ask_engine", warm_engine)
+    work = tmp_path / "project"
+    work.mkdir()
+    env = private_home
+
+    async def scenario(client: Any, upstream: FakeUpstream, gateway: Gateway) -> None:
+        payload = hook_payload("UserPromptSubmit", str(work), prompt="olá")
+        gateway._hooks_running = module.HOOK_THREADS
+        response = await client.post("/hooks/claude/UserPromptSubmit", data=payload,
+                                     headers=AUTH)
+        assert json.loads(await response.read()) == {}
+        assert asked == [payload]
+        gateway._hooks_running = 0
+        response = await client.post("/hooks/claude/UserPromptSubmit", data=payload,
+                                     headers=AUTH)
+        assert json.loads(await response.read()) == {}
+        assert asked == [payload]
+        assert (gateway.counters.hooks_here, gateway.counters.hooks_warm) == (1, 1)
+
+    serve(scenario, None, settings=config.load_settings(env=env), env=env)
