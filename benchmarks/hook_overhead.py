@@ -12,6 +12,9 @@ run's time minus the bare run's.  Modes:
   served by a gateway this script starts), including the SessionStart hook that
   install writes (a command hook running ``redactor gateway start``).
 * ``http-only``: the same without that SessionStart hook: the HTTP hooks alone.
+* ``http-null``: the HTTP hooks of ``http-only`` sent to a server that answers ``{}`` at
+  once (a thread of this script): Claude Code's own cost of three HTTP hooks, the
+  floor under any server's.
 * ``route``: no hooks; the session's model requests go through the gateway (as
   install writes the settings: its private socket) against direct to the fake.
 
@@ -25,13 +28,15 @@ process, the ``duration_ms`` of its JSON result, and (hooked runs only) the sum 
 the hook durations Claude Code writes to its ``--debug-file``; ``route`` adds the
 result's ``duration_api_ms`` per model request.  Figures only; nothing is asserted.
 
-    python -m benchmarks.hook_overhead [--pairs 20] [--modes command,http,http-only,route]
+    python -m benchmarks.hook_overhead [--pairs 20]
+        [--modes command,http,http-only,http-null,route]
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import http.server
 import json
 import os
 import re
@@ -42,6 +47,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -53,7 +59,7 @@ from tests.e2e.engine import stop_engine
 from tests.e2e.fake_anthropic import FakeAnthropic, Script, serving
 
 REPO = Path(__file__).resolve().parents[1]
-MODES = ("command", "http", "http-only", "route")
+MODES = ("command", "http", "http-only", "http-null", "route")
 #: Claude Code's debug line for a finished hook: "Hooks: PreToolUse:Bash [...] ... (12ms)".
 _HOOK_LINE = re.compile(r"\] Hooks: (\w+)(?::\w+)? .*?\((\d+)ms\)\s*$", re.MULTILINE)
 #: An HTTP hook's two lines (millisecond timestamps): the POST, then the response.
@@ -118,6 +124,7 @@ class Bench:
         self.port = free_port()
         self._count = 0
         self.keep = False
+        self._null: http.server.ThreadingHTTPServer | None = None
 
     def arm(self, name: str) -> Arm:
         home = self.root / name
@@ -227,7 +234,27 @@ class Bench:
                       float(result.get("duration_api_ms", 0)),
                       len(self.fake.messages_posts) - before, hooks)
 
+    def gateway_status(self, arm: Arm) -> dict[str, Any]:
+        import urllib.request
+
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}/redactor/v1/status",
+            headers={"X-Redactor-Token": arm.env.get("REDACTOR_GATEWAY_TOKEN", "")})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            status: dict[str, Any] = json.loads(response.read())
+            return status
+
+    def null_server(self) -> str:
+        """A server answering ``{}`` to every POST, in a thread; its base URL."""
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _NullHandler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self._null = server
+        return f"http://127.0.0.1:{server.server_address[1]}"
+
     def close(self) -> None:
+        if self._null is not None:
+            self._null.shutdown()
+            self._null.server_close()
         if self.gateway is not None:
             self.gateway.send_signal(signal.SIGTERM)
             try:
@@ -262,6 +289,32 @@ def direct(arm: Arm, gateway_url: str | None = None) -> None:
     arm.save(settings)
 
 
+def to_null_server(arm: Arm, url: str) -> None:
+    """Point the arm's HTTP hooks at ``url`` (same paths)."""
+    settings = arm.settings()
+    for groups in settings.get("hooks", {}).values():
+        for group in groups:
+            for hook in group.get("hooks", []):
+                if hook.get("type") == "http":
+                    hook["url"] = url + hook["url"][hook["url"].index("/hooks/"):]
+    arm.save(settings)
+
+
+class _NullHandler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
 def without_session_start(arm: Arm) -> None:
     settings = arm.settings()
     settings.get("hooks", {}).pop("SessionStart", None)
@@ -274,12 +327,14 @@ def setup(bench: Bench, mode: str) -> tuple[Arm, Arm]:
     gateway_url = f"http://127.0.0.1:{bench.port}"
     if mode == "command":
         bench.install(hooked)
-    elif mode in ("http", "http-only"):
+    elif mode in ("http", "http-only", "http-null"):
         bench.install(hooked, "--gateway", "--http-hooks")
         bench.start_gateway(hooked)
         direct(hooked, gateway_url)
-        if mode == "http-only":
+        if mode in ("http-only", "http-null"):
             without_session_start(hooked)
+        if mode == "http-null":
+            to_null_server(hooked, bench.null_server())
         hooked.env["REDACTOR_GATEWAY_TOKEN"] = hooked.settings()["env"]["REDACTOR_GATEWAY_TOKEN"]
     elif mode == "route":
         bench.install(hooked, "--gateway")
@@ -323,6 +378,10 @@ def measure(bench: Bench, mode: str, pairs: int) -> list[tuple[Sample, Sample]]:
             b = bench.run(bare)
             h = bench.run(hooked)
         out.append((h, b))
+    if mode in ("http", "http-only"):
+        status = bench.gateway_status(hooked)
+        print(f"  gateway: {status.get('hooks_here')} hooks answered in its process, "
+              f"{status.get('hooks_warm')} by the warm engine")
     return out
 
 

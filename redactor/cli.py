@@ -496,11 +496,13 @@ def _gateway_run(args: argparse.Namespace, settings: Any, env: dict[str, str],
     if not loopback and not args.allow_remote:
         raise UsageError(f"--host {host} is reachable from other machines; the gateway "
                          "forwards with your API key, so pass --allow-remote only if you mean it")
+    upstream = None
     if args.upstream is not None:
         from redactor.config import _upstream
 
-        settings = settings.with_overrides(
-            gateway_upstream=_upstream(Path("--upstream"), "gateway.upstream", args.upstream))
+        # Kept out of the settings: the HTTP hooks share the engine of settings equal to
+        # those the hooks themselves read, and they never see this flag.
+        upstream = _upstream(Path("--upstream"), "gateway.upstream", args.upstream)
     token = identity.ensure_token(env)
     unix = str(args.socket) if args.socket is not None else str(control.socket_file())
     if args.socket is None:
@@ -520,7 +522,7 @@ def _gateway_run(args: argparse.Namespace, settings: Any, env: dict[str, str],
                                  f"folder of yours ({exc}); the gateway will not listen "
                                  "there") from None
             unix = session_socket
-    gateway = Gateway(settings, env, token=token)
+    gateway = Gateway(settings, env, token=token, upstream=upstream)
     pid_path = control.pid_file() if args.socket is None else None
 
     def ready() -> None:
