@@ -74,9 +74,10 @@ _DROP_RESPONSE: Final = frozenset({
 _EVENT_NAME: Final = re.compile(r"[A-Za-z]{1,40}")
 _FORWARDED_PATHS: Final = ("/v1/messages", "/v1/messages/count_tokens")
 #: Hook events up to this size are answered in this process when its engine fits them
-#: (a prompt, a tool's input, most tool outputs: milliseconds of engine time); larger
-#: ones go to the warm engine, whose workers the time budget can stop.
-HOOK_HERE_BYTES: Final = 256 << 10
+#: (a prompt, a tool's input, a short tool output: a few milliseconds of engine time,
+#: which cannot hold up the model traffic for long and which no timer here could stop);
+#: larger ones go to the warm engine, whose workers the time budget stops.
+HOOK_HERE_BYTES: Final = 32 << 10
 #: Threads answering hooks here; when all are busy (a call overrunning its budget keeps
 #: its thread), the warm engine answers.
 HOOK_THREADS: Final = 2
@@ -319,59 +320,73 @@ class Gateway:
         base = request.headers.get("X-Redactor-Base-URL", "")
         if base and not base.startswith("$"):
             env["ANTHROPIC_BASE_URL"] = base
-        loop = asyncio.get_running_loop()
+        try:
+            code, out, err = await self._hook_answer(raw, env)
+        except Exception as exc:  # every failure answers, closed (a 500 is not an answer)
+            code, out, err = _hook_failed(raw, exc, env)
+        body = hook_answer(event if _EVENT_NAME.fullmatch(event) else "", code, out, err)
+        return web.Response(body=body, content_type="application/json")
+
+    async def _hook_answer(self, raw: bytes, env: dict[str, str]) -> tuple[int, bytes, bytes]:
         answer = None
         if self.hooks_here and len(raw) <= HOOK_HERE_BYTES and \
                 self._hooks_running < HOOK_THREADS:
             answer = await self._hook_here(raw, env)
-        if answer is None:
-            self.counters.hooks_warm += 1
-            answer = await loop.run_in_executor(None, _ask_engine, raw, env)
-        else:
+        if answer is not None:
             self.counters.hooks_here += 1
-        code, out, err = answer
-        body = hook_answer(event if _EVENT_NAME.fullmatch(event) else "", code, out, err)
-        return web.Response(body=body, content_type="application/json")
-
+            return answer
+        self.counters.hooks_warm += 1
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, _ask_engine, raw, env)
 
     async def _hook_here(self, raw: bytes, env: dict[str, str]) -> tuple[int, bytes, bytes] | None:
         """The hook's answer computed in this process, or None when the warm engine
         should answer (the engine for the project's settings is not built here).  Past
         the caller's time budget (plus the dispatcher's grace) the fail-closed answer
-        goes back at once; the thread's late result is dropped."""
+        goes back at once, computed here (it is bounded); the thread's late result is
+        dropped."""
         loop = asyncio.get_running_loop()
-        budget: list[float] = []
+        read: list[Settings] = []
+        future = loop.run_in_executor(self._hook_pool, _answer_here, raw, env, read.append)
         self._hooks_running += 1
-        future = loop.run_in_executor(self._hook_pool, _answer_here, raw, env, budget.append)
         future.add_done_callback(self._hook_done)
         started = loop.time()
         while True:
-            limit = timeouts.dispatcher_wait(budget[-1] if budget else timeouts.MAX_TIME_BUDGET)
-            left = limit - (loop.time() - started)
+            budget = read[-1].hook_time_budget if read else timeouts.MAX_TIME_BUDGET
+            left = timeouts.dispatcher_wait(budget) - (loop.time() - started)
             if left <= 0:
                 break
             try:
                 # Short waits while the settings (and so the budget) are not read yet.
                 return await asyncio.wait_for(asyncio.shield(future),
-                                              left if budget else min(left, 0.25))
+                                              left if read else min(left, 0.25))
             except TimeoutError:
                 continue
-        from redactor.hosts.core import HookTimeout, adapter
+        from redactor.hosts.core import HookTimeout
 
-        error = HookTimeout(f"over the budget of {budget[-1] if budget else limit:g} s")
-        return await loop.run_in_executor(None, lambda: adapter("claude").fail_closed_raw(
-            raw, error, env=env, source="gateway hook").encoded())
+        return _hook_failed(raw, HookTimeout(f"over the budget of {budget:g} s"), env,
+                            read[-1].language if read else None)
 
     def _hook_done(self, _: Any) -> None:
         self._hooks_running -= 1
 
 
+def _hook_failed(raw: bytes, error: BaseException, env: dict[str, str],
+                 language: str | None = None) -> tuple[int, bytes, bytes]:
+    """The command hook's fail-closed answer to ``raw`` (bounded: a large event is not
+    parsed again)."""
+    from redactor.hosts.core import adapter
+
+    return adapter("claude").fail_closed_raw(raw, error, env=env, source="gateway hook",
+                                             language=language).encoded()
+
+
 def _answer_here(raw: bytes, env: dict[str, str],
-                 budget: Callable[[float], None]) -> tuple[int, bytes, bytes] | None:
+                 read: Callable[[Settings], None]) -> tuple[int, bytes, bytes] | None:
     """The command hook's answer to ``raw`` from this process's engine, or None when the
     engine for the event's settings is not built here (building one takes seconds of
-    this process; the warm engine builds it in its own).  ``budget`` gets the caller's
-    time budget once the settings are read."""
+    this process; the warm engine builds it in its own).  ``read`` gets the settings
+    (the caller's time budget and language) once they are read."""
     from redactor.api import built_redactor
     from redactor.drills import drill
     from redactor.hosts.core import adapter, settings_for
@@ -384,9 +399,9 @@ def _answer_here(raw: bytes, env: dict[str, str],
         if not isinstance(payload, dict):
             return None
         settings = settings_for(payload, env, default_cwd)
-    except Exception:  # an unreadable event or a broken configuration: run() fails closed
-        return claude.run(raw, env=env, default_cwd=default_cwd).encoded()
-    budget(settings.hook_time_budget)
+    except Exception as exc:  # an unreadable event or a broken configuration
+        return _hook_failed(raw, exc, env)
+    read(settings)
     if built_redactor(config.for_hooks(settings, env), env) is None:
         return None
     delay = drill(env, "REDACTOR_TEST_DELAY")  # failure drills: an engine that hangs

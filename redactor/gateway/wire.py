@@ -141,25 +141,21 @@ class _Done:
         self.learns = any(self.learned)
 
 
-#: A block's cache key: the engine's fingerprint, the block's kind, the digest of the
-#: names before it, then its texts (strings, or a JSON value's bytes).
-_Key = tuple[Any, ...]
-
-
 class BlockCache:
     """Redacted blocks by key, least recently used out past ``max_bytes``: the memory its
-    entries hold (keys with the block's texts, redacted texts and JSON values, names
-    learned)."""
+    entries hold (keys, redacted texts and JSON values, names learned), not the size of
+    the texts they stand for, since an unchanged block keeps no text and a redacted JSON
+    value can be any size."""
 
     def __init__(self, max_bytes: int = 64 << 20) -> None:
         self.max_bytes = max_bytes
-        self._items: OrderedDict[_Key, _Done] = OrderedDict()
+        self._items: OrderedDict[bytes, _Done] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: _Key) -> _Done | None:
+    def get(self, key: bytes) -> _Done | None:
         with self._lock:
             done = self._items.get(key)
             if done is None:
@@ -169,7 +165,7 @@ class BlockCache:
             self.hits += 1
             return done
 
-    def put(self, key: _Key, done: _Done) -> None:
+    def put(self, key: bytes, done: _Done) -> None:
         size = done.size + _footprint(key)
         with self._lock:
             if key in self._items:
@@ -215,16 +211,21 @@ def _reject_infinite(text: str) -> float:
     return value
 
 
-def _parse(raw: bytes) -> dict[str, Any]:
+def _parse(raw: bytes, *, exact: bool = False) -> dict[str, Any]:
+    """The body's value: by orjson unless ``exact`` (or orjson refuses it), else by the
+    standard library, which reads integers of any size and lone surrogates written as
+    escapes.  The bytes must be strict UTF-8 either way: a surrogate written as raw bytes
+    is refused, since two such halves, read apart here, would be one character to a
+    parser upstream."""
     body: Any = None
-    if _orjson is not None:
+    if _orjson is not None and not exact:
         try:
             body = _orjson.loads(raw)
         except _orjson.JSONDecodeError:
             body = None  # the standard library reads it, or says why not
     if body is None:
         try:
-            body = json.loads(raw, parse_constant=_reject_constant,
+            body = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant,
                               parse_float=_reject_infinite)
         except Refused:
             raise
@@ -237,6 +238,28 @@ def _parse(raw: bytes) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise Refused("redactor gateway: the request is not a JSON object")
     return body
+
+
+#: orjson reads an integer beyond 64 bits as the nearest double: such a float in a value
+#: redacted as JSON may be an identifier whose last digits were lost, so the body is read
+#: again exactly.
+_INEXACT: Final = float(2 ** 63)
+
+
+def _rounded(value: Any) -> bool:
+    """Whether ``value`` holds a whole float of 2**63 or more (iteratively: a value orjson
+    read can be 1024 levels deep)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float):
+            if abs(item) >= _INEXACT and item.is_integer():
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _enum_like(value: Any, depth: int = 0) -> bool:
@@ -283,17 +306,21 @@ class RequestRedactor:
         deadline check that raises).  Raises :class:`Refused`."""
         if check is not None:
             check()
+        try:
+            return self._redact_body(raw, check)
+        except RecursionError:  # writing a value nested deeper than the writers go
+            raise Refused("redactor gateway: the request is nested too deeply to "
+                          "write") from None
+
+    def _redact_body(self, raw: bytes, check: Callable[[], None] | None) -> WireResult:
         body = _parse(raw)
-        for key, value in body.items():
-            if key in _TEXT_FIELDS or key in KNOWN_PARAMETERS:
-                continue
-            if not _enum_like(value):
-                raise Refused(f"redactor gateway: the request field '{_safe_name(key)}' is "
-                              "unknown to this version and could hold text; upgrade redactor")
-        if "messages" in body and not isinstance(body["messages"], list):
-            raise Refused("redactor gateway: 'messages' is not a list")
+        blocks = self._read(body)
+        if _orjson is not None and any(
+                kind == "json" and any(_rounded(piece.value) for piece in pieces)
+                for pieces, kind in blocks):
+            body = _parse(raw, exact=True)
+            blocks = self._read(body)
         state = _State(self._names_type())
-        blocks = list(self._blocks(body))
         for pieces, kind in blocks:
             if check is not None:
                 check()
@@ -307,6 +334,18 @@ class RequestRedactor:
                           len(blocks), state.computed, state.withheld)
 
     # ------------------------------------------------------------------ walking
+
+    def _read(self, body: dict[str, Any]) -> list[tuple[list[_Piece], str]]:
+        """The body's blocks, after the checks of its top-level fields."""
+        for key, value in body.items():
+            if key in _TEXT_FIELDS or key in KNOWN_PARAMETERS:
+                continue
+            if not _enum_like(value):
+                raise Refused(f"redactor gateway: the request field '{_safe_name(key)}' is "
+                              "unknown to this version and could hold text; upgrade redactor")
+        if "messages" in body and not isinstance(body["messages"], list):
+            raise Refused("redactor gateway: 'messages' is not a list")
+        return list(self._blocks(body))
 
     def _blocks(self, body: dict[str, Any]) -> Iterator[tuple[list[_Piece], str]]:
         """Each block's pieces, in the order the upstream reads them: tools, system,
@@ -456,18 +495,22 @@ class RequestRedactor:
         if done.learns:
             state.names_digest = None
 
-    def _key(self, pieces: list[_Piece], kind: str, state: _State) -> _Key:
-        """The block's cache key: the engine's fingerprint, the block's kind, the names
-        learned before it, and its texts themselves (a JSON value as its serialised
-        bytes).  The texts are compared, not only hashed, so no two blocks can share an
-        entry; Python's string hash is several times cheaper than a digest."""
-        texts: list[str | bytes] = []
+    def _key(self, pieces: list[_Piece], kind: str, state: _State) -> bytes:
+        """The block's cache key: a SHA-256 of the engine's fingerprint, the block's kind,
+        the names learned before it and its texts (a JSON value as its serialised bytes).
+        A digest, not the texts: the cache keeps no text that was not redacted."""
+        digest = hashlib.sha256(self._fingerprint)
+        digest.update(kind.encode())
+        digest.update(state.names_key())
         for piece in pieces:
             if piece.kind == "text":
-                texts.append(piece.value)
+                data = piece.value.encode("utf-8", "surrogatepass")
+                digest.update(b"t%d:" % len(data))
             else:
-                texts.append(_serialise(piece.value))
-        return (self._fingerprint, kind, state.names_key(), *texts)
+                data = _serialise(piece.value)
+                digest.update(b"j%d:" % len(data))
+            digest.update(data)
+        return digest.digest()
 
     def _compute(self, pieces: list[_Piece], kind: str, names: Any) -> _Done:
         before = (frozenset(names.usernames), frozenset(names.caseless_usernames),

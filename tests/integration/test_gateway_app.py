@@ -566,7 +566,7 @@ def private_home(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, st
 
 def test_hooks_are_answered_in_process_as_the_command_hooks_answer(
         private_home: dict[str, str], tmp_path: Any) -> None:
-    from redactor.hosts.core import adapter
+    from redactor.serve import protocol, worker
 
     work = tmp_path / "project"
     work.mkdir()
@@ -582,8 +582,12 @@ def test_hooks_are_answered_in_process_as_the_command_hooks_answer(
             assert response.status == 200
             raw = await response.read()
             assert not leaks(raw, PLANTED)
-            expected = hook_answer(event, *adapter("claude").run(
-                payload, env=hook_env, default_cwd=str(work)).encoded())
+            # What the warm engine's worker answers to the same event (the same request
+            # the gateway would send it), translated the same way.
+            request = protocol.build_request(
+                payload, host=b"claude", cwd=str(work),
+                environ={k.encode(): v.encode() for k, v in hook_env.items()})
+            expected = hook_answer(event, *protocol.parse_answer(worker.answer(request)))
             assert json.loads(raw) == json.loads(expected), name
         assert gateway.counters.hooks_here == len(HOOK_EVENTS)
         assert gateway.counters.hooks_warm == 0
@@ -599,7 +603,7 @@ def test_a_hook_overrunning_its_budget_in_process_fails_closed_at_the_budget(
         "[hooks]\ntime_budget_seconds = 0.5\n")
     work = tmp_path / "project"
     work.mkdir()
-    stalled = {**env, "REDACTOR_TEST_DELAY": "6"}
+    stalled = {**env, "REDACTOR_TEST_DELAY": "3"}
 
     async def scenario(client: Any, upstream: FakeUpstream, gateway: Gateway) -> None:
         payload = hook_payload("PreToolUse", str(work), **HOOK_EVENTS["PreToolUse"])
@@ -607,7 +611,7 @@ def test_a_hook_overrunning_its_budget_in_process_fails_closed_at_the_budget(
         raw = await response.read()
         assert not leaks(raw, PLANTED)
         output = json.loads(raw)["hookSpecificOutput"]
-        # Given up at the budget (the stalled call sleeps on), not answered by it: the
+        # Given up at the budget, 1.5 s (the stalled call sleeps on), not answered by it: the
         # fail-closed denial names the timeout's class.
         assert output["permissionDecision"] == "deny"
         assert "HookTimeout" in output["permissionDecisionReason"]
@@ -716,5 +720,36 @@ def test_with_every_hook_thread_busy_the_warm_engine_answers(
         assert json.loads(await response.read()) == {}
         assert asked == [payload]
         assert (gateway.counters.hooks_here, gateway.counters.hooks_warm) == (1, 1)
+
+    serve(scenario, None, settings=config.load_settings(env=env), env=env)
+
+
+def test_a_failure_in_the_hook_route_is_a_fail_closed_answer_not_a_500(
+        private_home: dict[str, str], tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Claude Code lets an event through on an error status unless onFailure says block.
+    from redactor.gateway import app as module
+
+    def broken(*_: Any) -> None:
+        raise FileNotFoundError("the working folder is gone")
+
+    monkeypatch.setattr(module, "_answer_here", broken)
+    monkeypatch.setattr(module, "_ask_engine", broken)
+    work = tmp_path / "project"
+    work.mkdir()
+    env = private_home
+
+    async def scenario(client: Any, upstream: FakeUpstream, gateway: Gateway) -> None:
+        for here in (True, False):
+            gateway.hooks_here = here
+            payload = hook_payload("PreToolUse", str(work), **HOOK_EVENTS["PreToolUse"])
+            response = await client.post("/hooks/claude/PreToolUse", data=payload,
+                                         headers=AUTH)
+            assert response.status == 200
+            raw = await response.read()
+            assert not leaks(raw, PLANTED)
+            output = json.loads(raw)["hookSpecificOutput"]
+            assert output["permissionDecision"] == "deny"
+            assert "FileNotFoundError" in output["permissionDecisionReason"]
+            assert "working folder" not in output["permissionDecisionReason"]
 
     serve(scenario, None, settings=config.load_settings(env=env), env=env)

@@ -779,3 +779,45 @@ def test_orjson_and_the_standard_library_send_the_same_value(
 ])
 def test_what_orjson_will_not_read_the_standard_library_refuses(raw: bytes) -> None:
     refused(raw)
+
+
+# ---------------------------------------------------------------------- found in review
+
+@pytest.mark.parametrize("raw", [
+    # Two surrogate halves written as raw bytes: read apart by a lenient reader, they
+    # would be one character (an invisible tag the engine strips) to a parser upstream,
+    # leaving the digits around them joined for the model and apart for the engine.
+    b'{"messages":[{"role":"user","content":"CPF 529982247\xed\xad\x80\xed\xb0\xa025"}]}',
+    # An escaped high half and a raw low half.
+    b'{"messages":[{"role":"user","content":"CPF 529982247\\udb40\xed\xb0\xa025"}]}',
+], ids=["raw-halves", "mixed-halves"])
+def test_surrogates_written_as_raw_bytes_are_refused(raw: bytes) -> None:
+    refused(raw)
+
+
+def test_an_integer_beyond_64_bits_in_a_tool_input_is_read_exactly(real: Any) -> None:
+    import random
+
+    from benchmarks import synthetic as syn
+
+    number = syn.cnj_number(random.Random(7)).replace("-", "").replace(".", "")
+    assert int(number) >= 2 ** 64
+    raw = ('{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t",'
+           '"name":"Bash","input":{"processo":' + number + '}}]}],"max_tokens":'
+           + number + '}').encode()
+    result = real_wire(real).redact_body(raw)
+    out = json.loads(result.body)
+    assert out["messages"][0]["content"][0]["input"] == {"processo": "[PROCESSO]"}
+    assert number[:12] not in json.dumps(out["messages"])
+    assert out["max_tokens"] == int(number)  # a parameter: exact, not rounded
+
+
+@pytest.mark.parametrize("where", ["metadata", "input"])
+def test_a_value_nested_deeper_than_the_writers_go_is_refused(where: str) -> None:
+    deep = "[" * 990 + "]" * 990
+    if where == "metadata":
+        raw = ('{"metadata":{"x":' + deep + '},"messages":[]}').encode()
+    else:
+        raw = ('{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t",'
+               '"name":"x","input":{"a":' + deep + '}}]}]}').encode()
+    refused(raw)
