@@ -380,7 +380,7 @@ def measure(bench: Bench, mode: str, pairs: int) -> list[tuple[Sample, Sample]]:
         out.append((h, b))
     if mode in ("http", "http-only"):
         status = bench.gateway_status(hooked)
-        print(f"  gateway: {status.get('hooks_here')} hooks answered in its process, "
+        print(f"  gateway, {mode}: {status.get('hooks_here')} hooks answered in its process, "
               f"{status.get('hooks_warm')} by the warm engine")
     return out
 

@@ -48,7 +48,7 @@ from redactor import config, messages
 from redactor.config import Settings
 from redactor.diagnostics import log_error
 from redactor.gateway import identity
-from redactor.gateway.wire import BlockCache, Refused, RequestRedactor
+from redactor.gateway.wire import BlockCache, NotCached, Refused, RequestRedactor
 from redactor.serve import timeouts
 
 __all__ = ["FAIL_STATUS", "Gateway", "error_body", "hook_answer", "serve"]
@@ -73,6 +73,10 @@ _DROP_RESPONSE: Final = frozenset({
 })
 _EVENT_NAME: Final = re.compile(r"[A-Za-z]{1,40}")
 _FORWARDED_PATHS: Final = ("/v1/messages", "/v1/messages/count_tokens")
+#: A body up to this size whose blocks are all in the cache is redacted on the event loop
+#: (a cached 500 KB body: about 1.2 ms of lookups and JSON; 2 MB, about 5 ms); a block to
+#: compute sends the body to the worker threads.
+INLINE_BYTES: Final = 2 << 20
 #: Hook events up to this size are answered in this process when its engine fits them
 #: (a prompt, a tool's input, a short tool output: a few milliseconds of engine time,
 #: which cannot hold up the model traffic for long and which no timer here could stop);
@@ -267,6 +271,11 @@ class Gateway:
 
         loop = asyncio.get_running_loop()
         try:
+            if len(raw) <= INLINE_BYTES:
+                # Every block seen before (a turn's history): answered here, without
+                # the hand-over to a thread and back, which costs more than the work.
+                with contextlib.suppress(NotCached):
+                    return redactor.redact_body(raw, check=check, cached_only=True)
             return await asyncio.wait_for(loop.run_in_executor(self._pool, work), self.budget)
         except Refused:
             raise

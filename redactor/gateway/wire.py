@@ -60,8 +60,8 @@ try:
 except ImportError:  # pragma: no cover - the gateway extra installs it
     _orjson = None  # type: ignore[assignment]
 
-__all__ = ["BINARY_MODES", "KNOWN_PARAMETERS", "BlockCache", "Refused", "RequestRedactor",
-           "WireResult"]
+__all__ = ["BINARY_MODES", "KNOWN_PARAMETERS", "BlockCache", "NotCached", "Refused",
+           "RequestRedactor", "WireResult"]
 
 BINARY_MODES: Final = ("block", "pass")
 
@@ -101,6 +101,10 @@ class Refused(RedactorError):
         super().__init__(message)
         self.status = status
         self.error_type = error_type
+
+
+class NotCached(Exception):
+    """A block of the body is not in the cache (``redact_body(cached_only=True)``)."""
 
 
 @dataclass(slots=True)
@@ -301,18 +305,22 @@ class RequestRedactor:
 
     # ------------------------------------------------------------------ the request
 
-    def redact_body(self, raw: bytes, *, check: Callable[[], None] | None = None) -> WireResult:
+    def redact_body(self, raw: bytes, *, check: Callable[[], None] | None = None,
+                    cached_only: bool = False) -> WireResult:
         """The body to send upstream for ``raw``.  ``check`` is called between blocks (a
-        deadline check that raises).  Raises :class:`Refused`."""
+        deadline check that raises).  Raises :class:`Refused`; with ``cached_only``,
+        :class:`NotCached` at the first block the cache does not hold (nothing is
+        computed, and the body is left to a full call)."""
         if check is not None:
             check()
         try:
-            return self._redact_body(raw, check)
+            return self._redact_body(raw, check, cached_only)
         except RecursionError:  # writing a value nested deeper than the writers go
             raise Refused("redactor gateway: the request is nested too deeply to "
                           "write") from None
 
-    def _redact_body(self, raw: bytes, check: Callable[[], None] | None) -> WireResult:
+    def _redact_body(self, raw: bytes, check: Callable[[], None] | None,
+                     cached_only: bool) -> WireResult:
         body = _parse(raw)
         blocks = self._read(body)
         if _orjson is not None and any(
@@ -325,7 +333,7 @@ class RequestRedactor:
             if check is not None:
                 check()
             try:
-                self._one_block(pieces, kind, state)
+                self._one_block(pieces, kind, state, cached_only)
             except TooDeep:  # a tool input the parser read but the engine's walk does not
                 raise Refused("redactor gateway: a tool input is nested too deeply to "
                               "read") from None
@@ -470,7 +478,8 @@ class RequestRedactor:
 
     # ------------------------------------------------------------------ one block
 
-    def _one_block(self, pieces: list[_Piece], kind: str, state: _State) -> None:
+    def _one_block(self, pieces: list[_Piece], kind: str, state: _State,
+                   cached_only: bool = False) -> None:
         if kind == "binary":
             for piece in pieces:
                 _withhold(piece.holder, self.withheld_text)
@@ -481,6 +490,8 @@ class RequestRedactor:
         key = self._key(pieces, kind, state)
         done = self.cache.get(key)
         if done is None:
+            if cached_only:
+                raise NotCached
             done = self._compute(pieces, kind, state.names)
             self.cache.put(key, done)
             state.computed += 1

@@ -821,3 +821,22 @@ def test_a_value_nested_deeper_than_the_writers_go_is_refused(where: str) -> Non
         raw = ('{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t",'
                '"name":"x","input":{"a":' + deep + '}}]}]}').encode()
     refused(raw)
+
+
+def test_cached_only_answers_from_the_cache_or_says_it_cannot() -> None:
+    from redactor.gateway.wire import NotCached
+
+    engine = FakeEngine()
+    redactor = wire(engine=engine)
+    raw = json.dumps(conversation(3)).encode()
+    with pytest.raises(NotCached):
+        redactor.redact_body(raw, cached_only=True)
+    full = redactor.redact_body(raw)
+    calls = len(engine.texts) + len(engine.json_values)
+    again = redactor.redact_body(raw, cached_only=True)
+    assert again.body == full.body and again.changed == full.changed
+    assert len(engine.texts) + len(engine.json_values) == calls  # nothing computed
+    longer = json.dumps(conversation(4)).encode()
+    with pytest.raises(NotCached):
+        redactor.redact_body(longer, cached_only=True)
+    assert len(engine.texts) + len(engine.json_values) == calls
