@@ -400,8 +400,9 @@ def _answer_here(raw: bytes, env: dict[str, str],
     from redactor.drills import drill
     from redactor.hosts.core import adapter, settings_for
 
-    cwd = _event_cwd(raw)
-    default_cwd = cwd or os.getcwd()
+    # The event's own folder decides its settings (settings_for checks it); this
+    # process's folder is only the fallback, as for the warm engine.
+    default_cwd = os.getcwd()
     claude = adapter("claude")
     try:
         payload = json.loads(raw)

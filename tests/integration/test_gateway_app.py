@@ -142,6 +142,15 @@ def messages_body(text: str = f"meu CPF é {CPF} e o e-mail {EMAIL}", **extra: A
                        "messages": [{"role": "user", "content": text}]}).encode()
 
 
+async def clean_json(response: Any) -> Any:
+    """A 200 answer holding no planted value, parsed."""
+    assert response.status == 200
+    raw = await response.read()
+    found = leaks(raw, PLANTED)
+    assert not found  # labels only, never the values
+    return json.loads(raw)
+
+
 async def refusal_of(response: Any) -> dict[str, Any]:
     """A refusal: 500 with ``x-should-retry: false``, which Claude Code shows at once
     instead of retrying (see FAIL_STATUS in redactor/gateway/app.py)."""
@@ -429,11 +438,7 @@ def test_dry_run_answers_the_redacted_body_and_sends_nothing(engine: Any) -> Non
     async def scenario(client: Any, upstream: FakeUpstream, _: Gateway) -> None:
         response = await client.post("/redactor/v1/dry-run", data=messages_body(),
                                      headers=AUTH)
-        assert response.status == 200
-        raw = await response.read()
-        found = leaks(raw, PLANTED)
-        assert not found
-        answer = json.loads(raw)
+        answer = await clean_json(response)
         assert answer["changed"] is True
         assert {"BR_CPF", "EMAIL_ADDRESS"} <= set(answer["entities"])
         assert answer["body"]["messages"][0]["content"] == "meu CPF é [CPF] e o e-mail [EMAIL]"
@@ -507,21 +512,13 @@ def test_the_hook_route_answers_from_the_warm_engine(engine: Any, runtime: str,
         prompt = hook_payload("UserPromptSubmit", work, prompt=f"meu CPF é {CPF}")
         response = await client.post("/hooks/claude/UserPromptSubmit", data=prompt,
                                      headers=AUTH)
-        assert response.status == 200
-        raw = await response.read()
-        found = leaks(raw, PLANTED)
-        assert not found
-        answer = json.loads(raw)
+        answer = await clean_json(response)
         assert answer["decision"] == "block" and "CPF" in answer["reason"]
 
         tool = hook_payload("PreToolUse", work, tool_name="Bash", tool_use_id="toolu_1",
                             tool_input={"command": f"grep {CPF_BARE} clientes.csv"})
         response = await client.post("/hooks/claude/PreToolUse", data=tool, headers=AUTH)
-        assert response.status == 200
-        raw = await response.read()
-        found = leaks(raw, PLANTED)
-        assert not found
-        output = json.loads(raw)["hookSpecificOutput"]
+        output = (await clean_json(response))["hookSpecificOutput"]
         assert output["hookEventName"] == "PreToolUse"
         assert "updatedInput" in output or output.get("permissionDecision") == "deny"
 
@@ -579,16 +576,14 @@ def test_hooks_are_answered_in_process_as_the_command_hooks_answer(
             event = name.split("-")[0]
             payload = hook_payload(event, str(work), **fields)
             response = await client.post(f"/hooks/claude/{event}", data=payload, headers=AUTH)
-            assert response.status == 200
-            raw = await response.read()
-            assert not leaks(raw, PLANTED)
+            got = await clean_json(response)
             # What the warm engine's worker answers to the same event (the same request
             # the gateway would send it), translated the same way.
             request = protocol.build_request(
                 payload, host=b"claude", cwd=str(work),
                 environ={k.encode(): v.encode() for k, v in hook_env.items()})
             expected = hook_answer(event, *protocol.parse_answer(worker.answer(request)))
-            assert json.loads(raw) == json.loads(expected), name
+            assert got == json.loads(expected), name
         assert gateway.counters.hooks_here == len(HOOK_EVENTS)
         assert gateway.counters.hooks_warm == 0
         assert upstream.received == []
@@ -608,9 +603,7 @@ def test_a_hook_overrunning_its_budget_in_process_fails_closed_at_the_budget(
     async def scenario(client: Any, upstream: FakeUpstream, gateway: Gateway) -> None:
         payload = hook_payload("PreToolUse", str(work), **HOOK_EVENTS["PreToolUse"])
         response = await client.post("/hooks/claude/PreToolUse", data=payload, headers=AUTH)
-        raw = await response.read()
-        assert not leaks(raw, PLANTED)
-        output = json.loads(raw)["hookSpecificOutput"]
+        output = (await clean_json(response))["hookSpecificOutput"]
         # Given up at the budget, 1.5 s (the stalled call sleeps on), not answered by it: the
         # fail-closed denial names the timeout's class.
         assert output["permissionDecision"] == "deny"
@@ -624,11 +617,7 @@ def test_an_unreadable_hook_event_fails_closed(engine: Any, runtime: str) -> Non
     async def scenario(client: Any, upstream: FakeUpstream, _: Gateway) -> None:
         response = await client.post("/hooks/claude/PreToolUse", data=b"{not json " + CPF.encode(),
                                      headers=AUTH)
-        assert response.status == 200
-        raw = await response.read()
-        found = leaks(raw, PLANTED)
-        assert not found
-        answer = json.loads(raw)
+        answer = await clean_json(response)
         assert answer.get("continue") is False or \
             answer.get("hookSpecificOutput", {}).get("permissionDecision") == "deny"
 
@@ -744,10 +733,7 @@ def test_a_failure_in_the_hook_route_is_a_fail_closed_answer_not_a_500(
             payload = hook_payload("PreToolUse", str(work), **HOOK_EVENTS["PreToolUse"])
             response = await client.post("/hooks/claude/PreToolUse", data=payload,
                                          headers=AUTH)
-            assert response.status == 200
-            raw = await response.read()
-            assert not leaks(raw, PLANTED)
-            output = json.loads(raw)["hookSpecificOutput"]
+            output = (await clean_json(response))["hookSpecificOutput"]
             assert output["permissionDecision"] == "deny"
             assert "FileNotFoundError" in output["permissionDecisionReason"]
             assert "working folder" not in output["permissionDecisionReason"]

@@ -9,6 +9,7 @@ engine's name propagation).  The last group runs the real engine.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -18,6 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from redactor.gateway.wire import BlockCache, Refused, RequestRedactor, WireResult
 from tests.leaks import leaks
@@ -840,3 +843,64 @@ def test_cached_only_answers_from_the_cache_or_says_it_cannot() -> None:
     with pytest.raises(NotCached):
         redactor.redact_body(longer, cached_only=True)
     assert len(engine.texts) + len(engine.json_values) == calls
+
+
+# ---------------------------------------------------------------------- fuzzing
+
+_FUZZ = settings(max_examples=200, deadline=None,
+                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# Surrogates, controls, accents; a planted secret stands alone between spaces.
+_texts = st.text(st.characters(codec=None), max_size=30)
+_leaf_texts = st.one_of(_texts, st.builds(lambda a, b: f"{a} SECRET-7 {b}", _texts, _texts))
+_scalars = st.one_of(st.none(), st.booleans(), st.integers(),
+                     st.integers(min_value=2 ** 64, max_value=10 ** 30),
+                     st.floats(allow_nan=True, allow_infinity=True), _leaf_texts)
+_values = st.recursive(_scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(_texts, inner, max_size=4)), max_leaves=12)
+_blocks = st.one_of(
+    st.builds(lambda t: {"type": "text", "text": t}, _leaf_texts),
+    st.builds(lambda v: {"type": "tool_use", "id": "t", "name": "x", "input": {"v": v}},
+              _values),
+    st.builds(lambda c: {"type": "tool_result", "tool_use_id": "t", "content": c},
+              st.one_of(_leaf_texts, st.lists(st.builds(
+                  lambda t: {"type": "text", "text": t}, _leaf_texts), max_size=3))),
+    st.builds(lambda v: {"type": "mystery", "v": v}, _values),
+    _values)
+
+
+def _encodings(text: str) -> list[bytes]:
+    forms = [text.encode("utf-8", "surrogatepass"), text.encode("ascii", "backslashreplace")]
+    with contextlib.suppress(UnicodeEncodeError):
+        forms.append(text.encode("latin-1"))
+    return forms
+
+
+@_FUZZ
+@given(system=st.one_of(_leaf_texts, _values), blocks=st.lists(_blocks, max_size=4),
+       extra=_values, nest=st.integers(0, 1200), ascii_only=st.booleans())
+def test_fuzzed_bodies_get_a_redacted_body_or_a_refusal(
+        system: Any, blocks: list[Any], extra: Any, nest: int, ascii_only: bool) -> None:
+    # Any shape, number, surrogate, encoding or depth: Refused or a body that is JSON,
+    # strict UTF-8, with no planted secret; never another exception.
+    body = {"system": system, "messages": [{"role": "user", "content": blocks}],
+            "x_extra": extra,
+            "metadata": {"n": json.loads("[" * nest + "]" * nest) if nest else None}}
+    text = json.dumps(body, ensure_ascii=ascii_only)
+    for raw in _encodings(text):
+        try:
+            result = wire().redact_body(raw)
+        except Refused:
+            continue
+        out = result.body.decode("utf-8")
+        json.loads(out)
+        assert "SECRET-7" not in out
+
+
+@_FUZZ
+@given(st.binary(max_size=200))
+def test_fuzzed_bytes_get_a_refusal_or_a_body(raw: bytes) -> None:
+    try:
+        result = wire().redact_body(b'{"messages":[{"role":"user","content":"' + raw + b'"}]}')
+    except Refused:
+        return
+    json.loads(result.body.decode("utf-8"))
