@@ -27,10 +27,12 @@ is a speed-up only, since a miss computes the same result again.
 **What goes upstream is what was read.**  The body is always re-serialised from the
 parsed value (compact UTF-8, keys in their order, as Claude Code writes JSON), never
 forwarded as it arrived, so no parser upstream can read a text this module did not: of
-a key repeated in one object only the last value is read, redacted and sent.  Numbers
-keep their value as a double, which is how Claude Code (JavaScript) reads them.
-orjson reads and writes when it is installed (the ``gateway`` extra); the standard
-library takes the bodies it will not take (a lone surrogate, a float out of range).
+a key repeated in one object only the last value is read, redacted and sent.  orjson
+reads and writes when it is installed (the ``gateway`` extra).  The standard library
+takes the bodies orjson will not take (an escaped lone surrogate, a float out of range)
+and reads a body again exactly when a value to redact holds a whole float of 2**63 or
+more (orjson rounds an integer beyond 64 bits; elsewhere, in a model parameter, the
+double is what Claude Code itself reads).  The bytes must be strict UTF-8.
 
 **Refusals.**  A body that is not a JSON object of the Messages shape (numbers beyond a
 float's range included), a content block of an unknown type, or a top-level field that
