@@ -65,7 +65,7 @@ def get_redactor(settings: Settings | None = None,
 
     settings, key = _fingerprint(settings)
     environ = os.environ if environ is None else environ
-    key = (key, environ.get(settings.hash_key_env))
+    key = (key, _key_stamp(settings, environ))
     with _lock:
         engine = _cache.get(key)
     if engine is None:
@@ -85,7 +85,23 @@ def built_redactor(settings: Settings,
     settings, key = _fingerprint(settings)
     environ = os.environ if environ is None else environ
     with _lock:
-        return _cache.get((key, environ.get(settings.hash_key_env)))
+        return _cache.get((key, _key_stamp(settings, environ)))
+
+
+def _key_stamp(settings: Settings, environ: Mapping[str, str]) -> object:
+    """What changes when the pseudonym key may (redactor.pseudonyms.keys): its
+    variables and its files' stamps; nothing for an engine that writes no tokens."""
+    from redactor.config import tokenised
+
+    if not tokenised(settings):
+        return None
+    from redactor.baseline import KEY_ENV, user_key_file
+
+    files = [user_key_file(environ)]
+    if settings.hash_key_file is not None:
+        files.append(settings.hash_key_file)
+    return (environ.get(settings.hash_key_env), environ.get(KEY_ENV),
+            tuple((str(p), *_stat(p)) for p in files))
 
 
 class LazyRedactor:
@@ -103,6 +119,7 @@ class LazyRedactor:
         check_without_presidio(self._settings, os.environ)
         self._engine: Redactor | None = None
         self._baseline: Any = None
+        self._sink: Any = None
 
     @property
     def built(self) -> bool:
@@ -122,6 +139,7 @@ class LazyRedactor:
                     f"cannot build the engine ({type(exc).__name__})") from None
             self._engine = engine
             engine.baseline = self._baseline
+            engine.issued_sink = self._sink
         return engine
 
     @property
@@ -133,6 +151,16 @@ class LazyRedactor:
         self._baseline = value
         if self._engine is not None:
             self._engine.baseline = value
+
+    @property
+    def issued_sink(self) -> Any:
+        return self._sink
+
+    @issued_sink.setter
+    def issued_sink(self, value: Any) -> None:
+        self._sink = value
+        if self._engine is not None:
+            self._engine.issued_sink = value
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._get(), name)

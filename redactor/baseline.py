@@ -148,30 +148,42 @@ def _checked_secret(secret: bytes, where: str) -> bytes:
     return secret
 
 
-def baseline_key(env: Mapping[str, str] | None = None) -> BaselineKey | None:
-    """The key of ``REDACTOR_BASELINE_KEY``, else of the user key file; None when
-    neither exists."""
+def user_secret(env: Mapping[str, str] | None = None, *,
+                create: bool = False) -> tuple[bytes, str, bool] | None:
+    """The user's secret, where it came from, and whether it was created now:
+    ``REDACTOR_BASELINE_KEY``, else the user key file, which ``create`` writes (32
+    random bytes in hexadecimal, mode 600) when there is none; else None.
+
+    One secret, several keys: the baseline's HMAC key and the pseudonyms' keys are
+    derived from it under their own labels (redactor.pseudonyms.keys).
+    """
     env = os.environ if env is None else env
     value = env.get(KEY_ENV)
     if value is not None:  # set but empty is an error, not "unset"
-        secret = _checked_secret(value.encode("utf-8", "surrogateescape"), KEY_ENV)
-        return _from_secret(secret, KEY_ENV)
+        return _checked_secret(value.encode("utf-8", "surrogateescape"), KEY_ENV), KEY_ENV, False
     path = user_key_file(env)
+    created = False
     if not os.path.lexists(path):
-        return None
-    return _from_secret(_read_key_file(path), str(path))
+        if not create:
+            return None
+        created = _create_key_file(path)
+    return _read_key_file(path), str(path), created
+
+
+def baseline_key(env: Mapping[str, str] | None = None) -> BaselineKey | None:
+    """The key of ``REDACTOR_BASELINE_KEY``, else of the user key file; None when
+    neither exists."""
+    found = user_secret(env)
+    return None if found is None else _from_secret(found[0], found[1])
 
 
 def recording_key(env: Mapping[str, str] | None = None) -> BaselineKey:
-    """The key of :func:`baseline_key`, the user key file being created (32 random bytes
-    in hexadecimal, mode 600) when there is none."""
-    env = os.environ if env is None else env
-    found = baseline_key(env)
-    if found is not None:
-        return found
-    path = user_key_file(env)
-    created = _create_key_file(path)
-    return _from_secret(_read_key_file(path), str(path), created=created)
+    """The key of :func:`baseline_key`, the user key file being created when there is
+    none."""
+    found = user_secret(env, create=True)
+    assert found is not None  # created when missing
+    secret, source, created = found
+    return _from_secret(secret, source, created=created)
 
 
 def _read_key_file(path: Path) -> bytes:

@@ -91,8 +91,15 @@ DEFAULT_INPUT_ENTITIES: Final = tuple(e.entity for e in CATALOGUE
 #: tool traffic but may appear in what a person types about their own work).
 DEFAULT_PROMPT_BLOCK: Final = tuple(e.entity for e in CATALOGUE if e.blocks_prompt)
 
-OperatorKind = Literal["replace", "mask", "redact", "hash"]
+OperatorKind = Literal["replace", "mask", "redact", "hash", "pseudonym"]
+#: The kinds a configuration's [operators] may name; ``pseudonym`` is set by
+#: [pseudonyms] alone, one place deciding which entities become reversible tokens.
 OPERATOR_KINDS: Final = ("replace", "mask", "redact", "hash")
+#: What [pseudonyms] turns into tokens by default: the identifiers an agent's work goes
+#: by (a customer's CPF or CNPJ, a user to lock, a person); the rest stay placeholders.
+DEFAULT_PSEUDONYM_ENTITIES: Final = ("BR_CPF", "BR_CNPJ", "USERNAME", "PERSON")
+#: Days a vault entry lives after its last use.
+DEFAULT_VAULT_EXPIRY_DAYS: Final = 30.0
 LANGUAGES: Final = ("pt-BR", "en")
 #: The model gateway's defaults: a loopback port, and the Anthropic API.
 DEFAULT_GATEWAY_PORT: Final = 47821
@@ -127,7 +134,8 @@ class OperatorSpec:
     """How findings of one entity are replaced.
 
     ``replace`` puts a placeholder; ``hash`` a placeholder with a keyed HMAC of the
-    value (same value, same token, across calls and processes); ``mask`` overwrites
+    value (same value, same token, across calls and processes); ``pseudonym`` (set by
+    [pseudonyms]) the same token, its value kept in the user's vault; ``mask`` overwrites
     every character with ``mask_char``; ``redact`` removes the value.
     Placeholder templates may use ``{label}`` (``CPF``), ``{entity}`` (``BR_CPF``)
     and, for ``hash``, ``{hash}``.
@@ -141,12 +149,15 @@ class OperatorSpec:
         """The placeholder template in effect."""
         if self.placeholder is not None:
             return self.placeholder
-        return "[{label}:{hash}]" if self.kind == "hash" else "[{label}]"
+        return "[{label}:{hash}]" if self.kind in ("hash", "pseudonym") else "[{label}]"
 
     def render(self, entity: str, digest: str = "") -> str:
         """The placeholder for one finding (``digest`` only matters for ``hash``)."""
         label = ENTITY_LABELS.get(entity, entity.removeprefix("BR_"))
         return self.template().format(label=label, entity=entity, hash=digest)
+
+
+_PSEUDONYM: Final = OperatorSpec("pseudonym")
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,10 +222,23 @@ class Settings:
     gateway_upstream: str = DEFAULT_GATEWAY_UPSTREAM
     gateway_binary: Literal["block", "pass"] = "block"
     gateway_time_budget: float = 60.0
+    #: Pseudonym mode ([pseudonyms]): these entities become tokens that the user's vault
+    #: (unless ``vault`` is false) can turn back into their values under the policy.
+    pseudonyms: bool = False
+    pseudonym_entities: tuple[str, ...] = DEFAULT_PSEUDONYM_ENTITIES
+    vault: bool = True
+    vault_expiry_days: float = DEFAULT_VAULT_EXPIRY_DAYS
+    #: The gateway shows the person the model's answers with values in place of tokens.
+    pseudonym_display: bool = True
+    #: ``[[pseudonyms.allow]]``: (MCP server, tool, argument path) that get values.
+    pseudonym_mcp_allow: tuple[tuple[str, str, str], ...] = ()
     sources: tuple[Path, ...] = field(default=(), compare=False)
 
     def operator_for(self, entity: str) -> OperatorSpec:
-        """The operator configured for an entity, or the default one."""
+        """The operator configured for an entity, or the default one (a pseudonym for
+        the entities of an enabled [pseudonyms])."""
+        if self.pseudonyms and entity in self.pseudonym_entities:
+            return _PSEUDONYM
         for name, spec in self.operators:
             if name == entity:
                 return spec
@@ -458,35 +482,11 @@ def read_regular_file(path: Path, limit: int, what: str, fix: str, *,
         os.close(fd)
 
 
-def hash_key(settings: Settings, environ: Mapping[str, str]) -> bytes | None:
-    """The key of the hash operator: ``[hash] key_file`` if set, else the variable
-    ``settings.hash_key_env`` of ``environ``; None when there is none (a ConfigError when
-    a hash operator is configured and the key is too short)."""
-    if settings.hash_key_file is not None:
-        key = read_regular_file(settings.hash_key_file, MAX_KEY_FILE_BYTES, "hash key file",
-                                "fix the path in [hash] key_file").strip()
-    else:
-        key = environ.get(settings.hash_key_env, "").encode()
-    return checked_hash_key(settings, key)
-
-
-def checked_hash_key(settings: Settings, key: bytes) -> bytes | None:
-    """``key``, or None when it is empty; a ConfigError when a hash operator is
-    configured and the key is shorter than 16 bytes."""
-    if not key:
-        return None
-    if len(key) < 16 and any(settings.operator_for(e).kind == "hash"
-                             for e in settings.entities):
-        raise ConfigError("the hash key is shorter than 16 bytes; use a longer random key "
-                          "(for example: openssl rand -hex 32)")
-    return key
-
-
-def missing_hash_key(settings: Settings, entity: str) -> ConfigError:
-    """The error of a hash operator for ``entity`` without a key."""
-    return ConfigError(
-        f"operator 'hash' for {entity} needs a key: set the environment variable "
-        f"{settings.hash_key_env} or [hash] key_file in your user configuration")
+def tokenised(settings: Settings) -> tuple[str, ...]:
+    """The entities written as keyed tokens (``hash`` or ``pseudonym``): the engine
+    needs the pseudonym key for them (redactor.pseudonyms.keys)."""
+    return tuple(e for e in settings.entities
+                 if settings.operator_for(e).kind in ("hash", "pseudonym"))
 
 
 def read_known_users(files: Iterable[Path]) -> list[str]:
@@ -598,7 +598,7 @@ def _check_template(path: Path, key: str, template: Any, kind: str) -> None:
     if kind == "hash" and "hash" not in fields:
         raise _fail(path, key, "has no {hash} field", 'a hash placeholder needs it, e.g. '
                     '"[{label}:{hash}]"')
-    sample = template.format(label="CREDIT_CARD", entity="EMAIL_ADDRESS", hash="0" * 12)
+    sample = template.format(label="CREDIT_CARD", entity="EMAIL_ADDRESS", hash="0" * 16)
     if not _PLACEHOLDER_RE.fullmatch(sample):
         raise _fail(path, key, "does not give a safe placeholder",
                     "it must be ASCII letters, digits, _ . : - inside square brackets, "
@@ -645,7 +645,13 @@ def _apply_data(settings: Settings, path: Path, data: dict[str, Any],
                             f"{_suggest(key, _SCHEMA[section])}known keys in [{section}]: "
                             f"{', '.join(_SCHEMA[section])}")
             _apply_key(settings, path, dotted, value, project=project, changes=changes)
-    return replace(settings, sources=(*settings.sources, path), **changes)
+    result = replace(settings, sources=(*settings.sources, path), **changes)
+    if result.pseudonyms:
+        both = [name for name, _ in result.operators if name in result.pseudonym_entities]
+        if both:
+            raise _fail(path, "pseudonyms.entities", f"lists {both[0]}, which also has its own "
+                        "[operators] table", f"remove {both[0]} from one of the two")
+    return result
 
 
 def _rules(path: Path, body: Any) -> list[Rule]:
@@ -847,6 +853,31 @@ def _gateway_budget(path: Path, key: str, value: Any) -> float:
     return float(value)
 
 
+def _expiry_days(path: Path, key: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) \
+            or not 1 <= value <= 3650:
+        raise _fail(path, key, "must be a number of days from 1 to 3650", "e.g. 30")
+    return float(value)
+
+
+def _mcp_allow(path: Path, key: str, value: Any) -> tuple[tuple[str, str, str], ...]:
+    fix = ('write each as [[pseudonyms.allow]] with server = "sap", tool = "lock_user", '
+           'argument = "user" (a dotted path for a nested one)')
+    if not isinstance(value, list):
+        raise _fail(path, key, "must be an array of tables", fix)
+    entries: list[tuple[str, str, str]] = []
+    for index, item in enumerate(value):
+        where = f"{key}[{index}]"
+        if not isinstance(item, dict) or set(item) != {"server", "tool", "argument"}:
+            raise _fail(path, where, "must have exactly server, tool and argument", fix)
+        if not all(isinstance(item[k], str) and re.fullmatch(r"[A-Za-z0-9_.-]{1,128}", item[k])
+                   for k in ("server", "tool", "argument")):
+            raise _fail(path, where, "must name server, tool and argument in plain letters, "
+                        "digits, _ . -", fix)
+        entries.append((item["server"], item["tool"], item["argument"]))
+    return tuple(entries)
+
+
 def _model(path: Path, key: str, value: Any) -> str:
     if not isinstance(value, str) or not value:
         raise _fail(path, key, "must be a model name or path", 'e.g. "pt_core_news_sm"')
@@ -902,7 +933,8 @@ def _choice(values: tuple[str, ...], what: str, fix: str,
 
 
 #: Every key of the sections [detection], [usernames], [allowlist], [hash], [messages],
-#: [hooks], [gateway] and [hermes], in the order the error messages list them.
+#: [hooks], [gateway], [pseudonyms] and [hermes], in the order the error messages list
+#: them.
 KEYS: Final[tuple[KeyRow, ...]] = (
     KeyRow("detection.entities", "entities", "list of entity names", _entity_list, "adds"),
     KeyRow("detection.disabled_entities", "entities", "list of entity names", _entity_list,
@@ -968,6 +1000,28 @@ KEYS: Final[tuple[KeyRow, ...]] = (
     KeyRow("gateway.time_budget_seconds", "gateway_time_budget",
            "seconds the gateway may take to redact one request before refusing it",
            _gateway_budget, "refused"),
+    KeyRow("pseudonyms.enabled", "pseudonyms",
+           "true or false: stable tokens the vault can turn back into values", _boolean,
+           "refused"),
+    KeyRow("pseudonyms.entities", "pseudonym_entities",
+           "list of entity names written as tokens when pseudonyms are enabled",
+           _entity_list, "refused"),
+    KeyRow("pseudonyms.vault", "vault",
+           "true or false: keep each token's value in the local vault", _boolean,
+           "tightens", order=(True, False),
+           refusal=("cannot switch the vault on", "a project file may only set it to false")),
+    KeyRow("pseudonyms.expiry_days", "vault_expiry_days",
+           "days a vault entry lives after its last use", _expiry_days, "lowers",
+           refusal=("would keep values longer than {current} days",
+                    "a project file may only shorten it")),
+    KeyRow("pseudonyms.display", "pseudonym_display",
+           "true or false: the gateway shows the model's answers with real values",
+           _boolean, "tightens", order=(True, False),
+           refusal=("cannot show values the user hides",
+                    "a project file may only set it to false")),
+    KeyRow("pseudonyms.allow", "pseudonym_mcp_allow",
+           "array of tables: the MCP server, tool and argument that may get a token's value",
+           _mcp_allow, "refused"),
     KeyRow("hermes.mode", "hermes_mode",
            "block (stop a turn holding personal data) or redact (go on with placeholders)",
            _choice(("block", "redact"), "mode", 'use "block" or "redact"'), "tightens",
@@ -982,7 +1036,7 @@ _ROWS: Final[Mapping[str, KeyRow]] = {row.key: row for row in KEYS}
 _SCHEMA: Final[dict[str, dict[str, str]]] = {
     section: {row.name: row.kind for row in KEYS if row.section == section}
     for section in ("detection", "operators", "usernames", "allowlist", "hash", "messages",
-                    "hooks", "gateway", "hermes", "rules")
+                    "hooks", "gateway", "pseudonyms", "hermes", "rules")
 }
 
 

@@ -21,6 +21,10 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "Não cole chaves privadas, senhas ou tokens na conversa: eles seriam enviados ao "
             "provedor do modelo. Descreva o problema sem o valor (por exemplo, [SECRET])."
         ),
+        "token_denied": (
+            "O redactor recusou esta chamada: tokens como [CPF:…] só voltam a ser valores "
+            "onde a política permite ({reason})."
+        ),
         "rewritten": (
             "O redactor substituiu dados pessoais ({entities}) nesta chamada por marcadores "
             "entre colchetes, como [CPF]; os marcadores não são os valores reais."
@@ -95,6 +99,10 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
             "private keys, passwords or tokens into the conversation: they would be sent to "
             "the model provider. Describe the problem without the value (for example, "
             "[SECRET])."
+        ),
+        "token_denied": (
+            "redactor refused this call: tokens such as [CPF:…] turn back into values only "
+            "where the policy allows ({reason})."
         ),
         "rewritten": (
             "redactor replaced personal data ({entities}) in this call with bracketed "

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Finding", "JsonPath", "JsonRedaction", "RedactionResult"]
+__all__ = ["Finding", "Issued", "JsonPath", "JsonRedaction", "RedactionResult"]
 
 #: Keys and list indexes from the root of a JSON value down to a string leaf.
 JsonPath = tuple[str | int, ...]
@@ -31,6 +31,18 @@ class Finding:
     def __post_init__(self) -> None:
         if not 0 <= self.start < self.end:
             raise ValueError("a finding needs 0 <= start < end")
+
+
+@dataclass(frozen=True, slots=True)
+class Issued:
+    """A value written as a pseudonym token: its digest, entity and value, and the token
+    the older ``hash`` operator wrote for it.  It holds the value: its repr does not,
+    and it is for the vault alone."""
+
+    digest: str
+    entity: str
+    value: str = field(repr=False)
+    legacy: str = field(repr=False, default="")
 
 
 def _summary(findings: tuple[Finding, ...]) -> str:
@@ -58,6 +70,8 @@ class RedactionResult(_Counts):
 
     text: str
     findings: tuple[Finding, ...] = ()
+    #: With [pseudonyms] on: the values written as tokens, for the vault (never shown).
+    issued: tuple[Issued, ...] = field(default=(), compare=False)
 
     def __repr__(self) -> str:
         # The redacted text is left out too: with an operator switched off by
@@ -77,6 +91,7 @@ class JsonRedaction(_Counts):
     value: Any
     findings: tuple[Finding, ...] = ()
     patch: dict[str | int, Any] = field(default_factory=dict)
+    issued: tuple[Issued, ...] = field(default=(), compare=False)
 
     def __repr__(self) -> str:
         return (f"JsonRedaction(findings={len(self.findings)} [{_summary(self.findings)}], "

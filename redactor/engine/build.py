@@ -6,8 +6,6 @@ Everything Presidio is imported inside the functions: importing this module stay
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -26,8 +24,6 @@ if TYPE_CHECKING:
 LANGUAGE: Final = "pt"
 #: Entity reported by a configured spaCy model's NER (people's names).
 NER_ENTITY: Final = "PERSON"
-#: Hex characters of the HMAC kept in a hash token.
-HASH_CHARS: Final = 12
 
 
 def allow_key(value: str) -> str:
@@ -39,19 +35,31 @@ def allow_key(value: str) -> str:
 
 def check_without_presidio(settings: Settings, environ: Mapping[str, str]) -> None:
     """The engine's checks of ``settings`` that need no Presidio (a ConfigError each): the
-    hash key of a hash operator, the known-users files."""
-    if config.hash_key(settings, environ) is None:
-        for entity in settings.entities:
-            if settings.operator_for(entity).kind == "hash":
-                raise config.missing_hash_key(settings, entity)
+    pseudonym key of the entities written as tokens, the known-users files."""
+    token_key(settings, environ)
     config.read_known_users(settings.known_users_files)
+
+
+def token_key(settings: Settings, environ: Mapping[str, str]) -> bytes | None:
+    """The key of the entities written as tokens (``hash``, ``pseudonym``), the user's
+    key file being created on first use; None when no entity is."""
+    if not config.tokenised(settings):
+        return None
+    from redactor.pseudonyms.keys import pseudonym_key
+
+    found = pseudonym_key(settings, environ, create=True)
+    if found is None:  # pragma: no cover - create=True always finds or makes one
+        raise ConfigError("no pseudonym key could be read or created")
+    return found.token_key
 
 
 # ---------------------------------------------------------------------- operators
 
 
-def operator_config(settings: Settings, entity: str, hash_key: bytes | None) -> OperatorConfig:
-    """The Presidio operator configured for ``entity``."""
+def operator_config(settings: Settings, entity: str, token_key: bytes | None) -> OperatorConfig:
+    """The Presidio operator configured for ``entity``: Presidio's own for placeholders,
+    masks and removal; a custom one writing the value's token for ``hash`` and
+    ``pseudonym`` (``token_key`` is then required)."""
     from presidio_anonymizer.entities import OperatorConfig
 
     spec = settings.operator_for(entity)
@@ -62,16 +70,16 @@ def operator_config(settings: Settings, entity: str, hash_key: bytes | None) -> 
                                        "chars_to_mask": 1 << 30, "from_end": False})
     if spec.kind == "redact":
         return OperatorConfig("redact", {})
-    if hash_key is None:
-        raise config.missing_hash_key(settings, entity)
-    return OperatorConfig("custom", {"lambda": _hasher(entity, spec, hash_key)})
+    if token_key is None:
+        raise EngineError(f"the {spec.kind} operator of {entity} has no key")
+    return OperatorConfig("custom", {"lambda": _tokenizer(entity, spec, token_key)})
 
 
-def _hasher(entity: str, spec: OperatorSpec, key: bytes) -> Callable[[str], str]:
+def _tokenizer(entity: str, spec: OperatorSpec, key: bytes) -> Callable[[str], str]:
+    from redactor.pseudonyms.tokens import digest
+
     def token(value: str) -> str:
-        digest = hmac.new(key, f"{entity}\0{allow_key(value)}".encode(),
-                          hashlib.sha256).hexdigest()[:HASH_CHARS]
-        return spec.render(entity, digest)
+        return spec.render(entity, digest(key, entity, value))
 
     return token
 

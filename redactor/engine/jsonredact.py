@@ -11,7 +11,7 @@ from redactor.engine.analysis import Document
 from redactor.engine.propagation import PersonPass
 from redactor.engine.spans import Span
 from redactor.patch import walk_json
-from redactor.results import Finding, JsonPath, JsonRedaction
+from redactor.results import Finding, Issued, JsonPath, JsonRedaction
 
 if TYPE_CHECKING:
     from redactor.engine.redaction import Redactor
@@ -29,6 +29,7 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
     if numbers not in JSON_NUMBERS:
         raise ValueError(f"numbers must be one of {JSON_NUMBERS}")
     findings: list[Finding] = []
+    issued: list[Issued] | None = [] if engine._pseudonymous else None
     only = frozenset(entities) if entities is not None else None
     # The words of people's names found anywhere in the document are redacted in its
     # other values too: a first pass collects them, and the second reuses the first's
@@ -57,7 +58,7 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
     def one_leaf(path: JsonPath, leaf: str) -> str:
         spans = spans_of(path, leaf)
         record(path, spans)
-        return engine._apply(leaf, spans)
+        return engine._apply(leaf, spans, issued)
 
     def one_number(path: JsonPath, item: Any) -> Any:
         # An integral float is the integer it holds (a column with nulls exported by
@@ -87,7 +88,7 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
             nines = int("9" * len(str(abs(item_digits))))
             masked = -nines if item_digits < 0 else nines
             return float(masked) if isinstance(item, float) else masked
-        return engine._apply(digits, spans)
+        return engine._apply(digits, spans, issued)
 
     def key_spans(path: JsonPath, key: str) -> list[Span]:
         labels = [p for p in path if isinstance(p, str)]
@@ -97,7 +98,7 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
         spans = key_spans(path, key)
         if not spans:
             return key
-        redacted = engine._apply(key, spans)
+        redacted = engine._apply(key, spans, issued)
         record((*path, redacted), spans)
         return redacted
 
@@ -127,4 +128,4 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
                 patch[new_key] = new
     elif isinstance(value, list | tuple):
         patch = {i: new_value[i] for i in range(len(value)) if new_value[i] != value[i]}
-    return JsonRedaction(new_value, tuple(findings), patch)
+    return JsonRedaction(new_value, tuple(findings), patch, tuple(issued) if issued else ())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from redactor import config
@@ -14,7 +14,8 @@ from redactor.engine.jsonredact import redact_json
 from redactor.engine.propagation import StreamNames
 from redactor.engine.spans import Span
 from redactor.errors import ConfigError, EngineError
-from redactor.results import Finding, JsonRedaction, RedactionResult
+from redactor.pseudonyms.tokens import DIGEST_CHARS
+from redactor.results import Finding, Issued, JsonRedaction, RedactionResult
 
 
 class Redactor(Analysis):
@@ -25,14 +26,25 @@ class Redactor(Analysis):
                  prefilter: bool | str = True, hash_key: bytes | None = None) -> None:
         if settings is None:
             settings = config.load_settings()
-        # ``hash_key``: the key itself, read elsewhere (a Spark job ships it to executors,
-        # where neither the variable nor the key file exists).
-        self._hash_key = (config.checked_hash_key(settings, hash_key) if hash_key is not None
-                          else config.hash_key(settings, os.environ if environ is None
-                                               else environ))
+        # ``hash_key``: the token key itself, read elsewhere (a Spark job ships it to
+        # executors, where neither the variable nor the key file exists).
+        if hash_key is not None and len(hash_key) < 16:
+            raise ConfigError("the pseudonym key is shorter than 16 bytes; use a longer "
+                              "random key (for example: openssl rand -hex 32)")
+        self._token_key = (hash_key if hash_key is not None
+                           else build.token_key(settings, os.environ if environ is None
+                                                else environ))
         super().__init__(settings, prefilter=prefilter)
-        self._operators = {e: build.operator_config(settings, e, self._hash_key)
+        self._operators = {e: build.operator_config(settings, e, self._token_key)
                            for e in self._entities}
+        #: The entities whose tokens a vault may turn back into values: each call lists
+        #: the values it wrote as tokens (RedactionResult.issued).
+        self._pseudonymous = frozenset(
+            e for e in self._entities
+            if settings.vault and settings.operator_for(e).kind == "pseudonym")
+        #: Called with each value written as a token (a batch run's vault writer); set
+        #: and cleared by the one caller that owns the engine meanwhile, like ``baseline``.
+        self.issued_sink: Callable[[Issued], None] | None = None
         self._operate = build.operator_functions(self._operators)
         self._check_placeholders()
 
@@ -48,7 +60,9 @@ class Redactor(Analysis):
         findings = tuple(
             Finding(s.start, s.end, s.entity, round(s.score, 4), s.recognizer) for s in spans
         )
-        return RedactionResult(self._apply(text, spans), findings)
+        issued: list[Issued] | None = [] if self._pseudonymous else None
+        return RedactionResult(self._apply(text, spans, issued), findings,
+                               tuple(issued) if issued else ())
 
     def apply(self, text: str, findings: Sequence[Finding]) -> str:
         """Replace the given findings (from :meth:`analyze` on this text) with their operators."""
@@ -87,7 +101,17 @@ class Redactor(Analysis):
         return redact_json(self, value, keys_and_numbers=keys_and_numbers, entities=entities,
                            numbers=numbers)
 
-    def _apply(self, text: str, spans: list[Span]) -> str:
+    def issue(self, entity: str, value: str) -> Issued:
+        """The token of ``value`` as this engine writes it, with what a vault keeps."""
+        from redactor.pseudonyms.tokens import digest, legacy_digest
+
+        key = self._token_key
+        if key is None:
+            raise EngineError("this engine writes no tokens")
+        return Issued(digest(key, entity, value), entity, value,
+                      legacy_digest(key, entity, value))
+
+    def _apply(self, text: str, spans: list[Span], issued: list[Issued] | None = None) -> str:
         """Replace each span with its entity's Presidio operator.
 
         The spans are disjoint and sorted (see :func:`redactor.engine.spans.resolve`), so
@@ -102,7 +126,14 @@ class Redactor(Analysis):
         try:
             for span in spans:
                 out.append(text[cursor:span.start])
-                out.append(self._operate[span.entity](text[span.start:span.end]))
+                value = text[span.start:span.end]
+                out.append(self._operate[span.entity](value))
+                if span.entity in self._pseudonymous:
+                    item = self.issue(span.entity, value)
+                    if issued is not None:
+                        issued.append(item)
+                    if self.issued_sink is not None:
+                        self.issued_sink(item)
                 cursor = span.end
         except Exception as exc:
             raise EngineError(f"anonymization failed ({type(exc).__name__})") from None
@@ -113,9 +144,10 @@ class Redactor(Analysis):
         """Placeholders must never be detected themselves, or redaction is not idempotent."""
         for entity in self.settings.entities:
             spec = self.settings.operator_for(entity)
-            if spec.kind not in ("replace", "hash"):
+            if spec.kind not in ("replace", "hash", "pseudonym"):
                 continue
-            sample = spec.render(entity, "0" * build.HASH_CHARS)
+            # Digits only: the worst case of a digest, which a checksum could accept.
+            sample = spec.render(entity, "4" * DIGEST_CHARS)
             hits = self._spans(f"valor {sample} fim", None)
             if hits:
                 raise ConfigError(

@@ -11,7 +11,7 @@ import pytest
 
 from redactor import config
 from redactor.config import Settings
-from redactor.engine import Redactor, StreamNames
+from redactor.engine import Redactor, StreamNames, build
 from redactor.errors import ConfigError
 
 CPF = "529.982.247-25"
@@ -122,7 +122,7 @@ def test_bare_needs_keyword_holds_within_its_block_only(monkeypatch: pytest.Monk
     assert inside == recognizer.analyze(text, ["PHONE_NUMBER"], bare_needs_keyword=True)
 
 
-def test_config_reads_the_known_users_and_the_hash_key(tmp_path: Path) -> None:
+def test_config_reads_the_known_users_and_the_token_key(tmp_path: Path) -> None:
     listed = tmp_path / "users.txt"
     listed.write_text("# equipe\nzequinha\n\n  maria.souza  \n", encoding="utf-8")
     assert config.read_known_users([listed]) == ["zequinha", "maria.souza"]
@@ -130,11 +130,10 @@ def test_config_reads_the_known_users_and_the_hash_key(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="not UTF-8"):
         config.read_known_users([listed])
 
+    # The hash operator's key: the variable (or [hash] key_file), checked for length.
     hashed = Settings(operators=(("BR_CPF", config.OperatorSpec("hash")),))
     key = "k" * 32
-    assert config.hash_key(hashed, {"REDACTOR_HASH_KEY": key}) == key.encode()
-    assert config.hash_key(hashed, {}) is None
+    assert build.token_key(hashed, {"REDACTOR_HASH_KEY": key}) == key.encode()
     with pytest.raises(ConfigError, match="shorter than 16 bytes"):
-        config.hash_key(hashed, {"REDACTOR_HASH_KEY": "short"})
-    assert config.hash_key(Settings(), {"REDACTOR_HASH_KEY": "short"}) == b"short"
-    assert "REDACTOR_HASH_KEY" in str(config.missing_hash_key(hashed, "BR_CPF"))
+        build.token_key(hashed, {"REDACTOR_HASH_KEY": "short"})
+    assert build.token_key(Settings(), {"REDACTOR_HASH_KEY": "short"}) is None

@@ -132,7 +132,7 @@ def test_hash_operator_is_stable_across_calls_and_processes(
     settings = Settings(default_operator=OperatorSpec(kind="hash"))
     engine = Redactor(settings)
     first = engine.redact("CPF 529.982.247-25").text
-    assert first.startswith("CPF [CPF:") and len(first) == len("CPF [CPF:]") + 12
+    assert first.startswith("CPF [CPF:") and len(first) == len("CPF [CPF:]") + 16
     # Masked and bare forms of the same CPF give the same token; another CPF another one.
     assert engine.redact("CPF 52998224725").text == first
     assert engine.redact("CPF 111.444.777-35").text != first
@@ -147,10 +147,19 @@ def test_hash_operator_is_stable_across_calls_and_processes(
     assert Redactor(settings).redact("CPF 529.982.247-25").text != first
 
 
-def test_hash_operator_without_key_is_a_config_error(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hash_operator_without_key_uses_the_users_key_file(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # The hash operator's tokens are the pseudonyms' (redactor.pseudonyms.keys): without
+    # its own key it takes the user's, created private on first use.
     monkeypatch.delenv("REDACTOR_HASH_KEY", raising=False)
-    with pytest.raises(ConfigError, match="REDACTOR_HASH_KEY"):
-        Redactor(Settings(default_operator=OperatorSpec(kind="hash")))
+    monkeypatch.delenv("REDACTOR_BASELINE_KEY", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    first = Redactor(Settings(default_operator=OperatorSpec(kind="hash"))).redact(
+        "CPF 529.982.247-25").text
+    key_file = tmp_path / "redactor" / "baseline.key"
+    assert key_file.exists() and (key_file.stat().st_mode & 0o777) == 0o600
+    assert Redactor(Settings(default_operator=OperatorSpec(kind="hash"))).redact(
+        "CPF 52998224725").text == first
     monkeypatch.setenv("REDACTOR_HASH_KEY", "short")
     with pytest.raises(ConfigError, match="shorter than 16"):
         Redactor(Settings(default_operator=OperatorSpec(kind="hash")))

@@ -43,6 +43,12 @@ RULES = {
     "gateway.upstream": "refused",
     "gateway.binary": "tightens",
     "gateway.time_budget_seconds": "refused",
+    "pseudonyms.enabled": "refused",
+    "pseudonyms.entities": "refused",
+    "pseudonyms.vault": "tightens",
+    "pseudonyms.expiry_days": "lowers",
+    "pseudonyms.display": "tightens",
+    "pseudonyms.allow": "refused",
     "hermes.mode": "tightens",
 }
 
@@ -72,6 +78,12 @@ VALUES: dict[str, tuple[Any, ...]] = {
     "gateway.upstream": ("https://llm.example.com/anthropic", "http://127.0.0.1:8080"),
     "gateway.binary": ("pass", "block"),
     "gateway.time_budget_seconds": (30, 120.5),
+    "pseudonyms.enabled": (True,),
+    "pseudonyms.entities": (["BR_CPF"], ["PERSON", "USERNAME"]),
+    "pseudonyms.vault": (True, False),
+    "pseudonyms.expiry_days": (90, 30, 7),
+    "pseudonyms.display": (True, False),
+    "pseudonyms.allow": ([{"server": "sap", "tool": "lock_user", "argument": "user"}],),
     "hermes.mode": ("redact", "block"),
 }
 
@@ -81,6 +93,8 @@ def toml_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, list):
         return "[" + ", ".join(toml_value(item) for item in value) + "]"
+    if isinstance(value, dict):  # an inline table
+        return "{" + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + "}"
     return json.dumps(value)  # numbers, and ASCII strings as TOML basic strings
 
 
