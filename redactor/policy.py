@@ -41,14 +41,16 @@ class _Deadline:
         return max(self.end - time.monotonic(), 0.001)
 
 
-def string_leaves(value: Any) -> Iterator[str]:
-    """Every string inside a JSON value (dict keys excluded), depth first."""
+def string_leaves(value: Any, *, keys: bool = False) -> Iterator[str]:
+    """Every string inside a JSON value, depth first; dict keys too with ``keys``."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
             yield item
         elif isinstance(item, dict):
+            if keys:
+                yield from (key for key in item if isinstance(key, str))
             stack.extend(reversed(list(item.values())))
         elif isinstance(item, list | tuple):
             stack.extend(reversed(item))

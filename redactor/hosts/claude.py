@@ -55,9 +55,9 @@ class ClaudeCode(JsonAdapter):
     def dispatch(self, event: str, payload: dict[str, Any], settings: Settings,
                  env: Mapping[str, str], engine: Any) -> Outcome:
         if event == "PreToolUse":
-            return _pre_tool_use(payload, settings, engine)
+            return _pre_tool_use(payload, settings, engine, env)
         if event == "PostToolUse":
-            return _post_tool_use(payload, engine)
+            return _post_tool_use(payload, settings, engine, env)
         if event == "PostToolUseFailure":
             return _post_tool_use_failure(payload, settings, engine)
         return _user_prompt_submit(payload, settings, engine, env)
@@ -90,8 +90,10 @@ class ClaudeCode(JsonAdapter):
             seal_session(raw, env)
 
 
-def _pre_tool_use(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
-    step = check_tool_input("PreToolUse", payload, settings, engine, shell_tool=SHELL_TOOL)
+def _pre_tool_use(payload: dict[str, Any], settings: Settings, engine: Any,
+                  env: Mapping[str, str]) -> Outcome:
+    step = check_tool_input("PreToolUse", payload, settings, engine, shell_tool=SHELL_TOOL,
+                            host_name="claude", env=env)
     check, updated = step.check, step.updated
     if check.action == "deny":
         return Outcome.emit({"hookSpecificOutput": {
@@ -119,11 +121,13 @@ def _pre_tool_use(payload: dict[str, Any], settings: Settings, engine: Any) -> O
     return Outcome.emit({"hookSpecificOutput": output})
 
 
-def _post_tool_use(payload: dict[str, Any], engine: Any) -> Outcome:
+def _post_tool_use(payload: dict[str, Any], settings: Settings, engine: Any,
+                   env: Mapping[str, str]) -> Outcome:
     if "tool_response" not in payload:
         return Outcome()
     # Claude Code replaces the output whole; a string output is read as a JSON value.
-    redacted = redact_output(payload["tool_response"], engine, text_as_json=True)
+    redacted = redact_output(payload["tool_response"], engine, text_as_json=True,
+                             payload=payload, settings=settings, env=env)
     if redacted is None:
         return Outcome()
     return Outcome.emit({"hookSpecificOutput": {
@@ -163,6 +167,10 @@ def _user_prompt_submit(payload: dict[str, Any], settings: Settings, engine: Any
     reason = check_prompt(prompt, settings, engine, wire_redacts=gateway is True)
     if reason is not None:
         return Outcome.emit({"decision": "block", "reason": reason})
+    if settings.pseudonyms:
+        from redactor.pseudonyms.hooks import grant_typed
+
+        grant_typed(prompt, payload, settings, env)
     notice = prompt_notice(prompt, settings, engine) if gateway else None
     if notice is None:
         return Outcome()

@@ -73,9 +73,9 @@ class Codex(JsonAdapter):
     def dispatch(self, event: str, payload: dict[str, Any], settings: Settings,
                  env: Mapping[str, str], engine: Any) -> Outcome:
         if event == "PreToolUse":
-            return _pre_tool_use(payload, settings, engine)
+            return _pre_tool_use(payload, settings, engine, env)
         if event == "PostToolUse":
-            return _post_tool_use(payload, settings, engine)
+            return _post_tool_use(payload, settings, engine, env)
         prompt = payload.get("prompt")
         if not isinstance(prompt, str):
             raise ValueError("UserPromptSubmit without a prompt string")
@@ -103,11 +103,23 @@ class Codex(JsonAdapter):
             "fail_unreadable", language, error=name)})
 
 
-def _pre_tool_use(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
+def _pre_tool_use(payload: dict[str, Any], settings: Settings, engine: Any,
+                  env: Mapping[str, str]) -> Outcome:
     unattended = payload.get("permission_mode") in RUNS_WITHOUT_ASKING
+    if settings.pseudonyms and not unattended:
+        from redactor.pseudonyms.rehydrate import has_tokens
+
+        if has_tokens(payload.get("tool_input")):
+            # Codex takes a rewritten input only with "allow": a token can become its
+            # value only where Codex runs without asking.
+            return refuse(payload.get("tool_name"), messages.text(
+                "token_denied", settings.language,
+                reason="Codex turns tokens into values only when it runs without asking "
+                       "(approval never / bypassPermissions)"))
     # A shell command is wrapped only where the rewrite may say "allow".
     step = check_tool_input("PreToolUse", payload, settings, engine,
-                            shell_tool=SHELL_TOOL if unattended else None)
+                            shell_tool=SHELL_TOOL if unattended else None,
+                            host_name="codex" if unattended else None, env=env)
     check = step.check
     if check.action in ("deny", "ask"):
         # Codex has no "ask" a hook can return: a rule that asks refuses with its reason.
@@ -126,10 +138,12 @@ def _pre_tool_use(payload: dict[str, Any], settings: Settings, engine: Any) -> O
     return _pre(output)
 
 
-def _post_tool_use(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
+def _post_tool_use(payload: dict[str, Any], settings: Settings, engine: Any,
+                   env: Mapping[str, str]) -> Outcome:
     if "tool_response" not in payload:
         return Outcome()
-    redacted = redact_output(payload["tool_response"], engine)
+    redacted = redact_output(payload["tool_response"], engine, payload=payload,
+                             settings=settings, env=env)
     if redacted is None:
         return Outcome()
     value, types = redacted

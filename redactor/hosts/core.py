@@ -220,7 +220,8 @@ def redactor_command() -> str:
     return f"{shlex.quote(sys.executable)} -m redactor"
 
 
-def wrap_bash_command(command: str) -> str:
+def wrap_bash_command(command: str, session: str | None = None,
+                      call: str | None = None) -> str:
     """Pipe a command's combined output through ``redactor redact``, keeping its exit status.
 
     ``pipefail`` makes the pipeline report the command's own failure, so a failing
@@ -229,7 +230,14 @@ def wrap_bash_command(command: str) -> str:
     to look so while running its first lines outside the pipe (redacting twice changes
     nothing).
     """
-    return f"set -o pipefail; {{ {command}\n}} 2>&1 | {redactor_command()} redact -q"
+    # With a session, what the pipe writes as tokens is issued to it (the model reads
+    # them); with a call, the values that call got are written as their tokens again.
+    import shlex
+
+    prefix = f"REDACTOR_SESSION={shlex.quote(session)} " if session is not None else ""
+    if session is not None and call is not None:
+        prefix += f"REDACTOR_CALL={shlex.quote(call)} "
+    return f"set -o pipefail; {{ {command}\n}} 2>&1 | {prefix}{redactor_command()} redact -q"
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,20 +257,49 @@ class ToolStep:
 
 
 def check_tool_input(event: str, payload: dict[str, Any], settings: Settings, engine: Any,
-                     shell_tool: str | None) -> ToolStep:
+                     shell_tool: str | None, *, host_name: str | None = None,
+                     env: Mapping[str, str] | None = None) -> ToolStep:
     """The tool-input step every host shares: read the event's ``tool_name`` and
-    ``tool_input``, check them (:func:`check_tool`), wrap the command of ``shell_tool``
-    when ``hooks.wrap_bash`` is on (None: no tool is wrapped), and keep the result to
-    compare.  Raises ValueError for an event without them (the caller fails closed)."""
+    ``tool_input``, check them (:func:`check_tool`), turn tokens into values where the
+    pseudonym policy allows (``host_name``: the host whose tool table applies; None:
+    none is), wrap the command of ``shell_tool`` when ``hooks.wrap_bash`` is on or its
+    tokens became values (None: no tool is wrapped), and keep the result to compare.
+    Raises ValueError for an event without them (the caller fails closed)."""
     tool_name = payload.get("tool_name")
     tool_input = payload.get("tool_input")
     if not isinstance(tool_name, str) or not isinstance(tool_input, dict):
         raise ValueError(f"{event} without tool_name or a tool_input object")
     check = check_tool(tool_name, tool_input, settings, engine)
     updated = check.updated if check.updated is not None else tool_input
-    if settings.wrap_bash and shell_tool is not None and tool_name == shell_tool \
-            and isinstance(updated.get("command"), str):
-        updated = {**updated, "command": wrap_bash_command(updated["command"])}
+    rehydrated: tuple[str, ...] | None = None
+    if check.action != "deny" and settings.pseudonyms and host_name is not None:
+        # After redaction, which left the tokens alone: a value put back here is never
+        # redacted again (redactor.pseudonyms.rehydrate).
+        from redactor.pseudonyms.hooks import rehydrate_call
+
+        answer = rehydrate_call(host_name, tool_name, updated, payload, settings=settings,
+                                env=os.environ if env is None else env)
+        if answer.action == "deny":
+            denied = ToolCheck("deny", reason=messages.text(
+                "token_denied", settings.language, reason=answer.reason))
+            return ToolStep(tool_name, tool_input, denied, tool_input)
+        if answer.action == "rewrite" and answer.updated is not None:
+            updated, rehydrated = answer.updated, answer.digests
+    environ = os.environ if env is None else env
+    if (settings.wrap_bash or rehydrated is not None) and shell_tool is not None \
+            and tool_name == shell_tool and isinstance(updated.get("command"), str):
+        # A command given values always runs wrapped: its failure output (which a
+        # PostToolUseFailure cannot replace) could echo them, so its own pipe writes
+        # the call's values as their tokens again.
+        from redactor.pseudonyms.hooks import call_id, session_of
+
+        session = session_of(payload) if settings.pseudonyms else None
+        call = call_id(payload) if rehydrated is not None else None
+        updated = {**updated, "command": wrap_bash_command(updated["command"], session, call)}
+    if rehydrated is not None:
+        from redactor.pseudonyms.hooks import remember_call
+
+        remember_call(payload, updated, rehydrated, settings=settings, env=environ)
     return ToolStep(tool_name, tool_input, check, updated)
 
 
@@ -298,21 +335,43 @@ def prompt_notice(prompt: str, settings: Settings, engine: Any) -> str | None:
                          entities=messages.entity_names(types))
 
 
-def redact_output(value: Any, engine: Any,
-                  text_as_json: bool = False) -> tuple[Any, tuple[str, ...]] | None:
+def redact_output(value: Any, engine: Any, text_as_json: bool = False, *,
+                  payload: Mapping[str, Any] | None = None, settings: Settings | None = None,
+                  env: Mapping[str, str] | None = None
+                  ) -> tuple[Any, tuple[str, ...]] | None:
     """A tool output with its data replaced (strings, keys and identifier-like numbers),
     and the entity types found; None when it holds none.  A string output is redacted as
     text, or, with ``text_as_json`` (Claude Code's PostToolUse), as a JSON value like
-    any other output."""
+    any other output.
+
+    With pseudonyms on (``settings``, and the event's ``payload`` for its session and
+    call): the values this call got from tokens become those tokens again first, and
+    what the redaction writes as tokens is issued to the session.
+    """
+    original = value
+    environ = os.environ if env is None else env
+    pseudonyms = (payload, settings) if settings is not None and settings.pseudonyms \
+        and payload is not None else None
+    if pseudonyms is not None:
+        from redactor.pseudonyms.hooks import tokens_again
+
+        value = tokens_again(value, *pseudonyms, environ)
     if isinstance(value, str) and not text_as_json:
         text_result = engine.redact(value)
-        if not text_result.findings:
-            return None
-        return text_result.text, tuple(f.entity_type for f in text_result.findings)
-    result = engine.redact_json(value, keys_and_numbers=True)
-    if not result.findings:
+        found = tuple(f.entity_type for f in text_result.findings)
+        new_value, issued = text_result.text, text_result.issued
+    else:
+        result = engine.redact_json(value, keys_and_numbers=True)
+        found = tuple(f.entity_type for f in result.findings)
+        new_value, issued = (whole_replacement(value, result) if result.findings else value,
+                             result.issued)
+    if pseudonyms is not None and issued:
+        from redactor.pseudonyms.hooks import record_issued
+
+        record_issued(issued, *pseudonyms, environ)
+    if not found and new_value == original:
         return None
-    return whole_replacement(value, result), tuple(f.entity_type for f in result.findings)
+    return new_value, found
 
 
 #: The largest event the safe answer of a failed call parses again (the server's and the

@@ -64,10 +64,10 @@ class Gemini(JsonAdapter):
             reason = check_prompt(prompt, settings, engine)
             return Outcome() if reason is None else deny(reason)
         if event == "BeforeTool":
-            return _before_tool(payload, settings, engine)
+            return _before_tool(payload, settings, engine, env)
         if event == "AfterTool":
-            return _after_tool(payload, settings, engine)
-        return _before_model(payload, engine)
+            return _after_tool(payload, settings, engine, env)
+        return _before_model(payload, settings, engine, env)
 
     def fail_closed(self, event: str | None, payload: Any, error: BaseException,
                     language: str = "pt-BR") -> Outcome:
@@ -82,8 +82,10 @@ class Gemini(JsonAdapter):
         return deny(messages.text("fail_unreadable", language, error=name))
 
 
-def _before_tool(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
-    step = check_tool_input("BeforeTool", payload, settings, engine, shell_tool=SHELL_TOOL)
+def _before_tool(payload: dict[str, Any], settings: Settings, engine: Any,
+                 env: Mapping[str, str]) -> Outcome:
+    step = check_tool_input("BeforeTool", payload, settings, engine, shell_tool=SHELL_TOOL,
+                            host_name="gemini", env=env)
     if step.check.action in ("deny", "ask"):
         # A hook cannot hand a call to the person here: an ask rule refuses it.
         return deny(step.check.reason)
@@ -93,13 +95,14 @@ def _before_tool(payload: dict[str, Any], settings: Settings, engine: Any) -> Ou
                                                 "tool_input": step.updated}})
 
 
-def _after_tool(payload: dict[str, Any], settings: Settings, engine: Any) -> Outcome:
+def _after_tool(payload: dict[str, Any], settings: Settings, engine: Any,
+                env: Mapping[str, str]) -> Outcome:
     response = payload.get("tool_response")
     if isinstance(response, dict):
         shown = {key: response[key] for key in MODEL_FIELDS if key in response}
     else:
         shown = {"llmContent": response}
-    redacted = redact_output(shown, engine)
+    redacted = redact_output(shown, engine, payload=payload, settings=settings, env=env)
     if redacted is None:
         return Outcome()
     value, types = redacted
@@ -111,14 +114,16 @@ def _after_tool(payload: dict[str, Any], settings: Settings, engine: Any) -> Out
     return deny(f"{note}\n{body}")
 
 
-def _before_model(payload: dict[str, Any], engine: Any) -> Outcome:
+def _before_model(payload: dict[str, Any], settings: Settings, engine: Any,
+                  env: Mapping[str, str]) -> Outcome:
     request = payload.get("llm_request")
     if not isinstance(request, dict) or not isinstance(request.get("messages"), list):
         return Outcome()
     changed = False
     redacted_messages: list[Any] = []
     for message in request["messages"]:
-        result = redact_output(message["content"], engine) \
+        result = redact_output(message["content"], engine, payload=payload,
+                               settings=settings, env=env) \
             if isinstance(message, dict) and "content" in message else None
         if result is not None:
             changed = True

@@ -179,10 +179,36 @@ class Guard:
         return None, [messages.finding_type(f.entity_type, f.recognizer) for f in found], settings
 
 
-    def redact_text(self, text: str) -> tuple[str, list[str]]:
+    def redact_text(self, text: str, call: Mapping[str, Any] | None = None
+                    ) -> tuple[str, list[str]]:
+        """``text`` redacted.  ``call`` (a tool result's session and call ids), with
+        pseudonyms on: the values that call got from tokens become those tokens again
+        first, and the tokens written are issued to the session."""
         settings = self.current()
+        if call is not None and settings.pseudonyms:
+            from redactor.pseudonyms.hooks import record_issued, tokens_again
+
+            text = tokens_again(text, call, settings, self.env)
+            result = self.engine(settings).redact(text)
+            record_issued(result.issued, call, settings, self.env)
+            return result.text, [f.entity_type for f in result.findings]
         result = self.engine(settings).redact(text)
         return result.text, [f.entity_type for f in result.findings]
+
+    def rehydrate_args(self, tool_name: str, args: dict[str, Any],
+                       call: Mapping[str, Any], written: dict[str, Any]) -> Any:
+        """The pseudonym policy's answer for a tool call's (redacted) arguments;
+        ``written``: the arguments as the model wrote them."""
+        from redactor.pseudonyms.hooks import rehydrate_call, remember_call
+
+        settings = self.current()
+        payload = {**call, "cwd": os.getcwd(), "tool_name": tool_name, "tool_input": written}
+        answer = rehydrate_call("hermes", tool_name, args, payload, settings=settings,
+                                env=self.env)
+        if answer.action == "rewrite" and answer.updated is not None:
+            remember_call(payload, answer.updated, answer.digests, settings=settings,
+                          env=self.env)
+        return answer
 
     def redact_messages(self, value: Any) -> tuple[Any, list[str]]:
         """Redact the content strings of chat messages (structure keys stay)."""
@@ -403,6 +429,7 @@ class HermesPlugin:
         self.can_block = block_supported() if can_block is None else can_block
         self.can_modify = modify_supported() if can_modify is None else can_modify
         self._blocked: dict[str, str] = {}  # turn_id -> block notice
+        self._denied: dict[str, str] = {}  # tool_call_id -> why its tokens were refused
         self._lock = threading.Lock()
         self._warned = False
         self._tripped = False
@@ -534,12 +561,27 @@ class HermesPlugin:
     def tool_request(self, tool_name: str = "", args: Any = None, **kwargs: Any) -> Any:
         if not isinstance(args, dict):
             return None
+        call = _call(kwargs)
+
+        def decide(settings: Settings) -> tuple[dict[str, Any], bool]:
+            redacted, patch = self.guard.redact_args(args)
+            new = redacted if patch else args
+            if settings.pseudonyms:
+                # After redaction, which left the tokens alone (redactor.pseudonyms).
+                answer = self.guard.rehydrate_args(str(tool_name), new, call, dict(args))
+                if answer.action == "rewrite" and answer.updated is not None:
+                    return answer.updated, True
+                if answer.action == "deny":
+                    with self._lock:
+                        self._denied[str(call.get("tool_use_id") or "")] = answer.reason
+            return new, bool(patch)
+
         try:
-            redacted, patch = self._within_budget(lambda _: self.guard.redact_args(args))
-            if not patch:
+            new_args, changed = self._within_budget(decide)
+            if not changed:
                 return None
             args.clear()
-            args.update(redacted)
+            args.update(new_args)
             return {"args": args, "source": "redactor", "reason": "personal data"}
         except Exception as exc:
             self._fail("tool_request", exc)
@@ -548,6 +590,14 @@ class HermesPlugin:
 
     def pre_tool_call(self, tool_name: str = "", args: Any = None, **kwargs: Any) -> Any:
         def decide(settings: Settings) -> Any:
+            if settings.pseudonyms:
+                with self._lock:
+                    reason = self._denied.pop(str(_call(kwargs).get("tool_use_id") or ""),
+                                              None)
+                if reason is not None:
+                    # The middleware refused the tokens the model wrote into this call.
+                    return {"action": "block", "message": messages.text(
+                        "token_denied", settings.language, reason=reason)}
             decided = self.guard.tool_rule(str(tool_name), args if args is not None else {})
             patch = self.guard.redact_args(args)[1] if isinstance(args, dict) else {}
             if decided is not None:
@@ -578,9 +628,10 @@ class HermesPlugin:
     def transform_tool_result(self, result: Any = None, **kwargs: Any) -> Any:
         if not isinstance(result, str):
             return None
+        call = _call(kwargs)
         try:
-            text, found = self._within_budget(lambda _: self.guard.redact_text(result))
-            return text if found else None
+            text, found = self._within_budget(lambda _: self.guard.redact_text(result, call))
+            return text if found or text != result else None
         except Exception as exc:
             self._fail("transform_tool_result", exc)
             return messages.text("withheld", self._language())
@@ -602,6 +653,13 @@ class HermesPlugin:
         except Exception as exc:
             self._fail("pre_gateway_dispatch", exc)
             return {"action": "skip", "reason": "redactor: internal error"}
+
+
+def _call(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """A tool call's ids as the pseudonym hooks read them (Hermes passes its session id
+    and tool call id to its middleware and hooks)."""
+    return {"session_id": kwargs.get("session_id") or None,
+            "tool_use_id": kwargs.get("tool_call_id") or None}
 
 
 def _replace_last_user(value: Any, notice: str) -> Any:

@@ -243,7 +243,7 @@ class StuckGuard(FixedGuard):
         self._stuck()
         return None, [], self.settings()
 
-    def redact_text(self, text: str) -> tuple[str, list[str]]:
+    def redact_text(self, text: str, call: Any = None) -> tuple[str, list[str]]:
         self._stuck()
         return text, []
 
