@@ -72,6 +72,9 @@ _DROP_RESPONSE: Final = frozenset({
     "transfer-encoding", "connection", "keep-alive", "content-length",
 })
 _EVENT_NAME: Final = re.compile(r"[A-Za-z]{1,40}")
+#: The header Claude Code sends its session id in (both pinned releases): it scopes the
+#: tokens shown to the person, never a tool's (that is the hooks' policy).
+SESSION_HEADER: Final = "X-Claude-Code-Session-Id"
 _FORWARDED_PATHS: Final = ("/v1/messages", "/v1/messages/count_tokens")
 #: A body up to this size whose blocks are all in the cache is redacted on the event loop
 #: (a cached 500 KB body: about 1.2 ms of lookups and JSON; 2 MB, about 5 ms); a block to
@@ -245,14 +248,41 @@ class Gateway:
         raw = await _body(request)
         if raw is None:
             return _too_large()
+        pseudonyms = self._pseudonyms(request)
         try:
-            result = await self._redact(raw)
+            shown = None
+            if pseudonyms is not None:
+                shown = await self._in_pool(pseudonyms.shown_before)
+            result = await self._redact(raw, shown)
+            values = None
+            if pseudonyms is not None:
+                values = await self._in_pool(lambda: pseudonyms.settle(result))
         except Refused as exc:
             self.counters.refused += 1
             return _error(FAIL_STATUS, "api_error", str(exc))
-        return await self._forward(request, result.body)
+        return await self._forward(request, result.body, pseudonyms, values)
 
-    async def _redact(self, raw: bytes) -> Any:
+    def _pseudonyms(self, request: web.Request) -> Any:
+        """The pseudonym work of one request (redactor.gateway.display), or None when
+        pseudonyms or the vault are off."""
+        if not (self.settings.pseudonyms and self.settings.vault):
+            return None
+        from redactor.gateway.display import Display
+
+        return Display(self.settings, self.env, request.headers.get(SESSION_HEADER))
+
+    async def _in_pool(self, work: Callable[[], Any]) -> Any:
+        """``work`` on a worker thread (the vault's file and lock stay off the loop); a
+        failure refuses the request, naming its class only."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(self._pool, work), self.budget)
+        except Exception as exc:
+            log_error("gateway pseudonyms", None, exc, self.env)
+            raise Refused(messages.text("gateway_failed", self.settings.language,
+                                        error=type(exc).__name__)) from None
+
+    async def _redact(self, raw: bytes, shown: Mapping[str, str] | None = None) -> Any:
         redactor = self._redactor
         if redactor is None:
             raise Refused("redactor gateway: the engine is not ready", status=503,
@@ -267,7 +297,7 @@ class Gateway:
                 raise RuntimeError("injected gateway fault")
 
         def work() -> Any:
-            return redactor.redact_body(raw, check=check)
+            return redactor.redact_body(raw, check=check, shown=shown)
 
         loop = asyncio.get_running_loop()
         try:
@@ -275,7 +305,8 @@ class Gateway:
                 # Every block seen before (a turn's history): answered here, without
                 # the hand-over to a thread and back, which costs more than the work.
                 with contextlib.suppress(NotCached):
-                    return redactor.redact_body(raw, check=check, cached_only=True)
+                    return redactor.redact_body(raw, check=check, cached_only=True,
+                                                shown=shown)
             return await asyncio.wait_for(loop.run_in_executor(self._pool, work), self.budget)
         except Refused:
             raise
@@ -288,11 +319,18 @@ class Gateway:
             raise Refused(messages.text("gateway_failed", self.settings.language,
                                         error=type(exc).__name__)) from None
 
-    async def _forward(self, request: web.Request, body: bytes | None) -> web.StreamResponse:
+    async def _forward(self, request: web.Request, body: bytes | None,
+                       pseudonyms: Any = None,
+                       values: Mapping[str, str] | None = None) -> web.StreamResponse:
         session = self._session
         assert session is not None
+        display = pseudonyms is not None and bool(values) and self.settings.pseudonym_display
+        drop = _DROP_REQUEST | ({"accept-encoding"} if display else set())
         headers = [(name, value) for name, value in request.headers.items()
-                   if name.lower() not in _DROP_REQUEST]
+                   if name.lower() not in drop]
+        if display:
+            # The answer is read to show values: it must come uncompressed.
+            headers.append(("Accept-Encoding", "identity"))
         url = self.upstream + request.rel_url.path_qs
         try:
             upstream = await session.request(request.method, url, headers=headers, data=body,
@@ -307,13 +345,51 @@ class Gateway:
             for name, value in upstream.headers.items():
                 if name.lower() not in _DROP_RESPONSE:
                     response.headers.add(name, value)
+            rewriter = None
+            if display and values is not None and upstream.status == 200 and \
+                    upstream.headers.get("Content-Encoding", "identity").lower() == "identity":
+                from redactor.gateway.stream import SseRewriter, TextRehydrator
+
+                rehydrator = TextRehydrator(values)
+                kind = upstream.headers.get("Content-Type", "")
+                rewriter = SseRewriter(rehydrator) if kind.startswith("text/event-stream") \
+                    else None
+                if rewriter is None and kind.startswith("application/json"):
+                    return await self._whole(request, response, upstream, rehydrator,
+                                             pseudonyms)
             await response.prepare(request)
             async for chunk in upstream.content.iter_any():
-                await response.write(chunk)
+                await response.write(rewriter.feed(chunk) if rewriter is not None else chunk)
+            if rewriter is not None:
+                await response.write(rewriter.close())
+                await self._remember(pseudonyms, rewriter.text.shown)
             await response.write_eof()
             return response
         finally:
             upstream.release()
+
+    async def _whole(self, request: web.Request, response: web.StreamResponse, upstream: Any,
+                     rehydrator: Any, pseudonyms: Any) -> web.StreamResponse:
+        """A whole JSON answer, its text rehydrated for display."""
+        from redactor.gateway.stream import rehydrate_message
+
+        data = await upstream.read()
+        await response.prepare(request)
+        await response.write(rehydrate_message(data, rehydrator))
+        await response.write_eof()
+        await self._remember(pseudonyms, rehydrator.shown)
+        return response
+
+    async def _remember(self, pseudonyms: Any, shown: Mapping[str, str]) -> None:
+        """Which values were shown for which tokens: the next request's history writes
+        them as those tokens again.  A failure here is logged: the answer is sent."""
+        if not shown:
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(self._pool, lambda: pseudonyms.shown_after(shown))
+        except Exception as exc:
+            log_error("gateway pseudonyms", None, exc, self.env)
 
     async def hook(self, request: web.Request) -> web.Response:
         if not self._authorised(request):

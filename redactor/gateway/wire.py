@@ -50,12 +50,13 @@ import re
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from redactor.errors import RedactorError
 from redactor.jsonio import TooDeep
+from redactor.results import Issued
 
 try:
     import orjson as _orjson
@@ -120,6 +121,10 @@ class WireResult:
     blocks: int = 0
     computed: int = 0
     withheld_binary: int = 0
+    #: With pseudonyms: the values this request wrote as tokens (for the vault, never
+    #: shown), and the digests of the tokens its cached blocks hold (already there).
+    issued: tuple[Issued, ...] = field(default=(), repr=False)
+    cached_tokens: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -142,6 +147,8 @@ class _Done:
     learned: tuple[frozenset[str], frozenset[str], frozenset[str]]
     size: int
     learns: bool = False
+    #: The digests of the tokens the block's redaction wrote (no value is kept).
+    tokens: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         self.learns = any(self.learned)
@@ -308,27 +315,37 @@ class RequestRedactor:
     # ------------------------------------------------------------------ the request
 
     def redact_body(self, raw: bytes, *, check: Callable[[], None] | None = None,
-                    cached_only: bool = False) -> WireResult:
+                    cached_only: bool = False,
+                    shown: Mapping[str, str] | None = None) -> WireResult:
         """The body to send upstream for ``raw``.  ``check`` is called between blocks (a
         deadline check that raises).  Raises :class:`Refused`; with ``cached_only``,
         :class:`NotCached` at the first block the cache does not hold (nothing is
-        computed, and the body is left to a full call)."""
+        computed, and the body is left to a full call).
+
+        ``shown`` (value → token): values the gateway showed the person in place of
+        tokens; in the assistant's text of the history they become those tokens again
+        before anything else, so the upstream sees the bytes it wrote.
+        """
         if check is not None:
             check()
         try:
-            return self._redact_body(raw, check, cached_only)
+            return self._redact_body(raw, check, cached_only, shown)
         except RecursionError:  # writing a value nested deeper than the writers go
             raise Refused("redactor gateway: the request is nested too deeply to "
                           "write") from None
 
     def _redact_body(self, raw: bytes, check: Callable[[], None] | None,
-                     cached_only: bool) -> WireResult:
+                     cached_only: bool, shown: Mapping[str, str] | None) -> WireResult:
         body = _parse(raw)
+        if shown:
+            _tokens_back(body, shown)
         blocks = self._read(body)
         if _orjson is not None and any(
                 kind == "json" and any(_rounded(piece.value) for piece in pieces)
                 for pieces, kind in blocks):
             body = _parse(raw, exact=True)
+            if shown:
+                _tokens_back(body, shown)
             blocks = self._read(body)
         state = _State(self._names_type())
         for pieces, kind in blocks:
@@ -341,7 +358,8 @@ class RequestRedactor:
                               "read") from None
         changed = state.changed or state.withheld > 0
         return WireResult(_serialise(body), changed, tuple(sorted(state.entities)),
-                          len(blocks), state.computed, state.withheld)
+                          len(blocks), state.computed, state.withheld, tuple(state.issued),
+                          tuple(dict.fromkeys(state.cached_tokens)))
 
     # ------------------------------------------------------------------ walking
 
@@ -494,11 +512,13 @@ class RequestRedactor:
         if done is None:
             if cached_only:
                 raise NotCached
-            done = self._compute(pieces, kind, state.names)
+            done = self._compute(pieces, kind, state.names, state.issued)
             self.cache.put(key, done)
             state.computed += 1
-        elif done.learns:
-            self._learn(state.names, done.learned)
+        else:
+            state.cached_tokens.extend(done.tokens)
+            if done.learns:
+                self._learn(state.names, done.learned)
         for piece, value in zip(pieces, done.values, strict=True):
             if value is not _SAME:
                 piece.holder[piece.key] = value  # type: ignore[index]
@@ -525,17 +545,20 @@ class RequestRedactor:
             digest.update(data)
         return digest.digest()
 
-    def _compute(self, pieces: list[_Piece], kind: str, names: Any) -> _Done:
+    def _compute(self, pieces: list[_Piece], kind: str, names: Any,
+                 issued: list[Issued]) -> _Done:
         before = (frozenset(names.usernames), frozenset(names.caseless_usernames),
                   frozenset(names.person_words))
         values: list[Any] = []
         entities: set[str] = set()
+        first = len(issued)
         for piece in pieces:
             if piece.kind == "text":
                 result = self._engine.redact(piece.value, names=names)
                 if result.findings:
                     values.append(result.text)
                     entities.update(f.entity_type for f in result.findings)
+                    issued.extend(getattr(result, "issued", ()))
                 else:
                     values.append(_SAME)
             else:
@@ -543,14 +566,17 @@ class RequestRedactor:
                 if json_result.findings:
                     values.append(json_result.value)
                     entities.update(f.entity_type for f in json_result.findings)
+                    issued.extend(getattr(json_result, "issued", ()))
                 else:
                     values.append(_SAME)
         learned = (frozenset(names.usernames) - before[0] or _NO_NAMES,
                    frozenset(names.caseless_usernames) - before[1] or _NO_NAMES,
                    frozenset(names.person_words) - before[2] or _NO_NAMES)
+        tokens = tuple(dict.fromkeys(item.digest for item in issued[first:]))
         return _Done(tuple(values), tuple(sorted(entities)), learned,
                      _ENTRY_BYTES + sum(_footprint(value) for value in values)
-                     + sum(_footprint(group) for group in learned if group))
+                     + sum(_footprint(group) for group in learned if group)
+                     + 24 * len(tokens), tokens=tokens)
 
     @staticmethod
     def _learn(names: Any, learned: tuple[frozenset[str], frozenset[str], frozenset[str]]) -> None:
@@ -595,6 +621,8 @@ class _State:
     computed: int = 0
     entities: set[str] = field(default_factory=set)
     names_digest: bytes | None = None
+    issued: list[Issued] = field(default_factory=list)
+    cached_tokens: list[str] = field(default_factory=list)
 
     def names_key(self) -> bytes:
         if self.names_digest is None:
@@ -606,6 +634,27 @@ class _State:
                 digest.update(b"\1")
             self.names_digest = digest.digest()
         return self.names_digest
+
+
+def _tokens_back(body: dict[str, Any], shown: Mapping[str, str]) -> None:
+    """The assistant's text in ``body`` with every value of ``shown`` written as its
+    token again (longest first), in place."""
+    pattern = re.compile("|".join(re.escape(v) for v in sorted(shown, key=len, reverse=True)))
+
+    def back(text: str) -> str:
+        return pattern.sub(lambda m: shown[m.group()], text)
+
+    for message in body.get("messages") or ():
+        if not isinstance(message, dict) or message.get("role") != "assistant":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            message["content"] = back(content)
+        elif isinstance(content, list):
+            for block in content:
+                if isinstance(block, dict) and block.get("type") == "text" \
+                        and isinstance(block.get("text"), str):
+                    block["text"] = back(block["text"])
 
 
 def _withhold(block: dict[str, Any], text: str) -> None:

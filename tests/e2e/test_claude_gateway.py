@@ -479,3 +479,34 @@ def test_a_stopped_gateway_blocks_the_prompt_with_command_hooks(rig: Rig) -> Non
     result = rig.run(f"cadastre o CPF {CPF}", extra_env={"CLAUDE_CODE_MAX_RETRIES": "0"})
     assert rig.fake.requests == []
     assert "redactor gateway start" in json.dumps(result, ensure_ascii=False)
+
+
+def test_with_pseudonyms_the_person_sees_the_value_and_the_model_only_tokens(rig: Rig) -> None:
+    # A gateway of this test's own, with [pseudonyms] in the user's configuration.
+    world = rig.world_of_its_own()
+    config = world.home / ".config" / "redactor" / "config.toml"
+    config.write_text(config.read_text(encoding="utf-8")
+                      + "[pseudonyms]\nenabled = true\n", encoding="utf-8")
+    rig.install()
+    world.start_gateway()
+    token_re = re.compile(r"\[CPF:[0-9a-f]{16}\]")
+
+    def echo(body: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
+        # The model repeats the token it was given (a model can only repeat what it saw).
+        found = token_re.findall(json.dumps(body.get("messages"), ensure_ascii=False))
+        text = f"A cliente {found[0] if found else '[CPF:none]'} está cadastrada."
+        return [{"type": "text", "text": text}], "end_turn"
+
+    rig.fake.reply_blocks = echo  # type: ignore[method-assign]
+    result = rig.run(f"A cliente de CPF {CPF} está cadastrada?")
+    posts = rig.main_posts()
+    assert posts, result
+    assert_clean(rig.sent())
+    sent_tokens = token_re.findall(json.dumps(posts[0][0]["messages"], ensure_ascii=False))
+    assert sent_tokens, "the prompt's CPF reached the model as a token"
+    # The person at the keyboard sees the real value in the answer...
+    assert result.get("result") == f"A cliente {CPF} está cadastrada.", result
+    # ...for the session Claude Code names in its header, which is its hooks' session.
+    sessions = {r.headers.get("x-claude-code-session-id") for r in rig.fake.requests
+                if r.method == "POST"}
+    assert sessions == {result.get("session_id")}, sessions
