@@ -50,6 +50,7 @@ from redactor.jsonio import TooDeep
 
 if TYPE_CHECKING:
     from redactor.baseline import Baseline
+    from redactor.config import Settings
     from redactor.engine import StreamNames
 
 __all__ = ["MAX_JSON_BYTES", "MAX_JSON_VALUES", "NAME_MAX", "NAME_PLACEHOLDER", "FileReport",
@@ -97,6 +98,12 @@ class Options:
     #: JSON: how an identifier held by a number is written ("placeholder": the
     #: placeholder string; "masked": a number of the same type, every digit a 9).
     json_numbers: str = "placeholder"
+    #: The settings of the run when not the discovered ones (``--pseudonyms``), shipped
+    #: to the worker processes with the options.
+    settings: Settings | None = None
+    #: (value, token): values written as these tokens before the detectors run (the
+    #: pipe of a hook's wrapped command, for the values that command was given).
+    exact: tuple[tuple[str, str], ...] = ()
 
 
 DEFAULT_OPTIONS: Final = Options()
@@ -457,11 +464,19 @@ def redact_stream(engine: Any, source: IO[bytes], target: IO[bytes] | None, fmt:
     carry = ""
     from redactor.engine import StreamNames
 
+    swap = None
+    if options.exact:
+        from redactor.pseudonyms.hooks import exact_swap
+
+        swap = exact_swap(options.exact)
+
     # Names found so far in this input: redacted in the blocks that follow too.
     names = StreamNames()
     for block, ends_line in _blocks(source):
         report.bytes_in += len(block)
         text = carry + decoder.decode(block, False)
+        if swap is not None:
+            text = swap(text)  # a value split across blocks is whole again here
         if not ends_line:
             done, carry = _window(engine, text, report, names)
             if target is not None:
@@ -477,6 +492,8 @@ def redact_stream(engine: Any, source: IO[bytes], target: IO[bytes] | None, fmt:
         if on_block is not None:
             on_block(len(block))
     carry += decoder.decode(b"", True)  # an incomplete character at the very end
+    if carry and swap is not None:
+        carry = swap(carry)
     if carry:
         out = _redact_text(engine, carry, report, names)
         if target is not None:
@@ -1153,8 +1170,9 @@ def _run_one(engine: Any, job: Job, *, scan: bool, stdout: IO[bytes] | None,
     # The baseline applies to this job only: the engine may be shared (get_redactor).
     engine.baseline = options.baseline
     try:
-        report = _run_job(engine, job, scan=scan, stdout=stdout, on_block=on_block,
-                          options=options)
+        with vault_writer(engine, options, scan=scan):
+            report = _run_job(engine, job, scan=scan, stdout=stdout, on_block=on_block,
+                              options=options)
     finally:
         engine.baseline = None
     # A value in a name counts like one in the content, and the baseline accepts it alike.
@@ -1184,10 +1202,30 @@ def _run_job(engine: Any, job: Job, *, scan: bool, stdout: IO[bytes] | None,
                         on_block=on_block, options=options, shown=shown)
 
 
+@contextlib.contextmanager
+def vault_writer(engine: Any, options: Options, *, scan: bool) -> Iterator[None]:
+    """With [pseudonyms] and its vault on, the values a job writes as tokens go to the
+    user's vault (a failure to write them is the job's error, after its output)."""
+    settings = options.settings
+    if scan or settings is None or not (settings.pseudonyms and settings.vault):
+        yield
+        return
+    from redactor.pseudonyms.record import VaultWriter
+
+    writer = VaultWriter(settings)
+    engine.issued_sink = writer
+    try:
+        yield
+    finally:
+        engine.issued_sink = None
+        writer.close()
+
+
 def _worker(job: Job, scan: bool, options: Options) -> FileReport:
     from redactor.api import get_redactor
 
-    return _run_one(get_redactor(), job, scan=scan, stdout=None, options=options)
+    return _run_one(get_redactor(options.settings), job, scan=scan, stdout=None,
+                    options=options)
 
 
 def _worker_started(terminate: bool) -> None:
@@ -1239,7 +1277,7 @@ def run(jobs: list[Job], *, workers: int = 1, to_stdout: bool = False, scan: boo
     """
     from redactor.api import LazyRedactor
 
-    engine = LazyRedactor()
+    engine = LazyRedactor(options.settings)
     if not all(job.shown for job in jobs):
         names = Names(engine)
         jobs = [job if job.shown else replace(job, shown=names.path(job.source))

@@ -12,10 +12,13 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from redactor import __version__
 from redactor.errors import InputError, RedactorError, UsageError
+
+if TYPE_CHECKING:
+    from redactor.config import Settings
 from redactor.hosts.catalogue import HOSTS
 
 __all__ = ["main"]
@@ -89,6 +92,14 @@ def _parser() -> argparse.ArgumentParser:
     redact.add_argument("--follow-links", action="store_true",
                         help="with --in-place: rewrite a symbolic link's target, and a "
                              "hard-linked file's shared content, instead of refusing them")
+    redact.add_argument("--pseudonyms", action="store_true",
+                        help="write stable tokens ([CPF:3f9a...]) instead of placeholders for "
+                             "the [pseudonyms] entities (default CPF, CNPJ, user names, "
+                             "people's names): the same value is the same token in every "
+                             "file, so rows can be joined and counted; the values go to "
+                             "your local vault (redactor vault)")
+    redact.add_argument("--no-vault", action="store_true",
+                        help="with pseudonyms: tokens only, kept nowhere (irreversible)")
     redact.add_argument("--engine", choices=["local", "spark"], default="local",
                         help="spark: one Spark task per file (needs redactor-br[spark] and Java; "
                              "inputs and outputs on a file system every executor sees)")
@@ -156,6 +167,21 @@ def _parser() -> argparse.ArgumentParser:
     gateway.add_argument("--allow-remote", action="store_true",
                          help="allow --host to be an address other machines can reach")
 
+    vault = commands.add_parser(
+        "vault", help="the local vault of pseudonym tokens: counts, purge, show one value",
+        description="The vault keeps, on this machine only, the value behind each token "
+                    "written with [pseudonyms]. stats prints counts per entity type (never "
+                    "values); purge deletes entries unused for --older-than days (default: "
+                    "pseudonyms.expiry_days) or --all; show prints the value of one token, to "
+                    "a terminal only.")
+    vault.add_argument("action", choices=("stats", "purge", "show"))
+    vault.add_argument("token", nargs="?", default=None,
+                       help="show: the token, e.g. [CPF:3f9a0c12d4e5b6a7]")
+    scope = vault.add_mutually_exclusive_group()
+    scope.add_argument("--older-than", type=float, default=None, metavar="DAYS",
+                       help="purge: entries unused for more than DAYS days")
+    scope.add_argument("--all", action="store_true", help="purge: every entry")
+
     commands.add_parser("doctor", help="check hooks, the warm engine and redaction end to end")
     return parser
 
@@ -167,6 +193,46 @@ def _write(stream: TextIO, text: str) -> None:
 
 def _counts(counts: Counter[str]) -> str:
     return " ".join(f"{k}={v}" for k, v in sorted(counts.items()))
+
+
+def _pseudonym_settings(args: argparse.Namespace) -> Settings | None:
+    """The discovered settings with ``--pseudonyms``/``--no-vault`` applied; None when
+    neither is given (the workers discover the same configuration themselves)."""
+    wanted, no_vault = getattr(args, "pseudonyms", False), getattr(args, "no_vault", False)
+    spark = getattr(args, "engine", "local") == "spark"
+    if not (wanted or no_vault or spark):
+        return None
+    from redactor.config import load_settings
+
+    settings = load_settings()
+    if wanted:
+        settings = settings.with_overrides(pseudonyms=True)
+    if no_vault:
+        if not settings.pseudonyms:
+            raise UsageError("--no-vault goes with --pseudonyms (or [pseudonyms] enabled)")
+        settings = settings.with_overrides(vault=False)
+    if settings.pseudonyms and spark and settings.vault:
+        raise UsageError("Spark executors write tokens only, never to your vault: add "
+                         "--no-vault")
+    return settings if (wanted or no_vault) else None
+
+
+def _call_values() -> tuple[tuple[str, str], ...]:
+    """In a hook's wrapped command (REDACTOR_SESSION and REDACTOR_CALL set, pseudonyms
+    on): the values that command was given, to write as their tokens again."""
+    import os
+
+    session, call = os.environ.get("REDACTOR_SESSION"), os.environ.get("REDACTOR_CALL")
+    if not session or not call:
+        return ()
+    from redactor.config import load_settings
+
+    settings = load_settings()
+    if not (settings.pseudonyms and settings.vault):
+        return ()
+    from redactor.pseudonyms.hooks import exact_pairs
+
+    return exact_pairs(session, call, settings, os.environ)
 
 
 def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
@@ -208,6 +274,8 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
     options = batch.Options(encoding=batch.check_encoding(args.encoding),
                             max_json_bytes=max_json, follow_links=follow_links,
                             baseline=baseline, json_numbers=args.json_numbers,
+                            settings=_pseudonym_settings(args),
+                            exact=() if scan else _call_values(),
                             max_json_values=batch.MAX_JSON_VALUES
                             if args.max_json_values is None else args.max_json_values)
     if getattr(args, "engine", "local") == "spark":
@@ -226,11 +294,13 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
 
         report = batch.FileReport("<stdin>")
         fmt = batch.detect_format(None, args.format)
-        engine = LazyRedactor()
+        engine = LazyRedactor(options.settings)
         engine.baseline = baseline
         try:
-            batch.run_stream(engine, sys.stdin.buffer,
-                             None if scan else sys.stdout.buffer, fmt, report, options=options)
+            with batch.vault_writer(engine, options, scan=scan):
+                batch.run_stream(engine, sys.stdin.buffer,
+                                 None if scan else sys.stdout.buffer, fmt, report,
+                                 options=options)
         finally:
             engine.baseline = None
         sys.stdout.flush()
@@ -248,7 +318,7 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
             from redactor.spark import redact_files
 
             reports = redact_files(jobs, master=args.master or "local[*]", options=options,
-                                   progress=not args.quiet)
+                                   progress=not args.quiet, settings=options.settings)
         else:
             reports = batch.run(jobs, workers=args.jobs, to_stdout=to_stdout, scan=scan,
                                 progress=not args.quiet and sys.stderr.isatty(),
@@ -535,6 +605,59 @@ def _gateway_run(args: argparse.Namespace, settings: Any, env: dict[str, str],
     return 0
 
 
+def _cmd_vault(args: argparse.Namespace) -> int:
+    import os
+
+    from redactor.config import load_settings
+    from redactor.pseudonyms.record import open_vault
+    from redactor.pseudonyms.tokens import TOKEN_RE
+
+    if args.action != "show" and args.token is not None:
+        raise UsageError(f"vault {args.action} takes no token")
+    if args.action != "purge" and (args.all or args.older_than is not None):
+        raise UsageError("--all and --older-than go with vault purge")
+    settings = load_settings()
+    if args.action == "show":
+        if args.token is None:
+            raise UsageError("vault show needs a token, e.g. [CPF:3f9a0c12d4e5b6a7]")
+        # For the person at the keyboard: never into a pipe, a file or a tool's output
+        # that a model reads.  The token is not echoed either (it may be a typo of a value).
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise UsageError("vault show prints only to a terminal (stdin and stdout)")
+        match = TOKEN_RE.fullmatch(args.token.strip())
+        if match is None:
+            raise UsageError("that is not a token: a label and 16 (or 12) lowercase "
+                             "hexadecimal characters in brackets, e.g. [CPF:3f9a0c12d4e5b6a7]")
+        with open_vault(settings, os.environ) as vault:
+            entry = vault.get(match.group(2))
+        if entry is None or _label(entry.entity) != match.group(1):
+            raise InputError("no such token in the vault (expired, purged, or written "
+                             "under another key)")
+        _write(sys.stdout, entry.value + "\n")
+        return 0
+    with open_vault(settings, os.environ) as vault:
+        if args.action == "stats":
+            counts = vault.stats()
+            for entity, count in sorted(counts.items()):
+                print(f"{entity}\t{count}")
+            print(f"total\t{sum(counts.values())}")
+            return 0
+        days = None if args.all else (settings.vault_expiry_days if args.older_than is None
+                                      else args.older_than)
+        if days is not None and days < 0:
+            raise UsageError("--older-than must be 0 or more days")
+        removed = vault.purge(older_than_days=days)
+    print(f"redactor: {removed} vault entr{'y' if removed == 1 else 'ies'} removed",
+          file=sys.stderr)
+    return 0
+
+
+def _label(entity: str) -> str:
+    from redactor.config import ENTITY_LABELS
+
+    return ENTITY_LABELS.get(entity, entity.removeprefix("BR_"))
+
+
 def _cmd_doctor(args: argparse.Namespace) -> int:
     from redactor.doctor import run_checks
 
@@ -562,6 +685,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_gateway(args)
         if args.command == "doctor":
             return _cmd_doctor(args)
+        if args.command == "vault":
+            return _cmd_vault(args)
         raise UsageError(f"unknown command {args.command}")
     except RedactorError as exc:
         print(f"redactor: {exc}", file=sys.stderr)

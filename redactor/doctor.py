@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -9,6 +10,7 @@ import shlex
 import shutil
 import subprocess
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -110,6 +112,8 @@ def run_checks(cwd: Path | None = None) -> list[Check]:
         checks.append(Check("configuration", False, str(exc)))
     checks.extend(drill_checks())
     checks.append(baseline_key_check())
+    with contextlib.suppress(RedactorError):
+        checks.extend(pseudonym_checks(load_settings(cwd=cwd)))
 
     command: str | None = None
     found_any = False
@@ -265,6 +269,38 @@ def baseline_key_check(env: dict[str, str] | None = None) -> Check:
         return Check("baseline key", True, f"none: set {KEY_ENV} to the team key, or "
                      f"--write-baseline creates {user_key_file(environ)}")
     return Check("baseline key", True, f"key id {key.key_id}, from {key.source}")
+
+
+def pseudonym_checks(settings: Any, env: Mapping[str, str] | None = None) -> list[Check]:
+    """With [pseudonyms] on: the key (never created here) and the vault (opened, its
+    counts; never a value).  Nothing when pseudonyms are off."""
+    if not settings.pseudonyms:
+        return []
+    from redactor.pseudonyms.keys import pseudonym_key
+
+    env = os.environ if env is None else env
+    try:
+        key = pseudonym_key(settings, env, create=False)
+    except RedactorError as exc:
+        return [Check("pseudonym key", False, str(exc))]
+    if key is None:
+        return [Check("pseudonym key", True, "none yet: the first token creates "
+                      "~/.config/redactor/baseline.key (mode 600)")]
+    checks = [Check("pseudonym key", True, f"key id {key.key_id}, from {key.source}")]
+    if not settings.vault:
+        return [*checks, Check("pseudonym vault", True, "off: tokens only, irreversible")]
+    from redactor.pseudonyms.vault import Vault, default_path
+
+    path = default_path(env)
+    if not path.exists():
+        return [*checks, Check("pseudonym vault", True, f"{path}: not created yet")]
+    try:
+        with Vault.open(path, key.vault_key, key.key_id) as vault:
+            counts = vault.stats()
+    except RedactorError as exc:
+        return [*checks, Check("pseudonym vault", False, str(exc))]
+    return [*checks, Check("pseudonym vault", True, f"{path}: {sum(counts.values())} tokens, "
+                           f"entries purged after {settings.vault_expiry_days:g} days unused")]
 
 
 def _prefilter_check() -> Check:

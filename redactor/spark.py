@@ -82,8 +82,10 @@ def job_settings(settings: Settings | str | JobSettings | None = None, *,
     ``settings``: None (the configuration this process discovers, like ``redactor
     redact``), a :class:`Settings`, TOML text (trusted like the user file), or a
     :class:`JobSettings` (returned as it is, ``known_users``/``hash_key`` added).
-    ``known_users`` adds user names to redact; ``hash_key`` is the key of the hash
-    operator (default: the configured variable or key file, read here).  With
+    ``known_users`` adds user names to redact; ``hash_key`` is the token key of the
+    ``hash`` and ``pseudonym`` operators (default: the user's pseudonym key, read here:
+    redactor.pseudonyms.keys).  Executors write tokens only: the vault stays on the
+    user's machine, so a job's tokens cannot be turned back into values.  With
     ``check_engine`` the engine is built once here, so what only it can reject (a
     placeholder, a spaCy model) fails on the driver too.
     """
@@ -101,10 +103,12 @@ def job_settings(settings: Settings | str | JobSettings | None = None, *,
         else:
             raise UsageError(f"settings must be Settings, TOML text or JobSettings, not "
                              f"{type(settings).__name__}")
-        key = None if hash_key is not None else config.hash_key(base, os.environ)
+        from redactor.engine.build import token_key
+
+        key = None if hash_key is not None else token_key(base, os.environ)
         users = config.read_known_users(base.known_users_files)
         base = replace(base, known_users=(*base.known_users, *users), known_users_files=(),
-                       hash_key_file=None)
+                       hash_key_file=None, vault=False)
     names = [known_users] if isinstance(known_users, str) else known_users
     extra = tuple(u.strip() for u in names if isinstance(u, str) and u.strip())
     if extra:
@@ -112,10 +116,6 @@ def job_settings(settings: Settings | str | JobSettings | None = None, *,
     if hash_key is not None:
         key = hash_key.encode("utf-8") if isinstance(hash_key, str) else bytes(hash_key)
     shipped = JobSettings(base, key or None)
-    if shipped.hash_key is None:
-        for entity in base.entities:
-            if base.operator_for(entity).kind == "hash":
-                raise config.missing_hash_key(base, entity)
     if check_engine:
         _engine(shipped)  # also checks the key's length and every placeholder
     return shipped

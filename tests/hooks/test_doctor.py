@@ -288,3 +288,28 @@ def test_doctor_names_the_baseline_keys_source_and_id_never_the_key(tmp_path: Pa
     os.chmod(folder / "baseline.key", 0o644)
     loose = baseline_key_check(env)
     assert not loose.ok and "chmod 600" in loose.detail
+
+
+def test_doctor_names_the_pseudonym_key_and_vault_never_a_value(tmp_path: Path) -> None:
+    from redactor import Settings
+    from redactor.doctor import pseudonym_checks
+    from redactor.pseudonyms.record import VaultWriter
+    from redactor.pseudonyms.tokens import digest
+    from redactor.results import Issued
+
+    env = {"HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_STATE_HOME": str(tmp_path / "state")}
+    on = Settings(pseudonyms=True)
+    assert pseudonym_checks(Settings(), env) == []
+    [none] = pseudonym_checks(on, env)
+    assert none.ok and "none yet" in none.detail
+    assert not (tmp_path / "config" / "redactor" / "baseline.key").exists()  # not created
+    writer = VaultWriter(on, env)
+    writer(Issued(digest(b"k" * 32, "BR_CPF", "52998224725"), "BR_CPF", "52998224725"))
+    writer.close()
+    key, vault = pseudonym_checks(on, env)
+    assert key.ok and "key id" in key.detail and vault.ok and "1 tokens" in vault.detail
+    assert "52998224725" not in key.detail + vault.detail
+    (tmp_path / "state" / "redactor" / "vault.db").chmod(0o644)
+    _, loose = pseudonym_checks(on, env)
+    assert not loose.ok and "chmod" in loose.detail

@@ -103,12 +103,13 @@ def test_empty_inputs_need_no_engine_but_a_broken_config_is_still_an_error(
         done = run("redact", *args, stdin=stdin, cwd=tmp_path,
                    env={**os.environ, "PYTHONPATH": str(REPO)})
         assert done.returncode == 2 and b"score_threshold" in done.stderr
-    # So are the engine's checks that need no Presidio: a hash operator needs its key.
+    # So are the engine's checks that need no Presidio: a hash operator's key is checked.
     (tmp_path / ".redactor.toml").write_text('[operators.BR_CPF]\ntype = "hash"\n',
                                              encoding="utf-8")
-    environ = {k: v for k, v in os.environ.items() if k != "REDACTOR_HASH_KEY"}
+    environ = {**os.environ, "REDACTOR_HASH_KEY": "too-short"}
     done = run("redact", str(empty), cwd=tmp_path, env={**environ, "PYTHONPATH": str(REPO)})
     assert done.returncode == 2 and b"REDACTOR_HASH_KEY" in done.stderr
+    assert b"shorter than 16 bytes" in done.stderr and b"too-short" not in done.stderr
 
 
 def test_an_engine_that_cannot_be_built_stops_the_run(tmp_path: Path) -> None:

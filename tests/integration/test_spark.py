@@ -285,8 +285,9 @@ def test_a_bad_configuration_fails_on_the_driver(spark: Any, tmp_path: Path) -> 
     jobs_before = len(spark.sparkContext.statusTracker().getJobIdsForGroup())
     with pytest.raises(ConfigError, match="entities"):
         redact_dataframe(frame, settings='[detection]\nentities = ["NOPE"]\n')
-    with pytest.raises(ConfigError, match="hash"):
-        job_settings('[operators.BR_CPF]\ntype = "hash"\nplaceholder = "[CPF:{hash}]"\n')
+    with pytest.raises(ConfigError, match="shorter than 16 bytes"):
+        job_settings('[operators.BR_CPF]\ntype = "hash"\nplaceholder = "[CPF:{hash}]"\n',
+                     hash_key="short")
     with pytest.raises(ConfigError, match="known-users"):
         redact_text_files(spark, str(tmp_path), str(tmp_path / "out"),
                           settings=f'[usernames]\nknown_users_file = "{tmp_path}/none"\n')
