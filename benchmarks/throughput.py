@@ -18,6 +18,12 @@ asserted.
 
     python benchmarks/throughput.py [--mb 50] [--jobs 2] [--skip-reference]
         [--corpus logs|digits] [--costs]
+    python benchmarks/throughput.py --zoo [--mb 10] [--costs] [--family NAME ...]
+
+``--zoo`` runs every family of the log zoo (benchmarks/zoo.py) instead: per family the
+CPF+CNPJ reference's MB/s, redactor's steady MB/s (one process, start-up taken off),
+their ratio, the worst and the median family; ``--costs`` adds each family's three
+costliest entities (each alone, CPU time on 2 MB).
 """
 
 from __future__ import annotations
@@ -357,9 +363,68 @@ def _rate(megabytes: float, seconds: float) -> float:
     return megabytes / seconds if seconds > 0 else float("inf")
 
 
+def _startup(work: Path) -> float:
+    """The CLI's start-up on a small input (imports, engine, prefilter): taken off a run's
+    time to give its steady rate."""
+    empty = work / "startup"
+    empty.mkdir()
+    (empty / "small.log").write_text("nada pessoal aqui\n" * 400, encoding="utf-8")
+    seconds, _ = timed_redactor(empty, work / "startup-out", 1)
+    return seconds
+
+
+def zoo_main(megabytes: float, costs: bool, only: list[str]) -> int:
+    """``--zoo``: the table of every family (see the module's docstring)."""
+    import statistics
+
+    from benchmarks import zoo
+
+    names = only or list(zoo.FAMILIES)
+    unknown = sorted(set(names) - set(zoo.FAMILIES))
+    if unknown:
+        print(f"unknown families: {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    rows: list[tuple[str, float, float, float]] = []
+    with tempfile.TemporaryDirectory() as work_name:
+        work = Path(work_name)
+        startup = _startup(work)
+        print(f"redactor start-up (taken off each run): {startup:.2f} s", flush=True)
+        print(f"{'family':<18} {'MB':>5} {'reference':>10} {'redactor':>9} {'ratio':>6}  "
+              "planted left")
+        for name in names:
+            family = zoo.FAMILIES[name]
+            text, planted = zoo.generate(name, megabytes)
+            size = len(text.encode()) / 1e6
+            started = time.perf_counter()
+            reference_redact(text)
+            ref_rate = _rate(size, time.perf_counter() - started)
+            folder = work / name
+            folder.mkdir()
+            (folder / f"{name}{family.extension}").write_text(text, encoding="utf-8")
+            seconds, _ = timed_redactor(folder, work / f"{name}-out", 1)
+            output = (work / f"{name}-out" / f"{name}{family.extension}").read_text(
+                encoding="utf-8")
+            left = sum(1 for value in set(planted) if value in output)
+            steady = _rate(size, max(seconds - startup, 1e-9))
+            rows.append((name, ref_rate, steady, steady / ref_rate))
+            print(f"{name:<18} {size:5.1f} {ref_rate:8.2f}/s {steady:7.2f}/s "
+                  f"{steady / ref_rate:6.2f}  {left}", flush=True)
+            if costs:
+                top = sorted(entity_costs(text), key=lambda r: -r[1])[:3]
+                print("    costliest alone: " + ", ".join(
+                    f"{entity} {1000 * cost:.0f} ms/MB ({regions} regions/MB)"
+                    for entity, cost, regions, _ in top), flush=True)
+    ratios = [row[3] for row in rows]
+    worst = min(rows, key=lambda row: row[3])
+    print(f"worst family: {worst[0]} at {worst[3]:.2f}x the reference; median ratio "
+          f"{statistics.median(ratios):.2f}x (targets 1.0 and 1.5)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mb", type=float, default=50.0)
+    parser.add_argument("--mb", type=float, default=None,
+                        help="corpus size (default 50; with --zoo, 10 per family)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--skip-reference", action="store_true",
                         help="only run redactor (for the RSS run on a large corpus)")
@@ -373,7 +438,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1,
                         help="write the corpus this many times into the inputs (a 1 GB "
                              "memory run without generating 1 GB line by line)")
+    parser.add_argument("--zoo", action="store_true",
+                        help="every family of the log zoo (benchmarks/zoo.py), one table")
+    parser.add_argument("--family", action="append", default=[],
+                        help="with --zoo: only this family (repeatable)")
     args = parser.parse_args(argv)
+    if args.zoo:
+        return zoo_main(10.0 if args.mb is None else args.mb, args.costs, args.family)
+    if args.mb is None:
+        args.mb = 50.0
 
     text, planted = (digit_corpus if args.corpus == "digits" else corpus)(args.mb)
     once = len(text.encode()) / 1e6  # the references read the corpus once
