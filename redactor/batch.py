@@ -601,6 +601,10 @@ _DUPLICATE: Final = "\U0010fffd"
 _DUPLICATE_WRITTEN: Final = re.compile(_DUPLICATE + '+(?=": )')
 
 
+#: Where dumps_keeping_numbers marked a number, as json.dumps writes the mark.
+_NUMBER_MARK: Final = re.compile(r'"\\u0000([0-9a-f]{16}):(\d+)\\u0000"')
+
+
 def loads_keeping_numbers(text: str) -> Any:
     """``json.loads``, with each fractional or exponent number a :class:`JsonNumber` and
     each repeated key of an object kept apart (``json.loads`` keeps the last value of a
@@ -644,8 +648,14 @@ def dumps_keeping_numbers(value: Any, **options: Any) -> str:
         written = _DUPLICATE_WRITTEN.sub("", written)
     if not originals:
         return written
-    return re.sub(r'"\\u0000' + nonce + r':(\d+)\\u0000"',
-                  lambda found: originals[int(found.group(1))], written)
+
+    def original(found: re.Match[str]) -> str:
+        if found.group(1) != nonce:  # a string of the document that looks like a mark
+            return found.group()
+        return originals[int(found.group(2))]
+
+    # One compiled pattern for every nonce: a pattern built per call misses re's cache.
+    return _NUMBER_MARK.sub(original, written)
 
 
 def _redact_lines(engine: Any, text: str, report: FileReport, *,

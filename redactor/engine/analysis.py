@@ -10,6 +10,7 @@ character is covered exactly once, then the allowlist and a scan's baseline.
 from __future__ import annotations
 
 import bisect
+import hashlib
 import re
 import threading
 from collections.abc import Iterable, Sequence
@@ -49,6 +50,11 @@ PREFILTER_MIN_CHARS: Final = 0
 #: all) remembered: a file of huge unique keys must not pile up in the cache.
 LIFTED_CACHE_SIZE: Final = 4_096
 LIFTED_CACHE_MAX_CHARS: Final = 512
+#: Texts up to this length have their recognizers' findings remembered across calls (a
+#: JSON log's keys and common values, a hook's short fields), up to this many texts.
+#: The findings depend on the text and its labels alone.
+SHORT_CACHE_CHARS: Final = 160
+SHORT_CACHE_SIZE: Final = 8_192
 
 #: Invisible format characters (Unicode category Cf in common use: soft hyphen, zero-width
 #: and joiner characters, bidirectional marks, word joiner, BOM, tags).  Detection reads
@@ -94,6 +100,8 @@ class Analysis:
         # Checked here, compiled on first use (a TypeError if one declares no prefilter).
         self._scanned = build.scanned_recognizers(self._analyzer, self._entities, settings)
         self._lifted_cache: dict[tuple[str, ...], tuple[str, ...]] = {}
+        #: Keyed by a digest: the texts themselves are not kept.
+        self._short_found: dict[bytes, Found] = {}
         self._direct = build.direct_analysis_applies(self._analyzer, self._entities)
         self._recognizers_of: dict[tuple[str, ...], list[Any]] = {}
         #: The no-op engine's artifacts, which no recognizer of the pack reads.
@@ -145,19 +153,33 @@ class Analysis:
         memo_key = (normalized, tuple(ctx) if ctx else None)
         scanner = self._scanner if len(text) >= self.prefilter_min_chars else None
         memo = document.memo if document is not None else None
+        short_key = _short_key(normalized, ctx) if len(normalized) <= SHORT_CACHE_CHARS \
+            else None
+        cached = self._short_found.get(short_key) if short_key is not None else None
         if memo is not None and memo_key in memo:
             found = memo[memo_key]
-        elif scanner is not None and not outside_trigger_alphabet(normalized):
-            # Labels that hold a keyword of an entity lift every candidate of it, which
-            # the triggers cannot see: those entities read the whole text.
-            lifted = self._lifted_by(tuple(ctx)) if ctx else ()
-            found = self._prefiltered(scanner, normalized, skip=lifted)
-            if lifted:
-                found.update(self._analyze(normalized, list(lifted), ctx))
+        elif cached is not None:
+            # A JSON log repeats its keys and many of its values on every line.
+            found = cached
         else:
-            found = self._analyze(normalized, self._entities, ctx)
+            if scanner is not None and not outside_trigger_alphabet(normalized):
+                # Labels that hold a keyword of an entity lift every candidate of it,
+                # which the triggers cannot see: those entities read the whole text.
+                lifted = self._lifted_by(tuple(ctx)) if ctx else ()
+                found = self._prefiltered(scanner, normalized, skip=lifted)
+                if lifted:
+                    found.update(self._analyze(normalized, list(lifted), ctx))
+            else:
+                found = self._analyze(normalized, self._entities, ctx)
+            if short_key is not None:
+                if len(self._short_found) >= SHORT_CACHE_SIZE:
+                    self._short_found.clear()
+                self._short_found[short_key] = found
         if memo is not None:
             memo[memo_key] = found
+        if not found and not _carries_names(names, document):
+            # Nothing found and no name carried in from elsewhere: nothing to propagate.
+            return []
         spans = list(found.values())
         if self._propagate_names and (only is None or "USERNAME" in only):
             spans.extend(usernames_propagated(normalized, found, names))
@@ -420,6 +442,23 @@ def _outside_tokens(text: str, spans: list[Span]) -> list[Span]:
             continue
         kept.append(span)
     return kept
+
+
+def _short_key(normalized: str, ctx: list[str] | None) -> bytes:
+    """The key of a short text and its labels in the findings cache: a 128-bit digest,
+    so that the cache keeps no text."""
+    joined = normalized if not ctx else "\x00".join((normalized, *ctx))
+    return hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _carries_names(names: StreamNames | None, document: Document | None) -> bool:
+    """Do names found in other texts (a stream's earlier pieces, a JSON document's other
+    values) reach this one, so that propagation may find something where the
+    recognizers found nothing?"""
+    if document is not None and document.persons:
+        return True
+    return names is not None and bool(names.usernames or names.caseless_usernames
+                                      or names.person_words)
 
 
 def checked_names(names: object) -> StreamNames | None:

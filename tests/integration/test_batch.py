@@ -313,6 +313,13 @@ def test_json_numbers_round_trip_whatever_strings_hold() -> None:
     assert batch.dumps_keeping_numbers(value) == '[1e400, "\\u0000 0:0 \\u0000", {"x": 0.10}]'
 
 
+def test_a_string_shaped_like_a_number_mark_is_written_as_it_was() -> None:
+    """The marks of numbers carry a nonce: a string of the document that looks like one
+    (with another nonce, or its own mark's shape) is no number."""
+    text = '[1.50, "\\u00000123456789abcdef:0\\u0000", "\\u0000ffffffffffffffff:9\\u0000"]'
+    assert batch.dumps_keeping_numbers(batch.loads_keeping_numbers(text)) == text
+
+
 @pytest.mark.parametrize("where", ["same", "parent", "file-folder"])
 def test_an_output_over_the_inputs_is_refused_not_reported_clean(
         tree: Path, tmp_path: Path, where: str) -> None:
