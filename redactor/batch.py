@@ -681,7 +681,9 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
             report.malformed_lines += 1
             out.append(line if clean else _redact_text(engine, body, report) + ending)
             continue
-        if clean and not keys_lift(engine, value):
+        if (clean or index is not None) and not keys_lift(engine, value) and (
+                # Escapes, or a hit of the block near the line: ask the texts themselves.
+                clean or _texts_clean(engine, value)):
             out.append(line)
             continue
         try:
@@ -696,6 +698,21 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
         out.append((dumps_keeping_numbers(result.value, ensure_ascii=False)
                     if result.findings else body) + ending)
     return "".join(out)
+
+
+def _texts_clean(engine: Any, value: Any) -> bool:
+    """Is a parsed JSON line free of prefilter hits in every text that redact_json
+    would analyse (its decoded strings after their keys, its keys and numbers)?  Asked
+    where the raw line cannot tell: written with escapes (``\\n`` glues an ``n`` to the
+    word before it, ``\\u0035`` hides a digit), or reached by a hit of the block (the
+    line's quotes and colons, a hit on the line before)."""
+    from redactor.engine.jsonredact import analysed_texts
+
+    texts = analysed_texts(value)
+    if texts is None:
+        return False
+    hits = engine.candidate_hits("\n".join(texts))
+    return hits is not None and not hits
 
 
 def _redact_json_document(engine: Any, text: str, target: IO[bytes] | None,

@@ -20,7 +20,7 @@ import contextlib
 import os
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -264,11 +264,15 @@ class Scanner:
         spans.sort()
         return spans
 
-    def regions(self, text: str) -> dict[str, list[Region]]:
-        """Merged regions per entity; entities without hits are left out."""
+    def regions(self, text: str, skip: Collection[str] = ()) -> dict[str, list[Region]]:
+        """Merged regions per entity; entities without hits, and those of ``skip``
+        (whose hits are not checked), are left out."""
         size = len(text)
+        skipped = {i for i, e in enumerate(self._entities) if e.name in skip} if skip else ()
         spans: dict[int, list[tuple[int, int]]] = {}
         for index, trigger, start, end in self._find(text):
+            if index in skipped:
+                continue
             if trigger.accept is not None and not trigger.accept(text, start, end):
                 continue
             spans.setdefault(index, []).append((start - trigger.before, end + trigger.after))

@@ -307,9 +307,7 @@ class Analysis:
         :meth:`_analyze` on the whole text (tests/integration/test_prefilter.py).
         """
         found: Found = {}
-        for entity, regions in scanner.regions(normalized).items():
-            if entity in skip:
-                continue
+        for entity, regions in scanner.regions(normalized, skip).items():
             pieces: list[str] = []
             starts: list[int] = []
             position = 0

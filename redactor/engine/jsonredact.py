@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Final
 from redactor.engine.analysis import Document
 from redactor.engine.propagation import PersonPass
 from redactor.engine.spans import Span
+from redactor.jsonio import MAX_DEPTH
 from redactor.patch import walk_json
 from redactor.results import Finding, Issued, JsonPath, JsonRedaction
 
@@ -20,6 +21,57 @@ if TYPE_CHECKING:
 KEY_PREFIX_CHARS: Final = 40
 #: How redact_json writes an identifier held by a JSON number (see its docstring).
 JSON_NUMBERS: Final = ("placeholder", "masked")
+
+
+def analysed_texts(value: Any, max_depth: int = MAX_DEPTH) -> list[str] | None:
+    """The texts ``redact_json(value, keys_and_numbers=True)`` hands the analysis, less
+    its labels: each string leaf after its key's prefix, each key, each integral
+    number's digits (zero-filled too where its key names a CPF or CNPJ).  None when
+    ``value`` nests deeper than ``max_depth`` (redact_json would refuse it).
+
+    No prefilter hit in any of them means that redact_json finds nothing where no
+    label lifts an entity: the batch's JSON Lines reader asks this of a line its raw
+    text cannot vouch for.  Keep in step with redact_json's spans_of, key_spans and
+    one_number."""
+    texts: list[str] = []
+    stack: list[tuple[Any, Any, int]] = [(value, None, 0)]
+    while stack:
+        item, last, depth = stack.pop()
+        if isinstance(item, str):
+            key = last if isinstance(last, str) else ""
+            prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
+            texts.append(prefix + item)
+        elif isinstance(item, dict):
+            if depth >= max_depth:
+                return None
+            for name, inner in item.items():
+                texts.append(str(name))
+                stack.append((inner, name, depth + 1))
+        elif isinstance(item, list | tuple):
+            if depth >= max_depth:
+                return None
+            stack.extend((inner, index, depth + 1) for index, inner in enumerate(item))
+        else:
+            digits = _number_digits(item)
+            if digits is None:
+                continue
+            texts.append(digits)
+            key = str(last).casefold() if isinstance(last, str) else ""
+            width = 14 if "cnpj" in key else 11 if "cpf" in key else 0
+            if len(digits) < width:
+                texts.append(digits.zfill(width))
+    return texts
+
+
+def _number_digits(item: Any) -> str | None:
+    """The digits redact_json reads in a JSON number, or None for one it leaves alone
+    (see one_number)."""
+    if isinstance(item, float) and math.isfinite(item) and item.is_integer() \
+            and abs(item) < 1e25:
+        return str(abs(int(item)))
+    if type(item) is int and item.bit_length() <= 90:
+        return str(abs(item))
+    return None
 
 
 def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
@@ -35,8 +87,24 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
     # other values too: a first pass collects them, and the second reuses the first's
     # findings.
     document: Document | None = None
+    # The first pass's spans per (path, text, is a key): the second pass's too when the
+    # first found no name's words to propagate.
+    first: dict[tuple[JsonPath, str, bool], list[Span]] = {}
+
+    def remembered(path: JsonPath, text: str, is_key: bool) -> list[Span] | None:
+        if document is None or document.person_pass is PersonPass.COLLECT \
+                or document.persons:
+            return None
+        return first.get((path, text, is_key))
+
+    def remember(path: JsonPath, text: str, is_key: bool, spans: list[Span]) -> None:
+        if document is not None and document.person_pass is PersonPass.COLLECT:
+            first[(path, text, is_key)] = spans
 
     def spans_of(path: JsonPath, text: str) -> list[Span]:
+        known = remembered(path, text, False)
+        if known is not None:
+            return known
         labels = [p for p in path if isinstance(p, str)]
         key = path[-1] if path and isinstance(path[-1], str) else ""
         prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
@@ -47,6 +115,7 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
             start, end = max(span.start - shift, 0), span.end - shift
             if end > 0:
                 spans.append(Span(start, end, span.entity, span.score, span.recognizer))
+        remember(path, text, False, spans)
         return spans
 
     def record(path: JsonPath, spans: list[Span]) -> None:
@@ -64,14 +133,11 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
         # An integral float is the integer it holds (a column with nulls exported by
         # pandas: 52998224725.0); a float holds 15 digits exactly, enough for a CPF or a
         # CNPJ.  Identifiers have at most ~25 digits; larger integers are never one.
-        if isinstance(item, float) and math.isfinite(item) and item.is_integer() \
-                and abs(item) < 1e25:
-            item_digits = int(item)
-        elif type(item) is int and item.bit_length() <= 90:
-            item_digits = item
-        else:
+        digits_read = _number_digits(item)
+        if digits_read is None:
             return item
-        digits = str(abs(item_digits))
+        item_digits = int(item)
+        digits = digits_read
         spans = spans_of(path, digits)
         if not spans:
             # A number loses a CPF's or CNPJ's leading zeros; its key says what it was.
@@ -91,8 +157,13 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
         return engine._apply(digits, spans, issued)
 
     def key_spans(path: JsonPath, key: str) -> list[Span]:
+        known = remembered(path, key, True)
+        if known is not None:
+            return known
         labels = [p for p in path if isinstance(p, str)]
-        return engine._spans(key, labels[-1:] or None, None, only, document=document)
+        spans = engine._spans(key, labels[-1:] or None, None, only, document=document)
+        remember(path, key, True, spans)
+        return spans
 
     def one_key(path: JsonPath, key: str) -> str:
         spans = key_spans(path, key)

@@ -634,3 +634,54 @@ def test_prefiltered_equals_unfiltered_on_every_family_of_the_zoo(
         for line in text.splitlines()[:150]:
             value = json.loads(line)
             assert prefiltered.redact_json(value).value == unfiltered.redact_json(value).value
+
+
+def _jsonl_expected(unfiltered: Redactor, text: str) -> str:
+    """What the JSON Lines reader must write: each line through redact_json of the
+    engine without prefilter, keys and numbers included, as the batch calls it."""
+    from redactor import batch
+
+    out = []
+    for line in text.splitlines():
+        if not line.strip():
+            out.append(line)
+            continue
+        result = unfiltered.redact_json(batch.loads_keeping_numbers(line),
+                                        keys_and_numbers=True)
+        out.append(batch.dumps_keeping_numbers(result.value, ensure_ascii=False)
+                   if result.findings else line)
+    return "\n".join(out) + "\n"
+
+
+def _jsonl_escapes() -> str:
+    """Lines whose raw text is not what is analysed: escapes that glue, hide or split."""
+    cpf = "529.982.247-25"
+    zero = "0" + (base := "12345678") + syn.cpf_check_digits("0" + base)
+    lines = [
+        {"log": f"cliente cpf {cpf}\n", "stream": "stdout"},
+        {"log": "nada a declarar\n", "stream": "stderr", "n": 3},
+        {"msg": "sem dados\tnem nada", "cpf_cliente": int(zero)},
+        {"msg": "aspas \"internas\" e barra \\ e /", "id": 52998224725},
+        {"a\nb": "chave com quebra", "x": [1, 2.5, {"y": "z\n"}]},
+        {"msg": "e-mail\nmaria.souza@example.com\n"},
+    ]
+    text = "\n".join(json.dumps(line) for line in lines)
+    # A CPF written with \u escapes for its first digits, and one across a \n.
+    text += '\n{"msg": "cpf \\u0035\\u0032\\u0039.982.247-25"}'
+    text += '\n{"msg": "doc\\n529.982.247-25\\n"}\n'
+    return text
+
+
+@pytest.mark.parametrize("family", [name for name, f in zoo.FAMILIES.items()
+                                    if f.extension == ".jsonl"])
+def test_the_json_lines_reader_equals_redact_json_without_prefilter(
+        family: str, prefiltered: Redactor, unfiltered: Redactor) -> None:
+    # The reader writes a line as it came when neither its raw text nor the texts
+    # redact_json would analyse hold a hit (and no key lifts an entity).
+    from redactor import batch
+
+    text, _ = zoo.generate(family, 0.05, seed=17)
+    text = "\n".join(text.splitlines()[:120]) + "\n" + _jsonl_escapes()
+    got = batch._redact_lines(prefiltered, text, batch.FileReport("zoo.jsonl"))
+    assert got == _jsonl_expected(unfiltered, text)
+    assert "529.982.247-25" not in got
