@@ -139,6 +139,17 @@ def _may_hold_shape(text: str, start: int, end: int) -> bool:
             or _SUBSCRIBER_SEPARATED.search(text, start, end) is not None)
 
 
+#: A plus sign that can open a number: digits after at most a few of python-phonenumbers'
+#: punctuation marks (``+55``, ``+ (55)``); ``+http`` in a crawler's user agent cannot.
+_PLUS_THEN_DIGIT: Final = re.compile(r"[+][-xX .()\[\]/~*+\s\u00ad]{0,8}[0-9]")
+
+
+def _plus_opens_number(text: str, start: int, end: int) -> bool:
+    """The plus trigger's hit may open a number (the one finding it stands for: a
+    number written with a plus sign starts with it)."""
+    return _PLUS_THEN_DIGIT.match(text, start) is not None
+
+
 def _keyword_triggers(recognizer: RawContextMixin, reach: int) -> tuple[Trigger, ...]:
     """Context words as triggers: a match they lift can stand on either side of them."""
     return keyword_triggers(recognizer.context_words.keywords, reach)
@@ -668,7 +679,7 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
         """
         reach = 48
         triggers = [
-            Trigger("[+]", after=reach, name="plus"),
+            Trigger("[+]", after=reach, name="plus", accept=_plus_opens_number),
             Trigger(_AREA_IN_BRACKETS, before=reach, after=reach, name="bracket"),
             Trigger(f"(?:^|\\D){_SUBSCRIBER}(?:\\D|$)", before=reach, after=reach,
                     name="subscriber"),
