@@ -662,29 +662,61 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
                   numbers: str = "placeholder") -> str:
     # One prefilter scan for the block: a line no trigger hits, written without JSON
     # escapes (its strings are then pieces of the line itself), has nothing to redact.
+    from redactor.engine.jsonredact import analysed_texts
+
     hits = engine.candidate_hits(text) if hasattr(engine, "candidate_hits") else None
     index = HitIndex(hits) if hits is not None else None
-    out: list[str] = []
+    # Per line: (its text, its body and ending, the parsed value or _MALFORMED, clean).
+    lines: list[tuple[str, str, str, Any, bool]] = []
+    # Lines the raw scan cannot vouch for (escapes, a hit of the block nearby) whose keys
+    # lift nothing: the texts redact_json would analyse, asked in one scan below.
+    views: list[str] = []
+    asked: list[tuple[int, int, int]] = []  # (line number, start, end) in the views
+    view_length = 0
     position = 0
     for line in text.splitlines(keepends=True):
         line_start, position = position, position + len(line)
         body = line.rstrip("\r\n")
         ending = line[len(body):]
         if not body.strip():
-            out.append(line)
+            lines.append((line, body, ending, None, True))
             continue
         clean = index is not None and "\\" not in body \
             and not index.touches(line_start, position)
         try:
             value = loads_keeping_numbers(body)
         except (ValueError, RecursionError):  # RecursionError: nested too deeply
-            report.malformed_lines += 1
-            out.append(line if clean else _redact_text(engine, body, report) + ending)
+            lines.append((line, body, ending, _MALFORMED, clean))
             continue
-        if (clean or index is not None) and not keys_lift(engine, value) and (
-                # Escapes, or a hit of the block near the line: ask the texts themselves.
-                clean or _texts_clean(engine, value)):
+        lifts = (clean or index is not None) and keys_lift(engine, value)
+        clean = clean and not lifts
+        if not clean and index is not None and not lifts:
+            texts = analysed_texts(value)
+            if texts is not None:
+                joined = "\n".join(texts)
+                asked.append((len(lines), view_length, view_length + len(joined)))
+                views.append(joined)
+                view_length += len(joined) + 1
+        lines.append((line, body, ending, value, clean))
+    if asked:
+        # Each asked line whose texts no hit reaches is clean.
+        view_hits = engine.candidate_hits("\n".join(views))
+        if view_hits is not None:
+            view_index = HitIndex(view_hits)
+            for number, start, end in asked:
+                if not view_index.touches(start, end):
+                    line, body, ending, value, _ = lines[number]
+                    lines[number] = (line, body, ending, value, True)
+    out: list[str] = []
+    for line, body, ending, value, clean in lines:
+        if clean:
+            if value is _MALFORMED:
+                report.malformed_lines += 1
             out.append(line)
+            continue
+        if value is _MALFORMED:
+            report.malformed_lines += 1
+            out.append(_redact_text(engine, body, report) + ending)
             continue
         try:
             # Keys and numbers too: an export holds CPFs as integers (floats where its
@@ -700,19 +732,8 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     return "".join(out)
 
 
-def _texts_clean(engine: Any, value: Any) -> bool:
-    """Is a parsed JSON line free of prefilter hits in every text that redact_json
-    would analyse (its decoded strings after their keys, its keys and numbers)?  Asked
-    where the raw line cannot tell: written with escapes (``\\n`` glues an ``n`` to the
-    word before it, ``\\u0035`` hides a digit), or reached by a hit of the block (the
-    line's quotes and colons, a hit on the line before)."""
-    from redactor.engine.jsonredact import analysed_texts
-
-    texts = analysed_texts(value)
-    if texts is None:
-        return False
-    hits = engine.candidate_hits("\n".join(texts))
-    return hits is not None and not hits
+#: A line of a JSON Lines block that is no JSON (see _redact_lines).
+_MALFORMED: Final = object()
 
 
 def _redact_json_document(engine: Any, text: str, target: IO[bytes] | None,
