@@ -369,8 +369,13 @@ def _startup(work: Path) -> float:
     empty = work / "startup"
     empty.mkdir()
     (empty / "small.log").write_text("nada pessoal aqui\n" * 400, encoding="utf-8")
-    seconds, _ = timed_redactor(empty, work / "startup-out", 1)
-    return seconds
+    # The best of three: the first run after a change compiles the prefilter's database
+    # into its cache (seconds), which the runs timed after it load instead.
+    times = []
+    for attempt in range(3):
+        seconds, _ = timed_redactor(empty, work / f"startup-out-{attempt}", 1)
+        times.append(seconds)
+    return min(times)
 
 
 def zoo_main(megabytes: float, costs: bool, only: list[str]) -> int:
