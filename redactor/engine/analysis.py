@@ -445,8 +445,9 @@ def _outside_tokens(text: str, spans: list[Span]) -> list[Span]:
 def _short_key(normalized: str, ctx: list[str] | None) -> bytes:
     """The key of a short text and its labels in the findings cache: a 128-bit digest,
     so that the cache keeps no text."""
-    joined = normalized if not ctx else "\x00".join((normalized, *ctx))
-    return hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    # repr() writes the text and each label apart, whatever characters they hold.
+    written = repr((normalized, tuple(ctx) if ctx else None))
+    return hashlib.blake2b(written.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def _carries_names(names: StreamNames | None, document: Document | None) -> bool:

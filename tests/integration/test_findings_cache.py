@@ -54,3 +54,16 @@ def test_a_full_memory_starts_again(engine: Redactor, monkeypatch: Any) -> None:
         engine._spans(f"valor {index}", None)
         assert len(engine._short_found) <= 3
     assert [s.entity for s in engine._spans(f"cpf {CPF}", None)] == ["BR_CPF"]
+
+
+def test_a_text_holding_the_separator_is_no_other_text_with_labels(engine: Redactor) -> None:
+    """A text and its labels are written apart in the key: ``"password: x\\x00y"``
+    without labels is not ``"password: x"`` under the label ``y``."""
+    from redactor.engine.analysis import _short_key
+
+    assert _short_key("a\x00b", None) != _short_key("a", ["b"])
+    assert _short_key("a", ["b", "c"]) != _short_key("a", ["b\x00c"])
+    value = "password: correct horse battery staple"
+    engine._short_found.clear()
+    assert not engine._spans(value + "\x00password", None)
+    assert [s.entity for s in engine._spans(value, ["password"])] == ["SECRET"]
