@@ -37,9 +37,10 @@ def analysed_texts(value: Any, max_depth: int = MAX_DEPTH) -> list[str] | None:
     stack: list[tuple[Any, Any, int]] = [(value, None, 0)]
     while stack:
         item, last, depth = stack.pop()
+        key = last if isinstance(last, str) else ""
+        # As spans_of writes a leaf or a number's digits: after its key.
+        prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
         if isinstance(item, str):
-            key = last if isinstance(last, str) else ""
-            prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
             texts.append(prefix + item)
         elif isinstance(item, dict):
             if depth >= max_depth:
@@ -55,11 +56,11 @@ def analysed_texts(value: Any, max_depth: int = MAX_DEPTH) -> list[str] | None:
             digits = _number_digits(item)
             if digits is None:
                 continue
-            texts.append(digits)
-            key = str(last).casefold() if isinstance(last, str) else ""
-            width = 14 if "cnpj" in key else 11 if "cpf" in key else 0
+            texts.append(prefix + digits)
+            folded = key.casefold()
+            width = 14 if "cnpj" in folded else 11 if "cpf" in folded else 0
             if len(digits) < width:
-                texts.append(digits.zfill(width))
+                texts.append(prefix + digits.zfill(width))
     return texts
 
 

@@ -664,6 +664,12 @@ def _jsonl_escapes() -> str:
         {"msg": "aspas \"internas\" e barra \\ e /", "id": 52998224725},
         {"a\nb": "chave com quebra", "x": [1, 2.5, {"y": "z\n"}]},
         {"msg": "e-mail\nmaria.souza@example.com\n"},
+        # Numbers read after their keys, as redact_json reads them.
+        {"senha": 84736251, "m": "a\nb"},
+        {"session": 9182736450918273, "m": "x\ty"},
+        {"telefone": 11987654321, "m": "\n"},
+        {"pedido": {"cnpj": 11222333000181}, "m": "\n"},
+        {"ag": 1234, "cc": 567890, "m": "a\nb"},  # a bank account only after its keys
     ]
     text = "\n".join(json.dumps(line) for line in lines)
     # A CPF written with \u escapes for its first digits, and one across a \n.
