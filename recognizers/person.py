@@ -671,6 +671,8 @@ class PersonRecognizer(EntityRecognizer):
     """People's names (entity ``PERSON``) from word lists; see the module docstring."""
 
     CLASS_CACHE_SIZE: Final = 200_000
+    #: ``analyze`` takes the prefilter's hits and reads only the runs next to them.
+    takes_hits: Final = True
 
     def __init__(self, supported_language: str = "pt", name: str | None = None) -> None:
         super().__init__(supported_entities=[ENTITY], supported_language=supported_language,
@@ -756,21 +758,63 @@ class PersonRecognizer(EntityRecognizer):
     # -- analysis
 
     def analyze(self, text: str, entities: list[str],
-                nlp_artifacts: NlpArtifacts | None = None) -> list[RecognizerResult]:
-        """Names in ``text``; see the module docstring."""
+                nlp_artifacts: NlpArtifacts | None = None,
+                hits: Sequence[tuple[int, int, str]] | None = None,
+                ) -> list[RecognizerResult]:
+        """Names in ``text``; see the module docstring.  ``hits``: where the prefilter's
+        triggers hit ``text`` (start, end, trigger name), when the engine analyses only
+        the windows around them: then only what the hits point at is read."""
         if ENTITY not in entities:
             return []
         return [make_result(self, ENTITY, start, end, score=score, pattern_name=why)
-                for start, end, score, why in self.spans(text)]
+                for start, end, score, why in self.spans(text, hits)]
 
-    def spans(self, text: str) -> list[tuple[int, int, float, str]]:
-        """``(start, end, score, reason)`` of every name, disjoint and sorted."""
-        found: list[tuple[int, int, float, str]] = []
-        for start, chain in _chains(text):
-            self._chain(text, start, chain, found, None)
-        found.extend(self._citations(text))
-        found.extend(self._key_values(text))
+    def spans(self, text: str, hits: Sequence[tuple[int, int, str]] | None = None,
+              ) -> list[tuple[int, int, float, str]]:
+        """``(start, end, score, reason)`` of every name, disjoint and sorted.
+
+        With ``hits`` (see :meth:`analyze`), the cost follows the candidates, not the
+        length of the windows around them:
+
+        * a run of capitalised words is read only within HIT_SLACK characters of a hit
+          of a trigger other than the name key's and the header's: each of those
+          matches part of the run a finding lies in (a pair of its words, the capital
+          after a title, an article or a dash, a speaker's label) or the verb of
+          saying right after it;
+        * a name key's value, a header's and a citation are looked for only on the
+          lines their own trigger hit (none of them spans a line break, and each
+          match of them holds a hit of its trigger).
+        """
+        if hits is None:
+            found = self._chain_spans(text, None)
+            found.extend(self._citations(text))
+            found.extend(self._key_values(text))
+            found.extend(self._headers(text))
+            return _merge(found)
+        found = self._chain_spans(text, _near([(first, last) for first, last, name in hits
+                                               if name not in _WINDOW_TRIGGERS]))
+        for kind, finder in (("name key", self._key_values), ("header", self._headers),
+                             ("citation", self._citations)):
+            for start, end in _hit_lines(text, [first for first, _, name in hits
+                                                if name == kind]):
+                found.extend(finder(text, start, end))
         return _merge(found)
+
+    def _chain_spans(self, text: str, near: list[tuple[int, int]] | None,
+                     ) -> list[tuple[int, int, float, str]]:
+        """Names found in the runs of capitalised words (those touching ``near`` only,
+        when given: sorted, disjoint windows)."""
+        found: list[tuple[int, int, float, str]] = []
+        index = 0
+        for start, chain in _chains(text):
+            if near is not None:
+                end = start + len(chain)
+                while index < len(near) and near[index][1] <= start:
+                    index += 1
+                if index == len(near) or near[index][0] >= end:
+                    continue
+            self._chain(text, start, chain, found, None)
+        return found
 
     def _tokens(self, base: int, chain: str) -> list[_Token]:
         return [_Token(base + m.start(), base + m.end(), m.group(), fold_name(m.group()),
@@ -1108,9 +1152,10 @@ class PersonRecognizer(EntityRecognizer):
             return False  # rare given names anchor no ordinary word
         return frequency <= LEXICON_MIN or count >= 100 * frequency
 
-    def _citations(self, text: str) -> list[tuple[int, int, float, str]]:
+    def _citations(self, text: str, pos: int = 0,
+                   endpos: int | None = None) -> list[tuple[int, int, float, str]]:
         found = []
-        for match in _every_match(_CITATION, text):
+        for match in _every_match(_CITATION, text, pos, endpos):
             left = [self.classify(t) for t in _TOKENS.findall(match.group("left"))]
             right_tokens = list(_TOKENS.finditer(match.group("right")))
             right = [self.classify(t.group()) for t in right_tokens]
@@ -1126,15 +1171,26 @@ class PersonRecognizer(EntityRecognizer):
             found.append((match.start(), end, TITLE_SCORE, "citation"))
         return found
 
-    def _key_values(self, text: str) -> list[tuple[int, int, float, str]]:
+    def _key_values(self, text: str, pos: int = 0,
+                    endpos: int | None = None) -> list[tuple[int, int, float, str]]:
+        """Name keys' values, plain and in form data, in ``text[pos:endpos]``."""
+        found = self._values(_KEY_VALUE, text, pos, endpos)
+        found.extend(self._form_values(text, pos, endpos))
+        return found
+
+    def _headers(self, text: str, pos: int = 0,
+                 endpos: int | None = None) -> list[tuple[int, int, float, str]]:
+        """The names of e-mail and git headers in ``text[pos:endpos]``."""
+        return self._values(_HEADER, text, pos, endpos)
+
+    def _values(self, pattern: re.Pattern[str], text: str, pos: int,
+                endpos: int | None) -> list[tuple[int, int, float, str]]:
         found = []
-        for pattern in (_KEY_VALUE, _HEADER):
-            for match in pattern.finditer(text):
-                value = match.group("v").rstrip()
-                if self._names_a_person(value):
-                    start = match.start("v")
-                    found.append((start, start + len(value), KEY_SCORE, "name key"))
-        found.extend(self._form_values(text))
+        for match in pattern.finditer(text, pos, len(text) if endpos is None else endpos):
+            value = match.group("v").rstrip()
+            if self._names_a_person(value):
+                start = match.start("v")
+                found.append((start, start + len(value), KEY_SCORE, "name key"))
         return found
 
     def _names_a_person(self, value: str) -> bool:
@@ -1149,7 +1205,8 @@ class PersonRecognizer(EntityRecognizer):
             return False  # Co-Authored-By: Claude Opus 5.5 <...>: a product
         return sum(1 for c in cs if c == "C") <= len(tokens) // 2
 
-    def _form_values(self, text: str) -> list[tuple[int, int, float, str]]:
+    def _form_values(self, text: str, pos: int = 0,
+                     endpos: int | None = None) -> list[tuple[int, int, float, str]]:
         """A name key's value in a query string or form data (``?nome=Maria+Souza&x=1``,
         ``nome=Jo%C3%A3o%20Silva``), read decoded; the finding covers it as written."""
         if "=" not in text:
@@ -1157,7 +1214,7 @@ class PersonRecognizer(EntityRecognizer):
         from recognizers._escapes import decode_span
 
         found = []
-        for match in _FORM_VALUE.finditer(text):
+        for match in _FORM_VALUE.finditer(text, pos, len(text) if endpos is None else endpos):
             start, end = match.span("v")
             encoded = "+" in match.group("v") or "%" in match.group("v")
             in_query = (text.startswith("&", end)
@@ -1311,8 +1368,8 @@ class PersonRecognizer(EntityRecognizer):
             *(Trigger(pattern, before=REACH, after=REACH, name="title", keyword=True,
                       max_length=TITLE_TRIGGER_LENGTH, accept=self._title_may_name)
               for pattern in _title_triggers()),
-            Trigger(_KEY_TRIGGER, before=0, after=REACH, name="name key"),
-            Trigger(_HEADER_TRIGGER, before=0, after=REACH, name="header"),
+            Trigger(_KEY_TRIGGER, before=0, after=REACH, name="name key", alone=True),
+            Trigger(_HEADER_TRIGGER, before=0, after=REACH, name="header", alone=True),
             Trigger(_CITATION_TRIGGER, before=REACH, after=REACH, accept=_citation_may_name,
                     name="citation"),
             *(Trigger(pattern, before=0, after=REACH, name="attribution")
@@ -1412,6 +1469,43 @@ def _run_end(tokens: list[_Token], classes: list[str], i: int, honor: bool,
 
 #: A line at least this long, broken before a capitalised word, is prose wrapped in lines.
 WRAP_MIN: Final = 40
+#: How far from a prefilter hit a run of capitalised words is still read (see
+#: PersonRecognizer.spans): the blanks, comma and stop between a name and the verb of
+#: saying after it, with room to spare.
+HIT_SLACK: Final = 8
+
+
+def _near(hits: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``hits`` widened by HIT_SLACK on both sides, sorted and merged."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(hits):
+        first, last = start - HIT_SLACK, end + HIT_SLACK
+        if merged and first <= merged[-1][1]:
+            if last > merged[-1][1]:
+                merged[-1] = (merged[-1][0], last)
+        else:
+            merged.append((first, last))
+    return merged
+
+
+#: Triggers whose hits only open a window: the value or header they point at is read
+#: by its own pattern (PersonRecognizer.spans), not from the runs of capitalised words.
+_WINDOW_TRIGGERS: Final = frozenset({"name key", "header"})
+
+
+def _hit_lines(text: str, starts: list[int]) -> list[tuple[int, int]]:
+    """The lines of ``text`` holding the positions ``starts``, once each, in order: each
+    ``(pos, endpos)`` with its line break included (so a pattern's look-ahead sees it)."""
+    lines: list[tuple[int, int]] = []
+    for start in sorted(starts):
+        if lines and start < lines[-1][1]:
+            continue
+        first = text.rfind("\n", 0, start) + 1
+        last = text.find("\n", start)
+        lines.append((first, len(text) if last < 0 else last + 1))
+    return lines
+
+
 #: How much of the line before a line break _chains reads.
 WRAP_READ: Final = 160
 _FIELD_SEPARATOR: Final = re.compile(r"[;\t|]|,(?! )")
@@ -1769,14 +1863,16 @@ def _article_may_name(text: str, start: int, end: int) -> bool:
     return word is not None and fold_name(word.group()) in given_names()
 
 
-def _every_match(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
-    """Every match of ``pattern``, one per start, overlapping ones included (so that
-    where the text begins cannot change which are found)."""
+def _every_match(pattern: re.Pattern[str], text: str, pos: int = 0,
+                 endpos: int | None = None) -> list[re.Match[str]]:
+    """Every match of ``pattern`` in ``text[pos:endpos]``, one per start, overlapping
+    ones included (so that where the text begins cannot change which are found)."""
+    end = len(text) if endpos is None else endpos
     found = []
-    match = pattern.search(text)
+    match = pattern.search(text, pos, end)
     while match is not None:
         found.append(match)
-        match = pattern.search(text, match.start() + 1)
+        match = pattern.search(text, match.start() + 1, end)
     return found
 
 

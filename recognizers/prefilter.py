@@ -65,6 +65,9 @@ class Trigger:
     #: The longest text the pattern can match, when bounded: a backend may then
     #: report only where a hit ends and take ``end - max_length`` as its start.
     max_length: int | None = None
+    #: Scanned alone, never in a union with the entity's other plain triggers, so that
+    #: its hits keep its ``name`` (a recognizer that takes hits reads them by name).
+    alone: bool = False
 
 
 @dataclass(frozen=True, slots=True)

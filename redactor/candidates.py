@@ -68,6 +68,10 @@ class Region:
     end: int
     trust_from: int
     trust_to: int
+    #: The accepted trigger hits the region was built around, as matched (not widened
+    #: by their reach), sorted, each with its trigger's name ("any" for a union of plain
+    #: triggers): a recognizer that ``takes_hits`` reads only the candidates near them.
+    hits: tuple[tuple[int, int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,12 +134,13 @@ class Scanner:
         """Per entity: one union of its plain triggers, and each accepting trigger alone."""
         scans: list[tuple[int, str, Trigger]] = []
         for index, entity in enumerate(self._entities):
-            plain = [t for t in entity.triggers if t.accept is None]
+            plain = [t for t in entity.triggers if t.accept is None and not t.alone]
             if plain:
                 # A union cannot tell which trigger hit: its hits get the widest reach.
                 union = "|".join(f"(?:{t.pattern})" for t in plain)
                 scans.append((index, union, _widest(entity)))
-            scans.extend((index, t.pattern, t) for t in entity.triggers if t.accept is not None)
+            scans.extend((index, t.pattern, t) for t in entity.triggers
+                         if t.accept is not None or t.alone)
         return scans
 
     def _compile_re2(self) -> Callable[[str], list[tuple[int, Trigger, int, int]]]:
@@ -269,26 +274,29 @@ class Scanner:
         (whose hits are not checked), are left out."""
         size = len(text)
         skipped = {i for i, e in enumerate(self._entities) if e.name in skip} if skip else ()
-        spans: dict[int, list[tuple[int, int]]] = {}
+        spans: dict[int, list[tuple[int, int, int, int, str]]] = {}
         for index, trigger, start, end in self._find(text):
             if index in skipped:
                 continue
             if trigger.accept is not None and not trigger.accept(text, start, end):
                 continue
-            spans.setdefault(index, []).append((start - trigger.before, end + trigger.after))
+            spans.setdefault(index, []).append(
+                (start - trigger.before, end + trigger.after, start, end, trigger.name))
         result: dict[str, list[Region]] = {}
         for index, cores in spans.items():
             entity = self._entities[index]
             cores.sort()
             merged: list[Region] = []
-            lo, hi = cores[0]
-            for start, end in cores[1:]:
+            lo, hi, first, last, name = cores[0]
+            hits = [(first, last, name)]
+            for start, end, first, last, name in cores[1:]:
                 if start - hi <= MERGE_GAP + entity.margin_before + entity.margin_after:
                     hi = max(hi, end)
+                    hits.append((first, last, name))
                     continue
-                merged.append(_region(lo, hi, entity, size))
-                lo, hi = start, end
-            merged.append(_region(lo, hi, entity, size))
+                merged.append(_region(lo, hi, entity, size, hits))
+                lo, hi, hits = start, end, [(first, last, name)]
+            merged.append(_region(lo, hi, entity, size, hits))
             result[entity.name] = merged
         return result
 
@@ -609,12 +617,14 @@ def _widest(entity: _Entity) -> Trigger:
     return Trigger("", before=entity.before, after=entity.after, name="any")
 
 
-def _region(core_start: int, core_end: int, entity: _Entity, size: int) -> Region:
+def _region(core_start: int, core_end: int, entity: _Entity, size: int,
+            hits: list[tuple[int, int, str]]) -> Region:
     start = max(0, core_start - entity.margin_before)
     end = min(size, core_end + entity.margin_after)
     trust_from = start + entity.margin_before if start > 0 else 0
     trust_to = end - entity.margin_after if end < size else size
-    return Region(start, end, trust_from, trust_to)
+    hits.sort()
+    return Region(start, end, trust_from, trust_to, tuple(hits))
 
 
 def _byte_to_char(data: bytes, offsets: set[int]) -> dict[int, int]:

@@ -310,14 +310,18 @@ class Analysis:
         for entity, regions in scanner.regions(normalized, skip).items():
             pieces: list[str] = []
             starts: list[int] = []
+            hits: list[tuple[int, int, str]] = []
             position = 0
             for region in regions:
                 starts.append(position)
                 pieces.append(normalized[region.start:region.end])
                 pieces.append("\n")
+                shift = position - region.start
+                hits.extend((max(first, region.start) + shift, min(last, region.end) + shift,
+                             name) for first, last, name in region.hits)
                 position += region.end - region.start + 1
             joined = "".join(pieces)
-            for key, span in self._analyze(joined, [entity], None).items():
+            for key, span in self._analyze(joined, [entity], None, hits).items():
                 index = bisect.bisect_right(starts, span.start) - 1
                 region = regions[index]
                 shift = region.start - starts[index]
@@ -333,8 +337,13 @@ class Analysis:
 
     # ------------------------------------------------------------------ Presidio
 
-    def _analyze(self, normalized: str, entities: list[str], ctx: list[str] | None) -> Found:
-        """Presidio over the text in overlapping chunks: best span per (start, end, entity)."""
+    def _analyze(self, normalized: str, entities: list[str], ctx: list[str] | None,
+                 hits: Sequence[tuple[int, int, str]] | None = None) -> Found:
+        """Presidio over the text in overlapping chunks: best span per (start, end, entity).
+
+        ``hits``: the prefilter's accepted trigger hits in ``normalized`` (sorted), told
+        to the recognizers that read only the candidates next to them (``takes_hits``).
+        """
         from recognizers.username import SPREAD_KEY
 
         found: Found = {}
@@ -346,9 +355,12 @@ class Analysis:
                          if ctx is None or not recognizer.context_words.in_labels(ctx))
         for start, end, keep_from, keep_to in chunks(len(normalized), CHUNK_SIZE, CHUNK_OVERLAP):
             chunk = normalized[start:end]
+            near = None if hits is None else [
+                (max(first, start) - start, min(last, end) - start, name)
+                for first, last, name in hits if first < end and last > start]
             try:
                 with self._lock:
-                    results = self._detect(chunk, entities, ctx, bare)
+                    results = self._detect(chunk, entities, ctx, bare, near)
             except Exception as exc:
                 raise EngineError(f"analysis failed ({type(exc).__name__})") from None
             for result in results:
@@ -374,7 +386,8 @@ class Analysis:
         return recognizers
 
     def _detect(self, text: str, entities: list[str], ctx: list[str] | None,
-                bare: frozenset[str] = frozenset()) -> list[RecognizerResult]:
+                bare: frozenset[str] = frozenset(),
+                hits: list[tuple[int, int, str]] | None = None) -> list[RecognizerResult]:
         """Presidio's analysis of ``text``: AnalyzerEngine.analyze, or its steps run here.
 
         With the pack's recognizers alone (no spaCy model), the steps of
@@ -384,7 +397,9 @@ class Analysis:
         every result, which dominate on short texts and on dense findings; the result
         is the same (tests/integration/test_direct_analysis.py).  ``bare``: ids of the
         recognizers told to skip bare numbers no keyword lifts (BrPhoneRecognizer's
-        ``bare_needs_keyword``).  Hold ``_lock``.
+        ``bare_needs_keyword``).  ``hits``: the prefilter's hits in ``text``, passed to
+        the recognizers that declare ``takes_hits`` (they read only the candidates next
+        to a hit; the prefilter's contract makes that the same findings).  Hold ``_lock``.
         """
         threshold = self.settings.score_threshold
         if not self._direct:
@@ -403,6 +418,9 @@ class Analysis:
                 current = recognizer.analyze(text=text, entities=entities,
                                              nlp_artifacts=self._artifacts,
                                              bare_needs_keyword=True)
+            elif hits is not None and getattr(recognizer, "takes_hits", False):
+                current = recognizer.analyze(text=text, entities=entities,
+                                             nlp_artifacts=self._artifacts, hits=hits)
             else:
                 current = recognizer.analyze(text=text, entities=entities,
                                              nlp_artifacts=self._artifacts)

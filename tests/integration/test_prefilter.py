@@ -691,3 +691,38 @@ def test_the_json_lines_reader_equals_redact_json_without_prefilter(
     got = batch._redact_lines(prefiltered, text, batch.FileReport("zoo.jsonl"))
     assert got == _jsonl_expected(unfiltered, text)
     assert "529.982.247-25" not in got
+
+
+def test_prefiltered_equals_unfiltered_on_real_legal_prose(
+        prefiltered: Redactor, unfiltered: Redactor) -> None:
+    # LeNER-Br's test documents (Brazilian court decisions, vendored with their licence):
+    # prose with people's names, titles and citations nobody here wrote.  PERSON reads
+    # only the runs its hits touch; this proves the runs left unread held no name.
+    from benchmarks import lener
+
+    text = "\n".join(doc.text for doc in lener.documents())
+    found = prefiltered._spans(text, None)
+    assert sum(1 for span in found if span.entity == "PERSON") > 50
+    _same(prefiltered, unfiltered, text)
+
+
+PERSON_CUES = [
+    "-- Voltaire\n", "Texto citado.\n— Machado de Assis\n", "disse Kevin ontem",
+    "Kevin Mitnick, disse", "Kevin disse", "Morre Thiemo Seufer aos 30", "o João chegou",
+    "Dra. Helena", "Sra.(S): Ana", "Maria:\noi\nJoão: tudo bem?\nMaria: sim\n",
+    "[10:22] Ana: oi\n[10:23] Bruno: olá\n", "SILVA, João. Obra.", "De: Paulo Nunes <p@x.org>",
+    '{"nome": "Fernanda"}', "?nome=Maria+Souza&x=1",
+    "A primeira versão do sistema foi escrita e anunciada por Ian\n    Murdock em 1993",
+    "o atendente Marcos", "H. L. Mencken", "Linus Torvalds", "cliente: Lia Souza",
+]
+
+
+@pytest.mark.parametrize("text", PERSON_CUES)
+def test_each_person_cue_is_found_as_unfiltered_far_inside_a_log(
+        text: str, prefiltered: Redactor, unfiltered: Redactor) -> None:
+    # A cue with its name in the middle of a long stretch of capitalised log words that
+    # no hit touches: the windows around the hits are large, the runs read are few.
+    noise = "INFO | Data Security | System Event Provider | Level Task Opcode\n" * 60
+    whole = noise + "\n" + text + "\n\n" + noise
+    assert any(s.entity == "PERSON" for s in unfiltered._spans(whole, None)), text
+    _same(prefiltered, unfiltered, whole)

@@ -262,3 +262,16 @@ def test_the_cache_keeps_the_newest_databases_only(
     assert other.exists()  # only databases are pruned
     # The newest old ones and the two just written survive.
     assert not (folder / f"prefilter-{0:032x}.hsdb").exists()
+
+
+def test_regions_keep_their_hits_with_the_trigger_names() -> None:
+    # A trigger scanned alone keeps its name; plain triggers in a union are "any".
+    scanner = Scanner([Prefilter("E", (
+        Trigger("ab", after=5, name="one", alone=True),
+        Trigger("cd", after=5, name="two"),
+        Trigger("ef", after=5, name="three"),
+    ))], "re")
+    text = "xx ab yy cd " + " " * 5000 + "ef zz"
+    regions = scanner.regions(text)["E"]
+    assert [r.hits for r in regions] == [((3, 5, "one"), (9, 11, "any")),
+                                         ((5012, 5014, "any"),)]
