@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -31,9 +32,11 @@ __all__ = [
     "FLAGS",
     "PackPatternRecognizer",
     "RawContextMixin",
+    "analyze_windows",
     "bounded",
     "cap_scores",
     "make_result",
+    "windows_near",
 ]
 
 #: Patterns of this pack are case sensitive unless they scope ``(?i:...)`` themselves:
@@ -274,4 +277,73 @@ def cap_scores(results: list[RecognizerResult], text: str,
     for result in results:
         if applies(text[result.start:result.end]):
             result.score = min(result.score, ceiling)
+    return results
+
+
+#: How far from a hit :func:`windows_near` looks for a separator before it gives up
+#: (the caller then reads the whole text).
+EDGE_SEARCH: Final = 512
+
+
+def windows_near(text: str, hits: Iterable[tuple[int, int]], before: int, after: int,
+                 separators: str) -> list[tuple[int, int]] | None:
+    """Windows of ``text`` around ``hits``: ``before`` characters before each hit and
+    ``after`` after it, each widened to the nearest character of ``separators`` (or
+    the text's ends), merged; None when a window finds no separator within
+    EDGE_SEARCH characters.
+
+    ``separators`` must be characters no match of the recognizer can hold and that
+    its patterns' boundaries and look-arounds read as they read a text's start or end
+    (blanks, quotes, brackets): a match then lies in one window, and analysing the
+    windows apart finds what analysing the whole text finds there.
+    """
+    if "\n" not in separators:
+        raise ValueError("the windows are joined by line breaks: a line break must separate")
+    last_separator = re.compile(f"[{re.escape(separators)}][^{re.escape(separators)}]*\\Z")
+    separator = re.compile(f"[{re.escape(separators)}]")
+    size = len(text)
+    windows: list[tuple[int, int]] = []
+    for first, last in sorted(hits):
+        lo, hi = max(0, first - before), min(size, last + after)
+        if windows and hi <= windows[-1][1]:
+            continue  # inside the window before
+        if hi < size:
+            found = separator.search(text, hi, hi + EDGE_SEARCH)
+            if found is None and hi + EDGE_SEARCH < size:
+                return None
+            hi = found.start() if found is not None else size
+        if windows and lo <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], hi)
+            continue
+        if lo > 0:
+            found = last_separator.search(text, max(0, lo - EDGE_SEARCH), lo)
+            if found is None and lo > EDGE_SEARCH:
+                return None
+            lo = found.start() + 1 if found is not None else 0
+        if windows and lo <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], hi)
+        else:
+            windows.append((lo, hi))
+    return windows
+
+
+def analyze_windows(analyze: Callable[[str], list[RecognizerResult]], text: str,
+                    windows: list[tuple[int, int]]) -> list[RecognizerResult]:
+    """``analyze`` run once on the ``windows`` of ``text`` joined by line breaks, its
+    results moved back to their places in ``text`` (see :func:`windows_near`)."""
+    if not windows:
+        return []
+    starts: list[int] = []
+    pieces: list[str] = []
+    position = 0
+    for lo, hi in windows:
+        starts.append(position)
+        pieces.append(text[lo:hi])
+        position += hi - lo + 1
+    results = analyze("\n".join(pieces))
+    for result in results:
+        index = bisect_right(starts, result.start) - 1
+        shift = windows[index][0] - starts[index]
+        result.start += shift
+        result.end += shift
     return results

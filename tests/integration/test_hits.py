@@ -1,0 +1,67 @@
+"""Recognizers that take the prefilter's hits read only what the hits point at, and find
+exactly what they find reading the whole text (issue 33: cost per candidate)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from recognizers.base import EDGE_SEARCH, windows_near
+from recognizers.generic import IP_SEPARATORS
+from redactor.config import Settings
+from redactor.engine import Redactor
+
+IP_PIECES = ["192.168.10.21", "10.0.0.1", "::1", "fe80::1%eth0", "::ffff:10.1.2.3", "2001:db8::7",
+             "2001:0db8:0000:0000:0000:ff00:0042:8329", "1.2.3.4/24", "10.1.2.0/24",
+             "Firefox/2.0.0.14", "10.0.0.255", "1.1.1.1.1", "255.255.255.0", "a1:b2::c3",
+             "abc", "ip", "host", ":", ".", "/", "%", "-", "_", "9", " ", "\n", "\t", '"', "'",
+             "[", "]", "(", ")", ",", "=", "&", "?", "é"]
+
+
+@pytest.fixture(scope="module")
+def engine() -> Redactor:
+    return Redactor(Settings(entities=("IP_ADDRESS",)), prefilter="re")
+
+
+def _hits(engine: Redactor, text: str) -> list[tuple[int, int, str]]:
+    scanner = engine._scanner
+    assert scanner is not None
+    return [hit for region in scanner.regions(text).get("IP_ADDRESS", []) for hit in region.hits]
+
+
+def _found(engine: Redactor, text: str, hits: list[tuple[int, int, str]] | None,
+           ) -> set[tuple[int, int, float]]:
+    recognizer = next(r for r in engine._analyzer.registry.recognizers
+                      if "IP_ADDRESS" in r.supported_entities)
+    return {(r.start, r.end, r.score)
+            for r in recognizer.analyze(text, ["IP_ADDRESS"], None, hits=hits)}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(IP_PIECES), max_size=60))
+@example(["x", "10.0.0.1", "x" * 600, " ", "10.0.0.2"])
+def test_the_ip_recognizer_finds_with_hits_what_it_finds_in_the_whole_text(
+        engine: Redactor, pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert _found(engine, text, _hits(engine, text)) == _found(engine, text, None)
+
+
+def test_the_ip_recognizer_reads_only_the_stretches_holding_a_hit(engine: Redactor) -> None:
+    line = "GET /index.html HTTP/1.1 200 Mozilla Firefox user agent ok from 10.1.2.3 done\n"
+    text = line * 50
+    hits = [(a, b) for a, b, _ in _hits(engine, text)]
+    windows = windows_near(text, hits, 0, 0, IP_SEPARATORS)
+    assert windows is not None and len(windows) == 50
+    assert all(text[lo:hi] == "10.1.2.3" for lo, hi in windows)
+    assert len(_found(engine, text, _hits(engine, text))) == 50
+
+
+def test_windows_give_up_without_a_separator_near() -> None:
+    text = "x" * (EDGE_SEARCH + 10) + "10.0.0.1" + "y" * (EDGE_SEARCH + 10)
+    assert windows_near(text, [(EDGE_SEARCH + 10, EDGE_SEARCH + 18)], 0, 0, " \n") is None
+    short = "ab 10.0.0.1 cd"
+    assert windows_near(short, [(3, 11)], 0, 0, " \n") == [(3, 11)]
+    assert windows_near(short, [(3, 11)], 2, 2, " \n") == [(0, 14)]
+    with pytest.raises(ValueError, match="line break"):
+        windows_near(short, [(3, 11)], 0, 0, " ")
