@@ -378,6 +378,11 @@ def _startup(work: Path) -> float:
     return min(times)
 
 
+#: A family's run whose time beyond the start-up is less than this share of it gives no
+#: steady figure (the start-up itself varies by more than that between runs).
+STARTUP_SHARE: Final = 0.25
+
+
 def zoo_main(megabytes: float, costs: bool, only: list[str]) -> int:
     """``--zoo``: the table of every family (see the module's docstring)."""
     import statistics
@@ -410,7 +415,12 @@ def zoo_main(megabytes: float, costs: bool, only: list[str]) -> int:
             output = (work / f"{name}-out" / f"{name}{family.extension}").read_text(
                 encoding="utf-8")
             left = sum(1 for value in set(planted) if value in output)
-            steady = _rate(size, max(seconds - startup, 1e-9))
+            if seconds - startup < STARTUP_SHARE * seconds:
+                # The start-up varies by more than this run's work: no steady figure.
+                print(f"{name:<18} {size:5.1f} {ref_rate:8.2f}/s {'n/a':>9} {'n/a':>6}  "
+                      f"{left}  (start-up is most of the run: use a larger --mb)", flush=True)
+                continue
+            steady = _rate(size, seconds - startup)
             rows.append((name, ref_rate, steady, steady / ref_rate))
             print(f"{name:<18} {size:5.1f} {ref_rate:8.2f}/s {steady:7.2f}/s "
                   f"{steady / ref_rate:6.2f}  {left}", flush=True)
@@ -419,6 +429,9 @@ def zoo_main(megabytes: float, costs: bool, only: list[str]) -> int:
                 print("    costliest alone: " + ", ".join(
                     f"{entity} {1000 * cost:.0f} ms/MB ({regions} regions/MB)"
                     for entity, cost, regions, _ in top), flush=True)
+    if not rows:
+        print("no family ran long enough for a steady figure: use a larger --mb")
+        return 0
     ratios = [row[3] for row in rows]
     worst = min(rows, key=lambda row: row[3])
     print(f"worst family: {worst[0]} at {worst[3]:.2f}x the reference; median ratio "
