@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final
@@ -130,6 +131,21 @@ def _shaped_at(text: str, start: int, end: int) -> bool:
     found = _SUBSCRIBER_AT_END.search(text, start, end)  # the look-behind sees text
     return found is not None and (found.end(1) < end or end == len(text)
                                   or not text[end].isdigit())
+
+
+def _or_inside(skip: Any, spans: Sequence[tuple[int, int]],
+               ) -> Callable[[str, int, int], bool]:
+    """A candidate test: ``skip``'s answer (None: never), or the candidate lies inside
+    one of ``spans`` (sorted and disjoint)."""
+    starts = [start for start, _ in spans]
+
+    def test(text: str, start: int, end: int) -> bool:
+        index = bisect_right(starts, start) - 1
+        if index >= 0 and end <= spans[index][1]:
+            return True
+        return skip is not None and bool(skip(text, start, end))
+
+    return test
 
 
 def _unshaped_candidate(text: str, start: int, end: int) -> bool:
@@ -603,6 +619,13 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
     #: alone; the engine passes the argument on each call instead).
     bare_needs_keyword: bool = False
 
+    #: The entity whose findings decide a number first (see ``analyze``'s ``owned``):
+    #: BR_PHONE finds Brazilian numbers by their shape and keywords.
+    owner_entity: Final = "BR_PHONE"
+    #: An owner's finding scoring above this outranks any result of this recognizer
+    #: (Presidio's phone score lifted by a keyword: the most it can reach).
+    owned_above: Final = min(1.0, max(PhoneRecognizer.SCORE + CONTEXT_BOOST, CONTEXT_FLOOR))
+
     def _unlifted_candidate(self, text: str, start: int, end: int) -> bool:
         """No part of this candidate can be a phone that reaches the threshold."""
         return (not _may_hold_shape(text, start, end)
@@ -620,6 +643,7 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
         nlp_artifacts: NlpArtifacts | None = None,
         *,
         bare_needs_keyword: bool | None = None,
+        owned: Sequence[tuple[int, int]] | None = None,
     ) -> list[RecognizerResult]:
         """python-phonenumbers' matches, with bare digit runs lowered below the threshold.
 
@@ -636,6 +660,12 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
         labels hold no phone keyword: such candidates are then not parsed at all unless
         a keyword stands near them.  The findings are the same; the parsing, the costly
         part in digit-heavy logs, is skipped.
+
+        ``owned``: spans (sorted, disjoint) of ``text`` where the engine already holds a
+        finding of :attr:`owner_entity` scoring above :attr:`owned_above`: a candidate
+        inside one is not parsed.  Whatever it would give lies inside a finding that
+        outranks it, so the engine's output is the same; each Brazilian number a
+        keyword or its written shape gives to BR_PHONE is decided once.
         """
         import phonenumbers
 
@@ -657,6 +687,8 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
             elif skip:
                 matcher.skip_candidate = self._unlifted_candidate
                 matcher.skip_part = self._unlifted_part
+            if owned:
+                matcher.skip_candidate = _or_inside(matcher.skip_candidate, owned)
             for match in matcher:
                 if _is_service_number(match.number):
                     continue  # 0800, 0300, 4004-...: a company's line, not a person's

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from presidio_analyzer import RecognizerResult
 
     from redactor.baseline import Baseline
-    from redactor.candidates import Scanner
+    from redactor.candidates import Region, Scanner
 
 #: Analysis chunk size and overlap, in characters.  The overlap must exceed twice
 #: the longest span plus its context window; identifiers are far shorter.
@@ -103,6 +103,18 @@ class Analysis:
         #: Keyed by a digest: the texts themselves are not kept.
         self._short_found: dict[bytes, Found] = {}
         self._direct = build.direct_analysis_applies(self._analyzer, self._entities)
+        #: Entity -> (owner entity, score): its recognizers skip the candidates inside
+        #: the owner's findings scoring above that (direct analysis, both entities on).
+        self._owned_by: dict[str, tuple[str, float]] = {}
+        if self._direct:
+            for entity in self._entities:
+                recognizer: Any
+                for recognizer in self._analyzer.registry.get_recognizers(build.LANGUAGE,
+                                                                          [entity]):
+                    owner = getattr(recognizer, "owner_entity", None)
+                    if owner is not None and owner in self._entities and owner != entity:
+                        self._owned_by[entity] = (owner, float(recognizer.owned_above))
+        self._owners = frozenset(owner for owner, _ in self._owned_by.values())
         self._recognizers_of: dict[tuple[str, ...], list[Any]] = {}
         #: The no-op engine's artifacts, which no recognizer of the pack reads.
         self._artifacts: Any = (self._analyzer.nlp_engine.process_text("", build.LANGUAGE)
@@ -307,7 +319,10 @@ class Analysis:
         :meth:`_analyze` on the whole text (tests/integration/test_prefilter.py).
         """
         found: Found = {}
-        for entity, regions in scanner.regions(normalized, skip).items():
+        by_entity = scanner.regions(normalized, skip)
+        # An entity whose findings decide another's candidates first (see _owned).
+        for entity, regions in sorted(by_entity.items(), key=lambda item: item[0] not in
+                                      self._owners):
             pieces: list[str] = []
             starts: list[int] = []
             hits: list[tuple[int, int, str]] = []
@@ -321,7 +336,9 @@ class Analysis:
                              name) for first, last, name in region.hits)
                 position += region.end - region.start + 1
             joined = "".join(pieces)
-            for key, span in self._analyze(joined, [entity], None, hits).items():
+            owned = self._owned(entity, found, regions, starts)
+            for key, span in self._analyze(joined, [entity], None, hits,
+                                           owned=owned).items():
                 index = bisect.bisect_right(starts, span.start) - 1
                 region = regions[index]
                 shift = region.start - starts[index]
@@ -335,14 +352,47 @@ class Analysis:
                     found[new_key] = moved
         return found
 
+    def _owned(self, entity: str, found: Found, regions: Sequence[Region],
+               starts: Sequence[int]) -> dict[str, list[tuple[int, int]]] | None:
+        """For an entity some of whose recognizers declare an ``owner_entity``: where that
+        owner's findings so far score above the recognizer's ``owned_above`` (merged,
+        in the coordinates of the joined regions), else None.  Such a recognizer skips
+        the candidates inside them: whatever it found there would lie inside a finding
+        that outranks it, and :func:`~redactor.engine.spans.resolve` would leave
+        nothing of it (tests/integration/test_phones_once.py)."""
+        wanted = self._owned_by.get(entity)
+        if wanted is None:
+            return None
+        owner, above = wanted
+        spans = sorted((s.start, s.end) for s in found.values()
+                       if s.entity == owner and s.score > above)
+        if not spans:
+            return None
+        region_starts = [region.start for region in regions]
+        merged: list[tuple[int, int]] = []
+        for start, end in spans:
+            index = bisect.bisect_right(region_starts, start) - 1
+            if index < 0 or end > regions[index].end:
+                continue  # not wholly inside one region of this entity
+            shift = starts[index] - regions[index].start
+            first, last = start + shift, end + shift
+            if merged and first <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(last, merged[-1][1]))
+            else:
+                merged.append((first, last))
+        return {owner: merged}
+
     # ------------------------------------------------------------------ Presidio
 
     def _analyze(self, normalized: str, entities: list[str], ctx: list[str] | None,
-                 hits: Sequence[tuple[int, int, str]] | None = None) -> Found:
+                 hits: Sequence[tuple[int, int, str]] | None = None, *,
+                 owned: dict[str, list[tuple[int, int]]] | None = None) -> Found:
         """Presidio over the text in overlapping chunks: best span per (start, end, entity).
 
         ``hits``: the prefilter's accepted trigger hits in ``normalized`` (sorted), told
         to the recognizers that read only the candidates next to them (``takes_hits``).
+        ``owned``: per owner entity, spans of ``normalized`` where its findings decide
+        (see :meth:`_owned`).
         """
         from recognizers.username import SPREAD_KEY
 
@@ -358,9 +408,15 @@ class Analysis:
             near = None if hits is None else [
                 (max(first, start) - start, min(last, end) - start, name)
                 for first, last, name in hits if first < end and last > start]
+            # An owned span cut by the chunk's edge is no longer whole: left out.
+            inside = None if owned is None else {
+                owner: [(first - start, last - start) for first, last in spans
+                        if start <= first and last <= end]
+                for owner, spans in owned.items()}
             try:
                 with self._lock:
-                    results = self._detect(chunk, entities, ctx, bare, near)
+                    results = self._detect(chunk, entities, ctx, bare, hits=near,
+                                           owned=inside)
             except Exception as exc:
                 raise EngineError(f"analysis failed ({type(exc).__name__})") from None
             for result in results:
@@ -386,8 +442,10 @@ class Analysis:
         return recognizers
 
     def _detect(self, text: str, entities: list[str], ctx: list[str] | None,
-                bare: frozenset[str] = frozenset(),
-                hits: list[tuple[int, int, str]] | None = None) -> list[RecognizerResult]:
+                bare: frozenset[str] = frozenset(), *,
+                hits: list[tuple[int, int, str]] | None = None,
+                owned: dict[str, list[tuple[int, int]]] | None = None,
+                ) -> list[RecognizerResult]:
         """Presidio's analysis of ``text``: AnalyzerEngine.analyze, or its steps run here.
 
         With the pack's recognizers alone (no spaCy model), the steps of
@@ -399,7 +457,8 @@ class Analysis:
         recognizers told to skip bare numbers no keyword lifts (BrPhoneRecognizer's
         ``bare_needs_keyword``).  ``hits``: the prefilter's hits in ``text``, passed to
         the recognizers that declare ``takes_hits`` (they read only the candidates next
-        to a hit; the prefilter's contract makes that the same findings).  Hold ``_lock``.
+        to a hit; the prefilter's contract makes that the same findings).  ``owned``:
+        passed to the recognizers whose ``owner_entity`` it holds.  Hold ``_lock``.
         """
         threshold = self.settings.score_threshold
         if not self._direct:
@@ -414,16 +473,16 @@ class Analysis:
         results: list[RecognizerResult] = []
         recognizer: Any
         for recognizer in self._recognizers(entities):
+            options: dict[str, Any] = {}
             if recognizer.id in bare:
-                current = recognizer.analyze(text=text, entities=entities,
-                                             nlp_artifacts=self._artifacts,
-                                             bare_needs_keyword=True)
-            elif hits is not None and getattr(recognizer, "takes_hits", False):
-                current = recognizer.analyze(text=text, entities=entities,
-                                             nlp_artifacts=self._artifacts, hits=hits)
-            else:
-                current = recognizer.analyze(text=text, entities=entities,
-                                             nlp_artifacts=self._artifacts)
+                options["bare_needs_keyword"] = True
+            if hits is not None and getattr(recognizer, "takes_hits", False):
+                options["hits"] = hits
+            owner = getattr(recognizer, "owner_entity", None)
+            if owned is not None and owner in owned:
+                options["owned"] = owned[owner]
+            current = recognizer.analyze(text=text, entities=entities,
+                                         nlp_artifacts=self._artifacts, **options)
             if not current and not (ctx and getattr(recognizer, "reads_labels", False)):
                 continue
             for result in current:
