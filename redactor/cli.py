@@ -289,6 +289,7 @@ def _cmd_batch(args: argparse.Namespace, *, scan: bool) -> int:
         raise UsageError("--master goes with --engine spark")
     if threading.current_thread() is threading.main_thread():
         batch.install_termination_handler()
+    batch.want_settled_heap()  # this process is ours: its warm heap may be frozen
     if not args.paths:
         from redactor.api import LazyRedactor
 
