@@ -185,6 +185,9 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
         if self.PLAIN_PATTERNS and not any(c in text for c in ESCAPE_CHARS):
             form = 2 if self.BASIC_PATTERNS and (
                 self.GLUED is None or self.GLUED.search(text) is None) else 1
+        # validate_result and invalidate_result read the matched text alone: asked once
+        # per distinct text in this call (two patterns often match the same CPF).
+        verdicts: dict[str, tuple[bool | None, bool]] = {}
         for pattern, forms in self._compiled_patterns(patterns):
             runs = forms[form] or forms[0]
             for match in runs.finditer(text):
@@ -192,7 +195,11 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
                 if start == end:
                     continue
                 written = text[start:end]
-                validation = self.validate_result(written)
+                verdict = verdicts.get(written)
+                if verdict is None:
+                    verdict = verdicts[written] = (self.validate_result(written),
+                                                   bool(self.invalidate_result(written)))
+                validation, invalid = verdict
                 explanation = self.build_regex_explanation(
                     name, pattern.name, pattern.regex, pattern.score,
                     validation,  # type: ignore[arg-type]  # Presidio passes None too
@@ -200,7 +207,7 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
                 score = pattern.score
                 if validation is not None:
                     score = EntityRecognizer.MAX_SCORE if validation else EntityRecognizer.MIN_SCORE
-                if self.invalidate_result(written):
+                if invalid:
                     score = EntityRecognizer.MIN_SCORE
                 explanation.score = score
                 if score > EntityRecognizer.MIN_SCORE:

@@ -177,3 +177,30 @@ def test_the_plain_forms_are_not_used_where_an_escape_may_be() -> None:
         _same(" ".join(encoded))
         for form in encoded:
             _same(f"valor {form} fim")
+
+
+def test_each_distinct_match_is_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two of the CPF patterns match the masked form, and the text repeats it: the check
+    # digits are asked about once per distinct text within a call (issue 33).
+    from recognizers.br_cpf import BrCpfRecognizer
+
+    recognizer = BrCpfRecognizer()
+    asked: list[str] = []
+    validate, invalidate = recognizer.validate_result, recognizer.invalidate_result
+
+    def spy_validate(text: str) -> bool | None:
+        asked.append("validate " + text)
+        return validate(text)
+
+    def spy_invalidate(text: str) -> bool | None:
+        asked.append("invalidate " + text)
+        return invalidate(text)
+
+    monkeypatch.setattr(recognizer, "validate_result", spy_validate)
+    monkeypatch.setattr(recognizer, "invalidate_result", spy_invalidate)
+    text = "cpf 529.982.247-25; " * 3 + "outro 529.982.247-24"
+    found = recognizer.analyze(text, ["BR_CPF"])
+    assert sorted(asked) == ["invalidate 529.982.247-24", "invalidate 529.982.247-25",
+                             "validate 529.982.247-24", "validate 529.982.247-25"]
+    assert [text[r.start:r.end] for r in sorted(found, key=lambda r: r.start)] \
+        == ["529.982.247-25"] * 3
