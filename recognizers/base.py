@@ -67,6 +67,11 @@ def bounded(core: str) -> str:
     return rf"(?<![0-9A-Za-z])(?:{core})(?![0-9A-Za-z])"
 
 
+#: From this many matches in one text, context scoring first asks whether a keyword is
+#: anywhere in it (one read of the text instead of one window per match).
+_MANY_MATCHES: Final = 16
+
+
 class RawContextMixin:
     """Context scoring on the raw text, for use without a lemmatizing NLP engine.
 
@@ -99,11 +104,15 @@ class RawContextMixin:
     ) -> list[RecognizerResult]:
         """Raise the score of matches with a keyword nearby; see the class docstring."""
         label_hit = bool(context) and self.context_words.in_labels(context or ())
+        # Many matches and no keyword anywhere in the text (a dense run of CPFs): none
+        # is near one, and the windows need not be read one by one.
+        nowhere = (not label_hit and len(raw_recognizer_results) >= _MANY_MATCHES
+                   and not self.context_words.anywhere(text))
         for result in raw_recognizer_results:
             if result.recognition_metadata is None:
                 result.recognition_metadata = {}
             metadata: dict[str, Any] = result.recognition_metadata
-            distance = 0 if label_hit else self.context_words.distance(
+            distance = 0 if label_hit else None if nowhere else self.context_words.distance(
                 text, result.start, result.end)
             if distance is not None:
                 if self.CONTEXT_SCORE is not None:
@@ -188,6 +197,7 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
         # validate_result and invalidate_result read the matched text alone: asked once
         # per distinct text in this call (two patterns often match the same CPF).
         verdicts: dict[str, tuple[bool | None, bool]] = {}
+        kept: set[tuple[int, int, float]] = set()
         for pattern, forms in self._compiled_patterns(patterns):
             runs = forms[form] or forms[0]
             for match in runs.finditer(text):
@@ -200,24 +210,30 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
                     verdict = verdicts[written] = (self.validate_result(written),
                                                    bool(self.invalidate_result(written)))
                 validation, invalid = verdict
-                explanation = self.build_regex_explanation(
-                    name, pattern.name, pattern.regex, pattern.score,
-                    validation,  # type: ignore[arg-type]  # Presidio passes None too
-                    FLAGS)
                 score = pattern.score
                 if validation is not None:
                     score = EntityRecognizer.MAX_SCORE if validation else EntityRecognizer.MIN_SCORE
                 if invalid:
                     score = EntityRecognizer.MIN_SCORE
+                if score <= EntityRecognizer.MIN_SCORE:
+                    continue
+                if (start, end, score) in kept:
+                    # Equal to a result already made (RecognizerResult's equality):
+                    # remove_duplicates' set would keep that first one alone.
+                    continue
+                kept.add((start, end, score))
+                explanation = self.build_regex_explanation(
+                    name, pattern.name, pattern.regex, pattern.score,
+                    validation,  # type: ignore[arg-type]  # Presidio passes None too
+                    FLAGS)
                 explanation.score = score
-                if score > EntityRecognizer.MIN_SCORE:
-                    results.append(RecognizerResult(
-                        entity_type=entity, start=start, end=end, score=score,
-                        analysis_explanation=explanation,
-                        recognition_metadata={
-                            RecognizerResult.RECOGNIZER_NAME_KEY: name,
-                            RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
-                        }))
+                results.append(RecognizerResult(
+                    entity_type=entity, start=start, end=end, score=score,
+                    analysis_explanation=explanation,
+                    recognition_metadata={
+                        RecognizerResult.RECOGNIZER_NAME_KEY: name,
+                        RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
+                    }))
         return EntityRecognizer.remove_duplicates(results)
 
     def _compiled_patterns(self, patterns: list[Pattern]) -> list[tuple[Pattern, list[Any]]]:
