@@ -11,6 +11,7 @@ keys count, and how, is :mod:`recognizers.secret.keys`; which values are none,
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Iterator
@@ -357,7 +358,29 @@ def _assignment_of(text: str, key_start: int, key_end: int, key: str) -> Hit | N
         return None
     span, _syntax = after
     value = text[span.start:span.end]
-    if placeholder(value):
+    verdict = _verdict(key, value)
+    if verdict is None:
+        return None
+    if kind != "weak" and "chave" in key.lower() and chave_is_other(text, key_start, value):
+        return None
+    return Hit(span.start, span.end, *verdict)
+
+
+#: How many (key, value) verdicts :func:`_verdict` remembers.
+VERDICT_CACHE_SIZE: Final = 4096
+
+
+@functools.lru_cache(maxsize=VERDICT_CACHE_SIZE)
+def _verdict(key: str, value: str) -> tuple[Kind, float] | None:
+    """The kind and score of ``value`` given to ``key`` (a key of some class), or None
+    when it is none: what depends on the two texts alone, remembered.
+
+    The prefilter's key trigger asks this of each key it hits and the recognizer asks
+    again of the same values; logs repeat their values too (a session in each request
+    line).  The values stay in this process's memory only, like the text being redacted
+    (as the check digits' cache does: recognizers.checksums)."""
+    kind = key_class(key)
+    if kind is None or placeholder(value):
         return None
     if _IDENTIFIER.fullmatch(value) and key_class(value) in ("password", "secret", "aws"):
         return None  # a variable named after the secret: password=db_password
@@ -366,10 +389,8 @@ def _assignment_of(text: str, key_start: int, key_end: int, key: str) -> Hit | N
     if kind == "weak":
         if not high_entropy(value) or WORDY.search(value):
             return None
-        return Hit(span.start, span.end, HIGH_ENTROPY, ENTROPY_SCORE)
-    if "chave" in key.lower() and chave_is_other(text, key_start, value):
-        return None
-    return Hit(span.start, span.end, keyed_kind(kind), KEYED_SCORE)
+        return HIGH_ENTROPY, ENTROPY_SCORE
+    return keyed_kind(kind), KEYED_SCORE
 
 
 _KEY_RUN: Final = re.compile(r"[A-Za-z0-9_./\-]+")
