@@ -315,8 +315,11 @@ def _email_patterns(flags: int) -> tuple[Any, Any, Any, Any, Any]:
     import regex
 
     return (
-        # Each "@" with the run of local-part characters before it, read once.
-        regex.compile(f"(?<!{_EMAIL_RUN_CHAR}){_EMAIL_RUN_CHAR}*+@", flags),
+        # The run of local-part characters before an "@", read backwards from it (at
+        # most EMAIL_LOCAL_REACH + 1 of them): the "@"s are found by str.find, and a
+        # pattern scanning for them tried every position of the text (a fifth of the
+        # time on PostgreSQL logs).
+        regex.compile(f"{_EMAIL_RUN_CHAR}*+", flags | regex.REVERSE),
         # A local part ends with one of its characters other than the dot.
         regex.compile(_EMAIL_CHAR, flags),
         # Where a local part may start: the leftmost place in the run wins.
@@ -329,17 +332,25 @@ def _email_patterns(flags: int) -> tuple[Any, Any, Any, Any, Any]:
     )
 
 
+def _positions(text: str, char: str) -> Iterator[int]:
+    """Where ``char`` stands in ``text``, in order."""
+    at = text.find(char)
+    while at >= 0:
+        yield at
+        at = text.find(char, at + 1)
+
+
 def email_spans(text: str, flags: int) -> list[tuple[int, int]]:
     """Where Presidio's e-mail pattern matches (as ``finditer``), in linear time.
 
     The same matches for local parts of up to EMAIL_LOCAL_REACH characters; of a
     longer run before the "@", only that many characters are read.
     """
-    runs, last_char, first_char, domain_run, domain = _email_patterns(flags)
+    run_before, last_char, first_char, domain_run, domain = _email_patterns(flags)
     spans: list[tuple[int, int]] = []
     last_end = 0
-    for run in runs.finditer(text):
-        at = run.end() - 1
+    for at in _positions(text, "@"):
+        run = run_before.match(text, max(0, at - EMAIL_LOCAL_REACH - 1), at)
         low = max(run.start(), last_end, at - EMAIL_LOCAL_REACH)
         if at <= low or last_char.fullmatch(text, at - 1, at) is None:
             continue

@@ -295,3 +295,52 @@ def test_context_distance_matches_the_window_scan() -> None:
         text = f"{left} VALUE {right}"
         start = len(left) + 1
         assert context.distance(text, start, start + 5) == window_scan(text, start, start + 5)
+
+
+
+def _email_spans_forward(text: str, flags: int) -> list[tuple[int, int]]:
+    """email_spans as it was before issue 33: the runs before each "@" found by a
+    forward pattern that tried every position of the text (the reference)."""
+    from recognizers.generic import _EMAIL_RUN_CHAR, EMAIL_LOCAL_REACH, _email_patterns
+
+    _, last_char, first_char, domain_run, domain = _email_patterns(flags)
+    runs = regex.compile(f"(?<!{_EMAIL_RUN_CHAR}){_EMAIL_RUN_CHAR}*+@", flags)
+    spans: list[tuple[int, int]] = []
+    last_end = 0
+    for run in runs.finditer(text):
+        at = run.end() - 1
+        low = max(run.start(), last_end, at - EMAIL_LOCAL_REACH)
+        if at <= low or last_char.fullmatch(text, at - 1, at) is None:
+            continue
+        host = domain.match(text, at + 1, domain_run.match(text, at + 1).end())
+        if host is None:
+            continue
+        start = first_char.search(text, low, at)
+        if start is None:
+            continue
+        spans.append((start.start(), host.end()))
+        last_end = host.end()
+    return spans
+
+
+def test_email_spans_read_each_run_backwards_as_a_forward_scan_would() -> None:
+    # email_spans finds each "@" and reads the run before it backwards (issue 33).  Runs
+    # around EMAIL_LOCAL_REACH characters long are where the two ways could part.
+    from recognizers.generic import EMAIL_LOCAL_REACH, email_spans
+
+    flags = regex.DOTALL | regex.MULTILINE | regex.IGNORECASE
+    rng = random.Random(11)
+    sizes = (0, 1, 5, EMAIL_LOCAL_REACH - 1, EMAIL_LOCAL_REACH, EMAIL_LOCAL_REACH + 1,
+             EMAIL_LOCAL_REACH + 2, 300)
+    found = 0
+    for _ in range(600):
+        pieces = []
+        for _ in range(rng.randint(1, 4)):
+            pieces.append("".join(rng.choice("ab.1_-é ") if rng.random() < 0.1
+                                  else rng.choice("ab.1_-") for _ in range(rng.choice(sizes))))
+            pieces.append(rng.choice(("@x.com ", "@", " @b.org", "@@c.net", " ", "\n@d.io")))
+        text = "".join(pieces)
+        expected = _email_spans_forward(text, flags)
+        found += len(expected)
+        assert email_spans(text, flags) == expected, text
+    assert found > 150
