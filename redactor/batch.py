@@ -640,21 +640,27 @@ def loads_keeping_numbers(text: str) -> Any:
     each repeated key of an object kept apart (``json.loads`` keeps the last value of a
     key written twice: the first would be lost, or kept unredacted)."""
 
-    def number(written: str) -> JsonNumber:
-        value = JsonNumber(written)
-        value.text = written
-        return value
+    return json.loads(text, parse_float=_json_number, object_pairs_hook=_json_members)
 
-    def members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        found: dict[str, Any] = {}
-        for key, value in pairs:
-            name = key
-            while name in found:
-                name += _DUPLICATE
-            found[name] = value
+
+def _json_number(written: str) -> JsonNumber:
+    value = JsonNumber(written)
+    value.text = written
+    return value
+
+
+def _json_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's members, a repeated key marked (see _DUPLICATE)."""
+    found = dict(pairs)  # at C speed: objects rarely repeat a key
+    if len(found) == len(pairs):
         return found
-
-    return json.loads(text, parse_float=number, object_pairs_hook=members)
+    found = {}
+    for key, value in pairs:
+        name = key
+        while name in found:
+            name += _DUPLICATE
+        found[name] = value
+    return found
 
 
 def dumps_keeping_numbers(value: Any, **options: Any) -> str:
