@@ -115,6 +115,10 @@ def fold(text: str) -> str:
 
 
 _WORD = re.compile(r"[^\W_]+")
+#: The last ASCII word of a stretch and the ASCII separators after it (searched with an
+#: end position: ``\Z`` is that end), within _LAST_WORD_REACH characters.
+_LAST_WORD: Final = re.compile(r"(?<![A-Za-z0-9])([A-Za-z0-9]+)[^A-Za-z0-9\x80-\U0010ffff]*\Z")
+_LAST_WORD_REACH: Final = 48
 
 
 def words(text: str) -> list[str]:
@@ -196,6 +200,8 @@ class ContextWords:
         """
         # 24 characters per word is generous for log text and bounds the work per match.
         lo, hi = max(0, start - 24 * self.before), min(len(text), end + 24 * self.after)
+        if self.before and self._keyword_right_before(text, lo, start):
+            return 0  # ``user=alice``: no keyword can be nearer
         if not self.anywhere(text[lo:hi]):
             return None  # no keyword in reach: the words need not be counted
         index = _index_for(text)
@@ -223,6 +229,22 @@ class ContextWords:
             gap = j - 1
             nearest = gap if nearest is None else min(nearest, gap)
         return nearest
+
+    def _keyword_right_before(self, text: str, lo: int, start: int) -> bool:
+        """Is the last word of ``text[lo:start]`` a single-word keyword, read without
+        counting words?  Only where that word, the character before it and what follows
+        it up to ``start`` are ASCII: there its fold is its lower case and no folding of
+        the text around it can join it to anything, so it is the last of the slice's
+        :func:`words` (unless ``lo`` cuts it, which is left to the full count)."""
+        found = _LAST_WORD.search(text, max(lo, start - _LAST_WORD_REACH), start)
+        if found is None:
+            return False
+        begin = found.start()
+        if begin <= lo or not text[begin - 1:start].isascii():
+            return False
+        token = found.group(1).lower()
+        single = self._single
+        return token in single or (token.endswith("s") and token[:-1] in single)
 
     def _occurrences(self, tokens: list[str]) -> list[tuple[int, int]]:
         """Where keywords stand in ``tokens``, as ``(first, after last)`` word indexes."""
