@@ -234,7 +234,7 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
                         RecognizerResult.RECOGNIZER_NAME_KEY: name,
                         RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
                     }))
-        return EntityRecognizer.remove_duplicates(results)
+        return remove_duplicates(results)
 
     def _compiled_patterns(self, patterns: list[Pattern]) -> list[tuple[Pattern, list[Any]]]:
         """Each pattern with ``re``'s compilation of it (``regex``'s where ``re`` cannot
@@ -272,6 +272,29 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
                     for pattern, best in self.PREFILTER if best >= threshold]
         triggers.extend(keyword_triggers(self.context_words.keywords, self.MAX_LENGTH))
         return Prefilter(self.ENTITY, tuple(triggers))
+
+
+def remove_duplicates(results: list[RecognizerResult]) -> list[RecognizerResult]:
+    """Presidio's ``EntityRecognizer.remove_duplicates``, without its work when no two
+    results overlap (a dense run of CPFs): it would then keep each result of a
+    non-zero score and order them as below, since a result it drops is one equal to
+    or contained in another."""
+    if len(results) > 1:
+        ordered = sorted(results, key=_start_end)
+        end = -1
+        for result in ordered:
+            if result.start < end or result.end <= result.start:
+                return EntityRecognizer.remove_duplicates(results)
+            end = result.end
+    return sorted((r for r in results if r.score != 0), key=_ranked)
+
+
+def _start_end(result: RecognizerResult) -> tuple[int, int]:
+    return result.start, result.end
+
+
+def _ranked(result: RecognizerResult) -> tuple[float, int, int]:
+    return -result.score, result.start, -(result.end - result.start)
 
 
 def make_result(recognizer: EntityRecognizer, entity: str, start: int, end: int, *,

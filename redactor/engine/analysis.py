@@ -468,7 +468,7 @@ class Analysis:
                 return self._analyzer.analyze(text=text, language=build.LANGUAGE,
                                               entities=entities, score_threshold=threshold,
                                               context=ctx)
-        from presidio_analyzer import EntityRecognizer
+        from recognizers.base import remove_duplicates
 
         results: list[RecognizerResult] = []
         recognizer: Any
@@ -496,7 +496,7 @@ class Analysis:
             enhanced = recognizer.enhance_using_context(text, current, [], self._artifacts,
                                                         ctx)
             results.extend(r for r in enhanced if r.score >= threshold)
-        return EntityRecognizer.remove_duplicates(results)
+        return remove_duplicates(results)
 
 
 def _outside_tokens(text: str, spans: list[Span]) -> list[Span]:
