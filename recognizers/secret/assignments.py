@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from recognizers.secret.chat import chat_value
@@ -396,12 +396,40 @@ def _verdict(key: str, value: str) -> tuple[Kind, float] | None:
 _KEY_RUN: Final = re.compile(r"[A-Za-z0-9_./\-]+")
 
 
-def key_values(text: str) -> Iterator[Hit]:
-    """The values given to keys that name a secret."""
+#: How far past its hit the key trigger's accept looks for the word it judges
+#: (recognizers.secret.recognizer._accept_key_word).
+ACCEPT_SLACK: Final = 8
+
+
+def key_values(text: str, accepted: Sequence[tuple[int, int]] | None = None) -> Iterator[Hit]:
+    """The values given to keys that name a secret.
+
+    ``accepted``: the key trigger's accepted hits in ``text`` (sorted by start), from
+    the prefilter that judged every key word of the text it scanned.  A word no
+    accepted hit reaches was judged to give nothing (its hit's accept asked
+    :func:`assignment` about this very word): only its key's end is read, which later
+    words need.  (The trigger's words include every word of KEY_WORD, and a hit stands
+    at each word's start: python's ``re`` and RE2 are restarted at every position,
+    and hyperscan reports each end, with its leftmost start.)"""
     done_to = -1
+    pending = iter(accepted) if accepted is not None else None
+    reach = -1  # the furthest a word may end and still be one an accepted hit judged
+    upcoming = next(pending, None) if pending is not None else None
     for word in key_words(text):
         if word.start() < done_to:
             continue
+        if pending is not None:
+            while upcoming is not None and upcoming[0] <= word.start():
+                reach = max(reach, upcoming[1] + ACCEPT_SLACK)
+                upcoming = next(pending, None)
+            if word.end() > reach:
+                bounds = _key_bounds(text, word.start(), word.end())
+                key_end = bounds[1] if bounds is not None else word.end()
+                done_to = key_end
+                if key_end == word.end():
+                    run = _KEY_RUN.match(text, word.start())
+                    done_to = run.end() if run else key_end
+                continue
         _, key_end, found = assignment(text, word.start(), word.end())
         done_to = key_end
         if key_end == word.end() and found is None:

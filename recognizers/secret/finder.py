@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Final
 
 from recognizers.secret.assignments import key_values
@@ -35,12 +35,17 @@ def _rank(hit: Hit) -> tuple[float, int]:
     return hit.score, -generic
 
 
-def find_secrets(text: str) -> list[tuple[int, int, str, float]]:
+def find_secrets(text: str, key_hits: Sequence[tuple[int, int]] | None = None,
+                 ) -> list[tuple[int, int, str, float]]:
     """Every secret in ``text`` as ``(start, end, kind, score)``, sorted; one kind per
-    span (the most specific); spans may overlap."""
+    span (the most specific); spans may overlap.
+
+    ``key_hits``: the key trigger's accepted hits, when the prefilter judged the key
+    words of ``text`` (see :func:`~recognizers.secret.assignments.key_values`)."""
     best: dict[tuple[int, int], Hit] = {}
     for detect in DETECTORS:
-        for hit in detect(text):
+        found = key_values(text, key_hits) if detect is key_values else detect(text)
+        for hit in found:
             key = (hit.start, hit.end)
             current = best.get(key)
             if current is None or _rank(hit) > _rank(current):

@@ -5,13 +5,14 @@ prefilter's triggers.  The only module of the package that imports Presidio."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult
 
 from recognizers._text import longest_first
 from recognizers.base import CONTEXT_DISTANCE_KEY
-from recognizers.secret.assignments import assignment, keyed_kind
+from recognizers.secret.assignments import ACCEPT_SLACK, assignment, keyed_kind
 from recognizers.secret.commands import MAX_COMMAND_VALUE
 from recognizers.secret.common import ENTITY, KEYED_SCORE, MAX_KEY, MAX_VALUE, RECOGNIZER_NAME
 from recognizers.secret.filters import chave_is_other, message, placeholder
@@ -97,11 +98,21 @@ class SecretRecognizer(EntityRecognizer):
                                   RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
                                   CONTEXT_DISTANCE_KEY: 0})
 
+    #: ``analyze`` takes the prefilter's hits: the key words its accept judged to give
+    #: nothing are not judged again.
+    takes_hits: Final = True
+
     def analyze(self, text: str, entities: list[str],
-                nlp_artifacts: NlpArtifacts | None = None) -> list[RecognizerResult]:
-        """One result per secret; the kind is in the recognizer name."""
+                nlp_artifacts: NlpArtifacts | None = None,
+                hits: Sequence[tuple[int, int, str]] | None = None) -> list[RecognizerResult]:
+        """One result per secret; the kind is in the recognizer name.
+
+        ``hits``: the prefilter's accepted hits in ``text`` with their triggers' names,
+        when the engine analyses the windows around them."""
+        key_hits = None if hits is None else sorted((first, last) for first, last, name in hits
+                                                    if name == KEY_TRIGGER)
         return [self._result(start, end, kind, score)
-                for start, end, kind, score in find_secrets(text)]
+                for start, end, kind, score in find_secrets(text, key_hits)]
 
     def prefilter(self, threshold: float) -> Prefilter:
         """Format starts, armour lines, key words, auth schemes and manifest kinds."""
@@ -130,7 +141,7 @@ class SecretRecognizer(EntityRecognizer):
             Trigger("LS0tLS1CRUdJTi", after=MAX_B64_KEY + 32, name="pem-base64"),
             # A key holding a word that names a secret, and its value.
             Trigger(f"(?i:{key_words})", before=MAX_KEY + 8,
-                    after=MAX_KEY + 8 + MAX_VALUE + 8, name="key",
+                    after=MAX_KEY + 8 + MAX_VALUE + 8, name=KEY_TRIGGER,
                     accept=_accept_key_word),
             Trigger("(?:Bearer|Basic|Token|Digest|Negotiate|NTLM|ApiKey|SSWS|Splunk|Bot)[ \t]",
                     after=MAX_VALUE + 16,
@@ -145,9 +156,13 @@ class SecretRecognizer(EntityRecognizer):
         return Prefilter(ENTITY, tuple(triggers), margin_before=MARGIN, margin_after=MARGIN)
 
 
+#: The name of the trigger of key words (its hits are passed back to ``analyze``).
+KEY_TRIGGER: Final = "key"
+
+
 def _accept_key_word(text: str, start: int, end: int) -> bool:
     """The trigger's word is in a key that is given a value that counts."""
-    match = KEY_WORD.search(text, start, min(len(text), end + 8))
+    match = KEY_WORD.search(text, start, min(len(text), end + ACCEPT_SLACK))
     if match is None:
         return True  # a spelling the finder reads otherwise: keep (a superset)
     return assignment(text, match.start(), match.end())[2] is not None
