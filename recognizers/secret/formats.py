@@ -204,19 +204,23 @@ def compiled_formats() -> tuple[_Format, ...]:
     return tuple(formats)
 
 
+@functools.cache
+def _needles() -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Each needle of the formats, with the formats (their indexes) it opens."""
+    opens: dict[str, list[int]] = {}
+    for index, entry in enumerate(compiled_formats()):
+        for needle in entry.needles:
+            opens.setdefault(needle, []).append(index)
+    return tuple((needle, tuple(indexes)) for needle, indexes in opens.items())
+
+
 def provider_tokens(text: str) -> Iterator[Hit]:
-    """The provider tokens of ``text``, by their formats."""
-    present: dict[str, bool] = {}
-
-    def holds(needle: str) -> bool:
-        found = present.get(needle)
-        if found is None:
-            found = present[needle] = needle in text
-        return found
-
-    for entry in compiled_formats():
-        if not any(holds(needle) for needle in entry.needles):
-            continue
+    """The provider tokens of ``text``, by their formats (those of which it holds a
+    needle, asked needle by needle: a short text, a JSON value, holds few of them)."""
+    formats = compiled_formats()
+    wanted = sorted({index for needle, indexes in _needles() if needle in text
+                     for index in indexes})
+    for entry in (formats[index] for index in wanted):
         for match in entry.matches(text):
             start, end = match.span(entry.group)
             if end <= start:

@@ -1,0 +1,55 @@
+"""provider_tokens runs the formats whose needles a text holds, found needle by needle
+(issue 33: a JSON value is a short text, and each format asked in turn cost ~100 µs per
+value).  The findings must be those of asking each format for its needles."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from recognizers.secret.common import Hit
+from recognizers.secret.formats import compiled_formats, provider_tokens
+
+
+def _format_by_format(text: str) -> Iterator[Hit]:
+    """provider_tokens before issue 33: each format checks its own needles (reference)."""
+    from recognizers.secret import formats as module
+
+    for entry in compiled_formats():
+        if not any(needle in text for needle in entry.needles):
+            continue
+        for match in entry.matches(text):
+            start, end = match.span(entry.group)
+            if end <= start:
+                continue
+            if entry.kind is module.ARTIFACTORY_TOKEN:
+                while start < end and text[start] in module._BOUNDARY_CHARS:
+                    start += 1
+                while end > start and text[end - 1] in module._BOUNDARY_CHARS:
+                    end -= 1
+            elif entry.group == 0 and start and text[start - 1] in module._NO_RUN_BEFORE:
+                continue
+            if entry.kind is module.CONNECTION_STRING_PASSWORD \
+                    and module.placeholder(match.group(1)):
+                continue
+            yield Hit(start, end, entry.kind, module.FORMAT_SCORE)
+
+
+TOKENS = ["ghp_" + "a1B2" * 9, "AKIA" + "ABCDEFGHIJKLMNOP", "xoxb-123456789012-1234567890123-"
+          + "a" * 24, "sk-" + "A1b2C3d4" * 6, "glpat-" + "x1Y2z3W4v5U6t7S8r9Q0", "npm_" + "a" * 36,
+          "AIza" + "B" * 35, "SG." + "c" * 22 + "." + "d" * 43, "123456789:" + "E" * 35,
+          "Server=db;Password=Xy9#kLm2;", "https://user:pa55w0rd@example.com", "pypi-" + "f" * 60]
+NOISE = ["key: ", "value", " ", ":", "-us", "task-", "SG", "xo", "=", '"', "\n", "aws", "AKI",
+         "glpat", "10:45:07", "é"]
+
+
+def test_the_same_tokens_as_format_by_format() -> None:
+    rng = random.Random(5)
+    found = 0
+    for _ in range(3000):
+        text = "".join(rng.choice(TOKENS if rng.random() < 0.2 else NOISE)
+                       for _ in range(rng.randint(0, 12)))
+        expected = list(_format_by_format(text))
+        found += len(expected)
+        assert list(provider_tokens(text)) == expected, text
+    assert found > 500
