@@ -40,8 +40,8 @@ def find_secrets(text: str, key_hits: Sequence[tuple[int, int]] | None = None,
     """Every secret in ``text`` as ``(start, end, kind, score)``, sorted; one kind per
     span (the most specific); spans may overlap.
 
-    ``key_hits``: the key trigger's accepted hits, when the prefilter judged the key
-    words of ``text`` (see :func:`~recognizers.secret.assignments.key_values`)."""
+    ``key_hits``: the key trigger's accepted hits, sorted by start, when the prefilter
+    judged the key words of ``text`` (see :func:`~recognizers.secret.assignments.key_values`)."""
     best: dict[tuple[int, int], Hit] = {}
     for detect in DETECTORS:
         found = key_values(text, key_hits) if detect is key_values else detect(text)
