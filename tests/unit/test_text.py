@@ -75,8 +75,10 @@ def test_many_matches_in_one_text_use_the_index() -> None:
     import recognizers._text as text_module
 
     words = ContextWords(["cpf"])
-    text = "cpf 1 " * 100
-    answers = [words.distance(text, 4 + 6 * k, 5 + 6 * k) for k in range(40)]
+    # The word right before each match is no keyword ("x"): the words are counted (a
+    # keyword right before is answered without them), and the next "cpf" is the nearest.
+    text = "cpf x 1 " * 100
+    answers = [words.distance(text, 6 + 8 * k, 7 + 8 * k) for k in range(40)]
     assert answers == [0] * 40
     assert text_module._recent.state[0] is text and text_module._recent.state[2] is not None
 
