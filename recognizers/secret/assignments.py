@@ -422,15 +422,12 @@ def key_values(text: str, accepted: Sequence[tuple[int, int]] | None = None) -> 
             while upcoming is not None and upcoming[0] <= word.start():
                 reach = max(reach, upcoming[1] + ACCEPT_SLACK)
                 upcoming = next(pending, None)
-            if word.end() > reach:
-                bounds = _key_bounds(text, word.start(), word.end())
-                key_end = bounds[1] if bounds is not None else word.end()
-                done_to = key_end
-                if key_end == word.end():
-                    run = _KEY_RUN.match(text, word.start())
-                    done_to = run.end() if run else key_end
-                continue
-        _, key_end, found = assignment(text, word.start(), word.end())
+        if pending is not None and word.end() > reach:
+            # Judged to give nothing: only where its key ends is read.
+            bounds = _key_bounds(text, word.start(), word.end())
+            key_end, found = (bounds[1] if bounds is not None else word.end()), None
+        else:
+            _, key_end, found = assignment(text, word.start(), word.end())
         done_to = key_end
         if key_end == word.end() and found is None:
             # A run of key characters too long for a key: none of its words is one.
