@@ -854,8 +854,11 @@ def not_a_host(text: str, start: int, end: int) -> bool:
     address = _address(written.split("%", 1)[0])
     if address is None:
         return False
-    if address.is_loopback or address.is_unspecified or address.is_multicast \
-            or address.is_reserved:
+    # An IPv4-mapped address (``::ffff:93.184.216.34``, as a dual-stack sshd logs its
+    # clients) names the IPv4 host it maps: ipaddress counts all of ::ffff:0:0/96 as
+    # reserved.
+    host = address.ipv4_mapped if address.version == 6 and address.ipv4_mapped else address
+    if host.is_loopback or host.is_unspecified or host.is_multicast or host.is_reserved:
         return True
     if address.version == 4:
         value = int(address)

@@ -25,6 +25,7 @@ def found(engine: Redactor, text: str) -> list[tuple[str, str]]:
     "remendos (vejaSeção 4.2.7.9, “Enviando correções”).",
     "os níveis estão em Seção\n          12.4.1.3, `Arquivo de configuração'.",
     "multicast 224.0.0.251 e ff02::1",
+    "mapped loopback ::ffff:127.0.0.1 and ::ffff:0.0.0.0",
 ])
 def test_addresses_that_name_no_host(engine: Redactor, text: str) -> None:
     assert [v for e, v in found(engine, text) if e == "IP_ADDRESS"] == []
@@ -36,6 +37,10 @@ def test_addresses_that_name_no_host(engine: Redactor, text: str) -> None:
     ("inet 192.168.1.10/24 brd 192.168.1.255", "192.168.1.10/24"),
     ("cliente em 10.0.0.1 Fulano", "10.0.0.1"),
     ("v6 2001:db8::5 ok", "2001:db8::5"),
+    # A dual-stack sshd writes its IPv4 clients mapped; ipaddress counts ::ffff:0:0/96
+    # as reserved, the host it maps is not.
+    ("Failed publickey for root from ::ffff:203.0.113.9 port 51332 ssh2",
+     "::ffff:203.0.113.9"),
 ])
 def test_host_addresses_are_still_found(engine: Redactor, text: str, address: str) -> None:
     assert ("IP_ADDRESS", address) in found(engine, text)
