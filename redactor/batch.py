@@ -46,7 +46,7 @@ from types import FrameType
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, cast
 
 from redactor.errors import ConfigError, EngineBuildError, InputError, UsageError
-from redactor.jsonio import TooDeep
+from redactor.jsonio import DUPLICATE_KEY_MARK, TooDeep
 
 if TYPE_CHECKING:
     from redactor.baseline import Baseline
@@ -623,10 +623,7 @@ class JsonNumber(float):
     text: str
 
 
-#: Marks the second and later occurrences of a key in one JSON object (one more of it
-#: each), so that every occurrence is redacted and written back: a private-use
-#: character, which no recognizer reads as part of anything.
-_DUPLICATE: Final = "\U0010fffd"
+_DUPLICATE: Final = DUPLICATE_KEY_MARK
 #: A key's marks as json.dumps(..., ensure_ascii=False) writes them: before '": '.
 _DUPLICATE_WRITTEN: Final = re.compile(_DUPLICATE + '+(?=": )')
 

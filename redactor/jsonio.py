@@ -22,12 +22,26 @@ import json
 import math
 from typing import Any, Final
 
-__all__ = ["MAX_DEPTH", "TooDeep", "depth_exceeds", "dumps", "loads"]
+__all__ = ["DUPLICATE_KEY_MARK", "MAX_DEPTH", "TooDeep", "depth_exceeds", "dumps", "key_name",
+           "loads"]
 
 #: Containers nested deeper than this are refused.  Python's own JSON encoder and
 #: decoder recurse, so a limit well below the interpreter's recursion limit keeps
 #: every later step (walking, rendering) safe whatever the input's shape.
 MAX_DEPTH: Final = 400
+
+
+#: Marks the second and later occurrences of a key in one JSON object (one more of it
+#: each; see redactor.batch.loads_keeping_numbers), so that every occurrence is redacted
+#: and written back: a private-use character, which no recognizer reads as part of
+#: anything.
+DUPLICATE_KEY_MARK: Final = "\U0010fffd"
+
+
+def key_name(key: str) -> str:
+    """A key as it was written: without the marks of a repeated key.  The analysis
+    reads this name (``key`` given twice is a secret's key both times)."""
+    return key.rstrip(DUPLICATE_KEY_MARK)
 
 
 class TooDeep(ValueError):

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Final
 from redactor.engine.analysis import Document
 from redactor.engine.propagation import PersonPass
 from redactor.engine.spans import Span
-from redactor.jsonio import MAX_DEPTH
+from redactor.jsonio import MAX_DEPTH, key_name
 from redactor.patch import walk_json
 from redactor.results import Finding, Issued, JsonPath, JsonRedaction
 
@@ -37,7 +37,7 @@ def analysed_texts(value: Any, max_depth: int = MAX_DEPTH) -> list[str] | None:
     stack: list[tuple[Any, Any, int]] = [(value, None, 0)]
     while stack:
         item, last, depth = stack.pop()
-        key = last if isinstance(last, str) else ""
+        key = key_name(last) if isinstance(last, str) else ""
         # As spans_of writes a leaf or a number's digits: after its key.
         prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
         if isinstance(item, str):
@@ -46,7 +46,7 @@ def analysed_texts(value: Any, max_depth: int = MAX_DEPTH) -> list[str] | None:
             if depth >= max_depth:
                 return None
             for name, inner in item.items():
-                texts.append(str(name))
+                texts.append(key_name(str(name)))
                 stack.append((inner, name, depth + 1))
         elif isinstance(item, list | tuple):
             if depth >= max_depth:
@@ -106,8 +106,8 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
         known = remembered(path, text, False)
         if known is not None:
             return known
-        labels = [p for p in path if isinstance(p, str)]
-        key = path[-1] if path and isinstance(path[-1], str) else ""
+        labels = [key_name(p) for p in path if isinstance(p, str)]
+        key = labels[-1] if path and isinstance(path[-1], str) else ""
         prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
         shift = len(prefix)
         spans = []
@@ -161,8 +161,9 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
         known = remembered(path, key, True)
         if known is not None:
             return known
-        labels = [p for p in path if isinstance(p, str)]
-        spans = engine._spans(key, labels[-1:] or None, None, only, document=document)
+        labels = [key_name(p) for p in path if isinstance(p, str)]
+        spans = engine._spans(key_name(key), labels[-1:] or None, None, only,
+                              document=document)
         remember(path, key, True, spans)
         return spans
 

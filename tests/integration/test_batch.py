@@ -371,6 +371,30 @@ def test_every_occurrence_of_a_repeated_key_is_redacted_and_written_back(tmp_pat
     assert scan.returncode != 0
 
 
+def test_a_repeated_key_is_read_by_its_name() -> None:
+    """The marks that keep a repeated key apart are no part of its name: ``key`` given
+    twice is a secret's key both times, and a number under a repeated ``cpf`` is
+    zero-filled as a CPF (01234567890, from the check-digit rule).  Found in a
+    real-use check at issue 33's third stop."""
+    from redactor.config import Settings
+    from redactor.engine import Redactor
+    from redactor.engine.jsonredact import analysed_texts
+    from redactor.jsonio import DUPLICATE_KEY_MARK
+
+    engine = Redactor(Settings())
+    token = "Zq8v3LrT9xW2mK7pB4nY6cJ1"
+    lines = [f'{{"key": "a", "key": "{token}"}}', '{"cpf": 1, "cpf": 1234567890}',
+             '{"senha": "x", "senha": "Xk9#mq2Lp"}']
+    out = batch._redact_lines(engine, "\n".join(lines) + "\n", batch.FileReport("x"))
+    assert out.splitlines()[:2] == ['{"key": "a", "key": "[SECRET]"}',
+                                    '{"cpf": 1, "cpf": "[CPF]"}']
+    assert "Xk9#mq2Lp" not in out  # a password key's second value
+    # The texts the clean check asks about are the ones the redaction reads.
+    marked = batch.loads_keeping_numbers(lines[0])
+    assert "key" + DUPLICATE_KEY_MARK in marked
+    assert f"key: {token}" in (analysed_texts(marked) or [])
+
+
 def test_identifiers_held_by_numbers_and_keys_are_redacted_counted_and_scanned(
         tmp_path: Path) -> None:
     """Issue 29, item 1: database and pandas exports hold CPFs as integers (floats where
