@@ -89,6 +89,10 @@ _SERVICE_PATTERNS: Final = (
     re.compile(r"sapservice[a-z][a-z0-9]{2}"),
     re.compile(r"ora[a-z][a-z0-9]{2}"),
     re.compile(r"systemd-[a-z-]+"),
+    # Service accounts by the usual naming (svc-erp, svc_backup, erp-svc), and Windows'
+    # virtual accounts of the window manager and font driver hosts (DWM-1, UMFD-0).
+    re.compile(r"svc[-_.][a-z0-9][\w.-]*|[a-z0-9][\w.-]*[-_]svc"),
+    re.compile(r"(?:dwm|umfd)-[0-9]+"),
     # Placeholders of documentation and examples: my-name, your_user, seu.usuario
     re.compile(r"(?:my|your|some|the|example|sample|meu|minha|seu|sua)[-_.]?"
                r"(?:name|user|user-?name|login|account|usuario|nome|conta)"),
@@ -163,6 +167,33 @@ def _flag_needs_command(text: str, match: regex.Match[str]) -> bool:
     return bool(_USER_COMMANDS.search(text, max(line_start, start - _COMMAND_REACH), start))
 
 
+#: URI schemes and prefixes of qualified names: ``User: arn:aws:iam::…`` names no login
+#: "arn" (the AWS shape below finds the user in the ARN).
+_SCHEMES: Final = frozenset({
+    "arn", "urn", "http", "https", "ftp", "sftp", "ssh", "git", "mailto", "ldap", "ldaps",
+    "file", "s3", "gs", "jdbc", "tag", "did", "spiffe", "smb", "nfs",
+})
+
+
+def _value_stands_alone(text: str, match: regex.Match[str]) -> bool:
+    """The value after the key is a whole login: no URI scheme (``User: arn:aws:…``,
+    ``user: https://…``), no key of its own (``login = "uid=x,ou=people"``), no local
+    part of a person's e-mail address (``…-user=example.com@example.com``)."""
+    end = match.end("v")
+    following = text[end:end + 1]
+    if following == "=":
+        return False
+    if following == "@":
+        # The address is the finding (EMAIL_ADDRESS), unless it is a role address
+        # (user=sales@example.com), which EMAIL_ADDRESS leaves: then the login stays.
+        host = _HOST_AFTER_AT.match(text, end + 1)
+        return not_a_person_address(f"{match.group('v')}@{host.group() if host else ''}")
+    return not (following == ":" and match.group("v").casefold() in _SCHEMES)
+
+
+_HOST_AFTER_AT: Final = re.compile(r"[\w.-]{0,253}")
+
+
 def _host_is_plausible(text: str, match: regex.Match[str]) -> bool:
     """Not a tag (``npm i x@latest``), nor a role or list address (``bug-grep@gnu.org``)."""
     return fold(match.group("host")) not in _NON_USER_HOSTS \
@@ -174,14 +205,57 @@ _KEYS: Final = (
     r"ernam|aenam|sy-uname|userid|benutzer|operador|operator_?name|created_?by|changed_?by"
 )
 
+# A user key may be qualified: remote_user, targetUserName, TargetUser (db-user is a key
+# after a word boundary already).  The key then follows "_", or a small letter or digit
+# with a capital U.
+_USER_KEY: Final = r"(?:[._-]?(?:name|id|login))?"
+_QUALIFIED_KEY: Final = (
+    rf"(?:(?<=[A-Za-z0-9])_(?i:(?P<key>(?:user|usu[aá]rio){_USER_KEY}))"
+    rf"|(?<=[a-z0-9])(?P<key>U(?i:ser{_USER_KEY})))\b"
+)
+# Keys of an XML name/value pair (<Data Name="TargetUserName">x</Data>, Windows events):
+# a user or account name, maybe qualified.
+_PAIR_KEYS: Final = r"(?:[A-Za-z]+)?(?:User|Account)Name|User(?:Id|Login)?|Login"
+# Apache's and nginx's common and combined log formats: host, ident, authuser, [time].
+_CLF_TIME: Final = r"\[[0-9]{2}/[A-Z][a-z]{2}/[0-9]{4}:[0-9]{2}:[0-9]{2}:[0-9]{2}[ ][+-][0-9]{4}\]"
+# SAP work processes, as the system log (SM21) and statistics records (STAD) list them.
+_SAP_WP: Final = r"(?:DIA|UPD|UP2|BTC|SPO|ENQ|BGD)"
+
+_SEPARATOR: Final = r"[\"']?[ \t]*[=:][ \t]*[\"'<]?"
+
 _SHAPES: Final = (
     # user=jsilva, usuário: jsilva, "login": "jsilva", BNAME = JSILVA
     _Shape("key/value", regex.compile(
-        rf"(?i:\b(?P<key>{_KEYS})\b)(?P<sep>[\"']?[ \t]*[=:][ \t]*[\"'<]?){_DISPLAY_NAME}{_END}",
-        FLAGS), 0.85, strong=None),
+        rf"(?i:\b(?P<key>{_KEYS})\b)(?P<sep>{_SEPARATOR}){_DISPLAY_NAME}{_END}",
+        FLAGS), 0.85, _value_stands_alone, strong=None),
+    # remote_user=jsilva, "targetUserName": "jsilva" (one pattern with the above was
+    # several times slower: a qualifier tried at every word)
+    _Shape("key/value", regex.compile(
+        rf"{_QUALIFIED_KEY}(?P<sep>{_SEPARATOR}){_DISPLAY_NAME}{_END}",
+        FLAGS), 0.85, _value_stands_alone, strong=None),
+    # <Data Name="TargetUserName">jsilva</Data>
+    _Shape("xml name/value", regex.compile(
+        rf"<(?P<tag>[\w:.-]+)[ \t]+(?i:name=[\"'](?:{_PAIR_KEYS})[\"'])[ \t]{{0,8}}>"
+        rf"[ \t]{{0,8}}{_NAME}[ \t]*</(?P=tag)>", FLAGS), 0.85, strong=True, caseless=True),
+    # 192.0.2.7 - jsilva [10/Oct/2024:13:55:36 -0300] "GET / HTTP/1.1" 200 ...
+    _Shape("access log", regex.compile(
+        rf"(?<=[^\s:])[ ](?:-|[\w.@-]{{1,64}})[ ]{_NAME}[ ]{_CLF_TIME}", FLAGS),
+        0.85, strong=True),
+    # 20:11:15 DIA 034 100 JSILVA  VA02 AB0 ...; 07.11.2024 03:19:35 DIA 030 JSILVA  BP ...
+    _Shape("sap work process", regex.compile(
+        rf"(?<![\w:])[0-9]{{2}}:[0-9]{{2}}:[0-9]{{2}}[ \t]{{1,8}}{_SAP_WP}[ \t]{{1,8}}[0-9]{{3}}"
+        rf"(?:[ \t]{{1,8}}[0-9]{{3}})?[ ]{{1,2}}{_SAP_NAME}(?=[ \t])", FLAGS), 0.85,
+        strong=True, caseless=True),
+    # arn:aws:iam::123456789012:user/jsilva (IAM users, in errors and audit records)
+    _Shape("aws user", regex.compile(
+        rf"\barn:aws[\w-]*:iam::[0-9]{{12}}:user/(?:[\w+=,.@-]+/)*{_NAME}{_END}", FLAGS),
+        0.85, strong=True),
     # <user>jsilva</user>, <login>jsilva</login>
     _Shape("xml element", regex.compile(
         rf"<(?i:(?P<tag>{_KEYS}))>[ \t]*{_NAME}[ \t]*</(?P=tag)>", FLAGS), 0.85, strong=True),
+    # An LDAP entry's name: uid=jsilva,ou=people,dc=example,dc=com
+    _Shape("ldap uid", regex.compile(
+        rf"(?<![\w-])(?i:uid)={_NAME},(?=(?i:ou|dc|o|cn|uid)=)", FLAGS), 0.85, strong=True),
     # uid=1000(jsilva); a gid names a group, caught by propagation when it is the user's
     _Shape("uid", regex.compile(rf"\be?uid=[0-9]{{1,10}}\({_NAME}\)", FLAGS), 0.85, strong=True),
     # sudo's own log line: "sudo: jsilva : TTY=pts/0 ; PWD=..."
@@ -231,9 +305,23 @@ _SHAPES: Final = (
 # Every shape above starts with one of these anchors (case-insensitive parts kept so),
 # and the name lies after it (or, for user@host, just before the "@").
 _KEY_VALUE_TRIGGER: Final = rf"(?i:{_KEYS})[\"']?[ \t]*[=:]"
+# Anchors of the shapes whose field is most often empty or a technical account (an
+# Apache line's "-", SAP's DDIC, Windows' SYSTEM): their hits are accepted only when
+# the field holds a plausible name.  Each is the start of its shape's pattern or the
+# text right after the name (the access log's time, 29 characters).
+_PAIR_ANCHOR: Final = rf"(?i:name=[\"'](?:{_PAIR_KEYS})[\"'])"
+_CLF_ANCHOR: Final = rf"[ ]{_CLF_TIME}"
+_CLF_ANCHOR_CHARS: Final = 29
+_SAP_WP_ANCHOR: Final = rf"[0-9]{{2}}:[0-9]{{2}}[ \t]+{_SAP_WP}[ \t]+[0-9]{{3}}"
+# What follows each anchor up to the name (SAP, Windows), or the name's token before it.
+_PAIR_VALUE: Final = regex.compile(rf"[ \t]{{0,8}}>[ \t]{{0,8}}{_NAME}[ \t]*</")
+_SAP_WP_VALUE: Final = regex.compile(rf"(?:[ \t]{{1,8}}[0-9]{{3}})?[ ]{{1,2}}{_SAP_NAME}(?=[ \t])")
+_CLF_VALUE: Final = regex.compile(rf"[ ]{_NAME}\Z")
 _ANCHORS: Final = (
     rf"<(?i:{_KEYS})>",
+    r":iam::[0-9]{12}:user/",
     r"uid=[0-9]",
+    r"(?i:uid)=[A-Za-z]",
     r"sudo(?:\[[0-9]+\])?:",
     r"(?:--user(?:name)?|--login|--owner|-u|-U)(?:[ \t]|=)",
     r"(?i:user|usu[aá]rio|benutzer)[ \t]",
@@ -439,7 +527,9 @@ def _strength(shape: _Shape, match: regex.Match[str]) -> tuple[bool, bool]:
 
 def _is_plausible_name(value: str) -> bool:
     folded = fold(value)
-    return len(value) >= 2 and folded not in _STOPWORDS and not folded.isdigit()
+    # One character over and over (XXXXXX, xxxx) masks a name, it is none.
+    return len(value) >= 2 and folded not in _STOPWORDS and not folded.isdigit() \
+        and len(set(folded)) > 1
 
 
 class UsernameRecognizer(RawContextMixin, EntityRecognizer):
@@ -518,7 +608,36 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
                             name="key/value", max_length=1)]
         triggers.extend(Trigger(anchor, before=72, after=_NAME_REACH, name="anchor")
                         for anchor in _ANCHORS)
+        triggers += [
+            Trigger(_PAIR_ANCHOR, before=72, after=_NAME_REACH, name="xml name/value",
+                    accept=self._names_after(_PAIR_VALUE)),
+            Trigger(_SAP_WP_ANCHOR, before=72, after=_NAME_REACH, name="sap work process",
+                    accept=self._names_after(_SAP_WP_VALUE)),
+            Trigger(_CLF_ANCHOR, before=72, after=_NAME_REACH, name="access log",
+                    accept=self._access_log_names, max_length=_CLF_ANCHOR_CHARS),
+        ]
         return Prefilter(ENTITY, tuple(triggers), margin_before=300, margin_after=96)
+
+    def _names_after(self, value: regex.Pattern[str]) -> Callable[[str, int, int], bool]:
+        """An ``accept`` for an anchor its shape's name follows: the name there is one
+        the shape would report (plausible, no service account)."""
+        def accept(text: str, start: int, end: int) -> bool:
+            match = value.match(text, end)
+            return match is not None and self._may_report(match.group("v"))
+        return accept
+
+    def _access_log_names(self, text: str, start: int, end: int) -> bool:
+        """The access-log anchor's accept: the authuser field before the time is a name
+        the shape would report (not "-", the field of a request without a login)."""
+        time_start = end - _CLF_ANCHOR_CHARS
+        match = _CLF_VALUE.search(text, max(0, time_start - 66), time_start)
+        return match is not None and self._may_report(match.group("v"))
+
+    def _may_report(self, value: str) -> bool:
+        """Whether the shapes may report ``value`` found where only a login stands."""
+        core = value.strip("_")
+        return _is_plausible_name(core) and value not in self.service_accounts \
+            and core not in self.service_accounts
 
     def _key_may_name(self, text: str, start: int, end: int) -> bool:
         """False only when the value after this key can be nothing but a non-name.

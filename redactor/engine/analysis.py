@@ -207,7 +207,7 @@ class Analysis:
         if only is not None:
             # Before overlaps are resolved: an entity left out never cuts another's span.
             spans = [s for s in spans if s.entity in only]
-        spans = resolve(spans)
+        spans = resolve(_logins_in_addresses_dropped(spans))
         if spans and "[" in text:
             spans = _outside_tokens(text, spans)
         if self._allow:
@@ -497,6 +497,29 @@ class Analysis:
                                                         ctx)
             results.extend(r for r in enhanced if r.score >= threshold)
         return remove_duplicates(results)
+
+
+def _logins_in_addresses_dropped(spans: list[Span]) -> list[Span]:
+    """Without the user names that lie inside an e-mail address found whole: the address
+    is redacted as one (``jsilva@example.com``, not ``[USERNAME]@[EMAIL]``).  The name is
+    still spread to its other occurrences (propagation ran before)."""
+    addresses = sorted((s.start, s.end) for s in spans if s.entity == "EMAIL_ADDRESS")
+    if not addresses or not any(s.entity == "USERNAME" for s in spans):
+        return spans
+    starts = [start for start, _ in addresses]
+    # reach[i]: the furthest end of the addresses up to the i-th; a name is inside one of
+    # them when one starting at or before it reaches its end.
+    reach: list[int] = []
+    for _, end in addresses:
+        reach.append(max(end, reach[-1]) if reach else end)
+    kept = []
+    for span in spans:
+        if span.entity == "USERNAME":
+            index = bisect.bisect_right(starts, span.start) - 1
+            if index >= 0 and span.end <= reach[index]:
+                continue
+        kept.append(span)
+    return kept
 
 
 def _outside_tokens(text: str, spans: list[Span]) -> list[Span]:

@@ -167,6 +167,18 @@ FIXED = [
     # noise
     "2024-11-05 10:15:00.000", "20241105 101500", "20240229 000159", "IDOC 1234567890123456",
     "Order 4512345678 created", "v1.2.3", "ação", "usua\u0301rio", "ｃｐｆ",
+    # user names where log formats put them (the access log's field, SAP rows, Windows
+    # event data, ARNs, LDAP), with the fields that hold none
+    "192.0.2.7 - cbarbosa [27/Nov/2024:03:17:21 -0300]", "- - [01/Jan/2024:00:00:00 +0000]",
+    "x admin [27/Nov/2024:03:17:21 -0300]", "h - _ana_ [27/Nov/2024:03:17:21 -0300]",
+    "h - joao.silva. [27/Nov/2024:03:17:21 -0300]", " [27/Nov/2024:03:17:21 -0300]",
+    "20:11:15 DIA 034 100 ACARVALHO    XD02", "07.11.2024 03:19:35 DIA 030 DDIC         BP",
+    "10:01:18 BTC 012  PLIMA  SM37", "12:00 UPD 015 100 SAPSYS  MM03", "11:22:33 SPO 001 X1 ",
+    '<Data Name="TargetUserName">jcarvalho</Data>', "<Data Name='SubjectUserName'>SYSTEM</Data>",
+    '<Data Name="TargetUserName"> DWM-1 </Data>', 'Name="AccountName">',
+    "arn:aws:iam::123456789012:user/dev/rafael.lima", 'dn="uid=gipson,ou=people,dc=x"',
+    "remote_user=jsilva", '"targetUserName": "bcosta"', "DB_USER=rlima", "XXXXXX@XXXXXXXX",
+    "bounce-1-user=example.com@example.com", "User: arn:aws:sts::1:assumed-role/x",
 ]
 #: Characters the triggers do not spell: a text holding one takes the full path.
 EXOTIC = ["𝐚", "٣٤٥", "Ⓐ", "a\u0301\u0301\u0301"]

@@ -1,0 +1,96 @@
+"""User names where log formats put them without a key word (issue 33, the log zoo):
+Apache's authuser field, SAP work-process rows, Windows event data, IAM user ARNs,
+LDAP entries, qualified keys; and what looks like those places but holds no login."""
+
+from __future__ import annotations
+
+import pytest
+
+from redactor.engine import Redactor
+
+
+def usernames(engine: Redactor, text: str) -> list[str]:
+    return [text[f.start:f.end] for f in engine.analyze(text) if f.entity_type == "USERNAME"]
+
+
+def entities(engine: Redactor, text: str) -> list[tuple[str, str]]:
+    return [(f.entity_type, text[f.start:f.end]) for f in engine.analyze(text)]
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    # Common and combined log formats (Apache, nginx): host ident authuser [time]
+    ('192.0.2.7 - cbarbosa [27/Nov/2024:03:17:21 -0300] "GET / HTTP/1.1" 200 512', "cbarbosa"),
+    ('www.exemplo.com.br - leticia.pereira [08/Nov/2024:20:15:55 +0000] "GET /" 401 0',
+     "leticia.pereira"),
+    ('2001:db8::7 identd-x mbarbosa [02/Nov/2024:17:42:30 -0300] "POST /api" 200 9', "mbarbosa"),
+    # SAP system log (SM21) and statistics (STAD) rows: time, work process, client, user
+    ("20:11:15 DIA 034 100 ACARVALHO    XD02 AB0 Run-time error occurred", "ACARVALHO"),
+    ("07.11.2024 03:19:35 DIA 030 JSANTOS      BP    SAPMV45A resp=9707 ms", "JSANTOS"),
+    ("10:01:18 BTC 012 000 PLIMA        SM37 R49 Communication error", "PLIMA"),
+    # Windows event XML
+    ('<Data Name="TargetUserName">jcarvalho</Data><Data Name="TargetDomainName">EX</Data>',
+     "jcarvalho"),
+    ("<Data Name='SamAccountName'>mrocha</Data>", "mrocha"),
+    # IAM users in ARNs
+    ("User: arn:aws:iam::123456789012:user/mariana.barbosa is not authorized", "mariana.barbosa"),
+    ('"arn": "arn:aws:iam::123456789012:user/dev/rafael.lima"', "rafael.lima"),
+    # LDAP entries
+    ('BIND dn="uid=gipson,ou=people,dc=example,dc=com" method=128', "gipson"),
+    ('INFO:{login = "uid=hack0r,ou=users,dc=mail,dc=example,dc=org"; }', "hack0r"),
+    # Keys that qualify the user they name
+    ("remote_user=jsilva status=200", "jsilva"),
+    ('"remoteUser": "bcosta"', "bcosta"),
+    ("TargetUserName=pfreitas LogonType=3", "pfreitas"),
+    ("DB_USER=rlima", "rlima"),
+])
+def test_log_formats_name_their_users(engine: Redactor, text: str, name: str) -> None:
+    assert name in usernames(engine, text)
+
+
+@pytest.mark.parametrize("text", [
+    # haproxy puts a client address and port where Apache puts the user
+    "haproxy[1]: 127.0.0.1:44 [27/Nov/2024:03:17:21.123] fe be/srv 0/0/1 200",
+    '192.0.2.7 - - [27/Nov/2024:03:17:21 -0300] "GET / HTTP/1.1" 200 512',
+    '10.0.0.2 - admin [18/Nov/2018:10:00:00 +0000] "GET / HTTP/1.1" 401 0',
+    # an SAP row with a technical user, or no user at all
+    "16:53:36 UPD 015 100 SAPSYS       MM03 Q0I Operating system call recv failed",
+    "NO DIA 015 DE MARCO TODOS OS PEDIDOS",
+    # Windows accounts that are no people: machines, virtual and service accounts
+    '<Data Name="SubjectUserName">DC01$</Data><Data Name="TargetUserName">DWM-1</Data>',
+    '<Data Name="SubjectUserName">svc_erp</Data>',
+    # an ARN's prefix is no login; a key that is no user's
+    "User: arn:aws:sts::123456789012:assumed-role/Deploy/i-0abc is not authorized",
+    "user: https://example.com/u maxUsers=5 userAgent: Mozilla onLogin=handleLogin",
+    # masks
+    "F=XXXXXX@XXXXXXXXXXXX H=localhost user=xxxx",
+])
+def test_what_looks_like_those_places_holds_no_login(engine: Redactor, text: str) -> None:
+    assert usernames(engine, text) == []
+
+
+def test_a_login_inside_a_persons_address_is_redacted_as_the_address(engine: Redactor) -> None:
+    # Not [EMAIL][USERNAME][EMAIL]: the address is one finding.
+    text = "sendmail: from=<bounce-25497-9881290652-user=example.com@example.com>, size=6420"
+    assert entities(engine, text) == [
+        ("EMAIL_ADDRESS", "bounce-25497-9881290652-user=example.com@example.com")]
+    # A VERP address encodes a domain after "user=": that domain is no login to spread.
+    assert usernames(engine, text + "\nrelay=example.com") == []
+    text = "user=maria.silva@corp.com.br saiu; /home/maria.silva"
+    assert entities(engine, text) == [("EMAIL_ADDRESS", "user=maria.silva@corp.com.br"),
+                                      ("USERNAME", "maria.silva")]
+
+
+def test_a_role_address_keeps_its_login(engine: Redactor) -> None:
+    # EMAIL_ADDRESS leaves a role address (webmaster@): the login before it is found.
+    assert entities(engine, 'user = "webmaster@example.com"') == [("USERNAME", "webmaster")]
+    # A key glued to the address is read as part of it: one finding, no split.
+    assert entities(engine, "imapd: LOGIN FAILED, user=sales@example.com, ip=[192.0.2.4]") == [
+        ("EMAIL_ADDRESS", "user=sales@example.com"), ("IP_ADDRESS", "192.0.2.4")]
+
+
+def test_a_login_found_in_a_log_format_is_spread(engine: Redactor) -> None:
+    text = ('192.0.2.7 - cbarbosa [27/Nov/2024:03:17:21 -0300] "GET / HTTP/1.1" 200 512\n'
+            "app: session of cbarbosa expired\n"
+            "20:11:15 DIA 034 100 ACARVALHO    XD02 AB0 Run-time error\n"
+            "acarvalho alterou o pedido\n")
+    assert usernames(engine, text) == ["cbarbosa", "cbarbosa", "ACARVALHO", "acarvalho"]
