@@ -70,12 +70,18 @@ Memo = dict[tuple[str, tuple[str, ...] | None], Found]
 @dataclass(slots=True)
 class Document:
     """What the texts of one JSON document share (see redact_json): the words of the
-    people's names found in any of them, what is done with them on this pass, and the
-    recognizers' findings, kept by the first pass for the second."""
+    people's names and the user names found in any of them, what is done with them on
+    this pass, and the recognizers' findings, kept by the first pass for the second."""
 
     person_pass: PersonPass
     persons: set[str] = field(default_factory=set)
+    #: User names found by their shape in any text of the document (person_words unused).
+    logins: StreamNames = field(default_factory=StreamNames)
     memo: Memo = field(default_factory=dict)
+
+    def carries(self) -> bool:
+        """Did the first pass find names to propagate across the document's texts?"""
+        return bool(self.persons or self.logins.usernames or self.logins.caseless_usernames)
 
 
 class Analysis:
@@ -194,7 +200,12 @@ class Analysis:
             return []
         spans = list(found.values())
         if self._propagate_names and (only is None or "USERNAME" in only):
-            spans.extend(usernames_propagated(normalized, found, names))
+            if document is not None:
+                spans.extend(usernames_propagated(
+                    normalized, found, document.logins,
+                    collect_only=document.person_pass is PersonPass.COLLECT))
+            else:
+                spans.extend(usernames_propagated(normalized, found, names))
         if self._person is not None and (only is None or "PERSON" in only):
             carried: set[str] | None
             if document is not None:
@@ -554,7 +565,7 @@ def _carries_names(names: StreamNames | None, document: Document | None) -> bool
     """Do names found in other texts (a stream's earlier pieces, a JSON document's other
     values) reach this one, so that propagation may find something where the
     recognizers found nothing?"""
-    if document is not None and document.persons:
+    if document is not None and document.carries():
         return True
     return names is not None and bool(names.usernames or names.caseless_usernames
                                       or names.person_words)

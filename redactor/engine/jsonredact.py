@@ -84,9 +84,9 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
     findings: list[Finding] = []
     issued: list[Issued] | None = [] if engine._pseudonymous else None
     only = frozenset(entities) if entities is not None else None
-    # The words of people's names found anywhere in the document are redacted in its
-    # other values too: a first pass collects them, and the second reuses the first's
-    # findings.
+    # The words of people's names, and the user names, found anywhere in the document
+    # are redacted in its other values too: a first pass collects them, and the second
+    # reuses the first's findings.
     document: Document | None = None
     # The first pass's spans per (path, text, is a key): the second pass's too when the
     # first found no name's words to propagate.
@@ -94,7 +94,7 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
 
     def remembered(path: JsonPath, text: str, is_key: bool) -> list[Span] | None:
         if document is None or document.person_pass is PersonPass.COLLECT \
-                or document.persons:
+                or document.carries():
             return None
         return first.get((path, text, is_key))
 
@@ -175,9 +175,11 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
         record((*path, redacted), spans)
         return redacted
 
-    if engine._person is not None and (only is None or "PERSON" in only):
-        # First pass: collect the words of the names in leaves and keys (no propagation
-        # yet); the second pass propagates them and reuses its findings.
+    persons = engine._person is not None and (only is None or "PERSON" in only)
+    logins = engine._propagate_names and (only is None or "USERNAME" in only)
+    if persons or logins:
+        # First pass: collect the names in leaves and keys (no propagation yet); the
+        # second pass propagates them and reuses its findings.
         document = Document(PersonPass.COLLECT)
 
         def collect_leaf(path: JsonPath, text: str) -> str:

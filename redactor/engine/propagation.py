@@ -39,23 +39,27 @@ class StreamNames:
 
 
 class PersonPass(enum.Enum):
-    """What an analysis does with the words of the people's names it finds."""
+    """What an analysis does with the words of the people's names, and with the user
+    names, it finds."""
 
-    #: Redact them wherever else they stand alone as a name.
+    #: Redact them wherever else they stand (as a name, as the same login).
     PROPAGATE = enum.auto()
     #: Only collect them, propagating nothing (the first pass over a JSON document).
     COLLECT = enum.auto()
 
 
 def usernames_propagated(normalized: str, found: Found,
-                         carried: StreamNames | None = None) -> list[Span]:
+                         carried: StreamNames | None = None, *,
+                         collect_only: bool = False) -> list[Span]:
     """A user name found by its shape, when it is no common word, is personal data
     wherever else it stands as the same whole token (in any case for SAP and Windows
     names) -- unless it stands there so often that the cues are no evidence.
 
     The unit over which cues and spread are counted is one analysed text: a hook's
-    value, a batch block, a JSON document's strings, a Spark batch.  Names carried
-    from earlier pieces of a stream (``carried``) count as one cue each.
+    value, a batch block, one string of a JSON document, a Spark batch.  Names carried
+    from earlier pieces of a stream, or from the other strings of a JSON document
+    (``carried``), count as one cue each.  ``collect_only``: add this text's names to
+    ``carried`` and propagate nothing (the first pass over a JSON document).
     """
     from recognizers.username import SPREAD_CASELESS
 
@@ -69,6 +73,8 @@ def usernames_propagated(normalized: str, found: Found,
     if carried is not None:
         for name, caseless in cues:
             (carried.caseless_usernames if caseless else carried.usernames).add(name)
+        if collect_only:
+            return []
         exact: Collection[str] = carried.usernames
         caseless_names: Collection[str] = carried.caseless_usernames
     else:

@@ -1,0 +1,42 @@
+"""A user name found in one value of a JSON document is personal data in its other
+values too, as in a text: a CloudTrail record's userName in its ARN and messages."""
+
+from __future__ import annotations
+
+from redactor.engine import Redactor
+
+
+def test_a_login_found_in_one_value_of_a_json_document_is_redacted_in_the_others(
+        engine: Redactor) -> None:
+    # A CloudTrail record names its user in userName and again in the ARN and messages.
+    record = {"userIdentity": {"type": "IAMUser", "userName": "mariana.barbosa",
+                               "principalId": "AIDAEXAMPLE"},
+              "errorMessage": "mariana.barbosa is not allowed",
+              "requestParameters": {"path": "/export/mariana.barbosa/relatorio.csv"},
+              "other": "mariana.barbosaX stays whole"}
+    result = engine.redact_json(record)
+    assert result.value["userIdentity"]["userName"] == "[USERNAME]"
+    assert result.value["errorMessage"] == "[USERNAME] is not allowed"
+    assert result.value["requestParameters"]["path"] == "/export/[USERNAME]/relatorio.csv"
+    assert result.value["other"] == "mariana.barbosaX stays whole"
+    # SAP and Windows names in any case, others as written
+    sap = engine.redact_json({"BNAME": "RCUNHA", "msg": "rcunha saiu", "note": "Rcunha"})
+    assert sap.value == {"BNAME": "[USERNAME]", "msg": "[USERNAME] saiu", "note": "[USERNAME]"}
+    unix = engine.redact_json({"user": "rcunha", "msg": "RCUNHA saiu"})
+    assert unix.value == {"user": "[USERNAME]", "msg": "RCUNHA saiu"}
+
+
+def test_json_documents_do_not_share_their_logins(engine: Redactor) -> None:
+    engine.redact_json({"user": "rcunha"})
+    assert engine.redact_json({"msg": "rcunha saiu"}).value == {"msg": "rcunha saiu"}
+
+
+def test_a_json_lines_file_spreads_a_login_within_its_line(engine: Redactor) -> None:
+    from redactor import batch
+
+    lines = ['{"userName": "mariana.barbosa", "arn": "arn:x:user/mariana.barbosa"}',
+             '{"user": "rcunha", "ts": 1, "msg": "rcunha saiu", "note": "rcunhas"}']
+    out = batch._redact_lines(engine, "\n".join(lines) + "\n", batch.FileReport("x"))
+    assert out.splitlines() == [
+        '{"userName": "[USERNAME]", "arn": "arn:x:user/[USERNAME]"}',
+        '{"user": "[USERNAME]", "ts": 1, "msg": "[USERNAME] saiu", "note": "rcunhas"}']
