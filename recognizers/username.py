@@ -74,7 +74,10 @@ DEFAULT_SERVICE_ACCOUNTS: Final = frozenset({
     "node", "runner", "vagrant", "ftp", "nfsnobody", "operator", "halt", "shutdown",
     # Windows built-ins and profile folders
     "public", "default", "default user", "all users", "defaultapppool", "system",
-    "localsystem", "localservice", "networkservice", "shared",
+    "localsystem", "localservice", "networkservice", "shared", "iusr", "iis_iusrs", "krbtgt",
+    "wdagutilityaccount", "defaultaccount", "defaultuser0", "dnsupdateproxy",
+    # Windows built-in groups (event 4799 names a group in TargetUserName)
+    "administrators", "users", "guests", "dnsadmins", "replicator",
     # SAP technical users
     "sap*", "sap", "ddic", "tmsadm", "tmssup", "earlywatch", "sapcpic", "sapjsf",
     "sapsupport", "sapadm", "sapsys", "batch", "batchuser", "wf-batch", "sap_wfrt", "bwremote",
@@ -184,14 +187,31 @@ def _value_stands_alone(text: str, match: regex.Match[str]) -> bool:
     if following == "=":
         return False
     if following == "@":
-        # The address is the finding (EMAIL_ADDRESS), unless it is a role address
-        # (user=sales@example.com), which EMAIL_ADDRESS leaves: then the login stays.
-        host = _HOST_AFTER_AT.match(text, end + 1)
-        return not_a_person_address(f"{match.group('v')}@{host.group() if host else ''}")
+        # A domain name before an "@" is part of an encoded address (VERP), no login:
+        # spread, it would take every mention of the domain.  Another value is a login
+        # (user=jsilva@10.0.0.5); where an address is found whole, the address is the
+        # finding (the engine drops logins inside addresses).
+        return not _is_domain_name(match.group("v"))
     return not (following == ":" and match.group("v").casefold() in _SCHEMES)
 
 
-_HOST_AFTER_AT: Final = re.compile(r"[\w.-]{0,253}")
+def _is_domain_name(value: str) -> bool:
+    """``value`` is a host name under a public suffix (example.com), by the suffix list
+    EMAIL_ADDRESS checks domains with."""
+    if "." not in value:
+        return False
+    from recognizers.generic import _offline_tldextract
+
+    return bool(_offline_tldextract()(value).fqdn)
+
+
+def _strong_separator(text: str, match: regex.Match[str]) -> bool:
+    """A qualified key counts written as data writes it (``remote_user=x``,
+    ``"targetUserName": "x"``), not as code declares a name (``current_user: User``,
+    ``fetchUser: async``)."""
+    separator = match.group("sep")
+    return ("=" in separator or (separator[0] in "\"'" and separator[-1] in "\"'")) \
+        and _value_stands_alone(text, match)
 
 
 def _host_is_plausible(text: str, match: regex.Match[str]) -> bool:
@@ -232,7 +252,7 @@ _SHAPES: Final = (
     # several times slower: a qualifier tried at every word)
     _Shape("key/value", regex.compile(
         rf"{_QUALIFIED_KEY}(?P<sep>{_SEPARATOR}){_DISPLAY_NAME}{_END}",
-        FLAGS), 0.85, _value_stands_alone, strong=None),
+        FLAGS), 0.85, _strong_separator, strong=None),
     # <Data Name="TargetUserName">jsilva</Data>
     _Shape("xml name/value", regex.compile(
         rf"<(?P<tag>[\w:.-]+)[ \t]+(?i:name=[\"'](?:{_PAIR_KEYS})[\"'])[ \t]{{0,8}}>"
@@ -248,7 +268,8 @@ _SHAPES: Final = (
         strong=True, caseless=True),
     # arn:aws:iam::123456789012:user/jsilva (IAM users, in errors and audit records)
     _Shape("aws user", regex.compile(
-        rf"\barn:aws[\w-]*:iam::[0-9]{{12}}:user/(?:[\w+=,.@-]+/)*{_NAME}{_END}", FLAGS),
+        rf"\barn:aws[\w-]{{0,16}}:iam::[0-9]{{12}}:user/(?:[\w+=,.@-]{{1,64}}/){{0,3}}"
+        rf"{_NAME}(?![\w/*-])", FLAGS),
         0.85, strong=True),
     # <user>jsilva</user>, <login>jsilva</login>
     _Shape("xml element", regex.compile(
@@ -319,9 +340,7 @@ _SAP_WP_VALUE: Final = regex.compile(rf"(?:[ \t]{{1,8}}[0-9]{{3}})?[ ]{{1,2}}{_S
 _CLF_VALUE: Final = regex.compile(rf"[ ]{_NAME}\Z")
 _ANCHORS: Final = (
     rf"<(?i:{_KEYS})>",
-    r":iam::[0-9]{12}:user/",
-    r"uid=[0-9]",
-    r"(?i:uid)=[A-Za-z]",
+    r"(?i:uid)=",
     r"sudo(?:\[[0-9]+\])?:",
     r"(?:--user(?:name)?|--login|--owner|-u|-U)(?:[ \t]|=)",
     r"(?i:user|usu[aá]rio|benutzer)[ \t]",
@@ -329,9 +348,11 @@ _ANCHORS: Final = (
     r"/home/|/Users/|(?i:[a-z]:(?:\\|/)+(?:users|documents and settings)(?:\\|/))",
     r"@",
 )
+#: How far after the IAM anchor's start a user's name may end (3 path segments, a name).
+_ARN_REACH: Final = 300
 #: How far after a key the name may end: spaces, a display name of four words.
 _NAME_REACH: Final = 160
-_VALUE_AFTER_KEY: Final = regex.compile(r"[ \t]*[\"']?([^\W\d][\w.-]*)")
+_VALUE_AFTER_KEY: Final = regex.compile(r"[ \t]*[\"'<]?([^\W\d][\w.-]*)")
 # What must follow the first word of a display name for it to go on.
 _DISPLAY_NEXT: Final = regex.compile(r"[ ](?:d[aeo]s?[ ])?\p{Lu}\p{Ll}")
 
@@ -529,7 +550,7 @@ def _is_plausible_name(value: str) -> bool:
     folded = fold(value)
     # One character over and over (XXXXXX, xxxx) masks a name, it is none.
     return len(value) >= 2 and folded not in _STOPWORDS and not folded.isdigit() \
-        and len(set(folded)) > 1
+        and len({c for c in folded if c.isalnum()}) > 1
 
 
 class UsernameRecognizer(RawContextMixin, EntityRecognizer):
@@ -571,7 +592,7 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
         best: dict[tuple[int, int], RecognizerResult] = {}
         spread: dict[tuple[int, int], str] = {}
         for shape in _SHAPES:
-            for match in shape.pattern.finditer(text):
+            for match in shape.pattern.finditer(text, overlapped=True):
                 value = match.group("v")
                 # "_usuário_", "<user>": a placeholder of documentation, marked up.
                 core = value.strip("_")
@@ -615,6 +636,8 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
                     accept=self._names_after(_SAP_WP_VALUE)),
             Trigger(_CLF_ANCHOR, before=72, after=_NAME_REACH, name="access log",
                     accept=self._access_log_names, max_length=_CLF_ANCHOR_CHARS),
+            # The name after up to three path segments of 64 characters.
+            Trigger(r":iam::[0-9]{12}:user/", after=_ARN_REACH, name="aws user"),
         ]
         return Prefilter(ENTITY, tuple(triggers), margin_before=300, margin_after=96)
 

@@ -22,6 +22,7 @@ from redactor.engine import build
 from redactor.engine.propagation import (
     PersonPass,
     StreamNames,
+    overspread_dropped,
     persons_propagated,
     usernames_propagated,
 )
@@ -78,6 +79,18 @@ class Document:
     #: User names found by their shape in any text of the document (person_words unused).
     logins: StreamNames = field(default_factory=StreamNames)
     memo: Memo = field(default_factory=dict)
+    #: Cues per user name, and the texts read, on the first pass (overspread_dropped).
+    cues: dict[tuple[str, bool], int] = field(default_factory=dict)
+    texts: list[str] = field(default_factory=list)
+
+    def __repr__(self) -> str:  # names and texts are personal data
+        return (f"Document({self.person_pass.name}, {len(self.persons)} person words, "
+                f"{self.logins!r}, {len(self.memo)} texts remembered)")
+
+    def settle_logins(self) -> None:
+        """After the first pass: leave out the names its texts would spread too widely."""
+        overspread_dropped(self.logins, self.cues, self.texts)
+        self.texts = []
 
     def carries(self) -> bool:
         """Did the first pass find names to propagate across the document's texts?"""
@@ -195,15 +208,18 @@ class Analysis:
                 self._short_found[short_key] = found
         if memo is not None:
             memo[memo_key] = found
+        if document is not None and document.person_pass is PersonPass.COLLECT:
+            document.texts.append(normalized)  # every text: where names would spread
         if not found and not _carries_names(names, document):
             # Nothing found and no name carried in from elsewhere: nothing to propagate.
             return []
         spans = list(found.values())
         if self._propagate_names and (only is None or "USERNAME" in only):
             if document is not None:
+                collect = document.person_pass is PersonPass.COLLECT
                 spans.extend(usernames_propagated(
-                    normalized, found, document.logins,
-                    collect_only=document.person_pass is PersonPass.COLLECT))
+                    normalized, found, document.logins, collect_only=collect,
+                    cue_counts=document.cues if collect else None))
             else:
                 spans.extend(usernames_propagated(normalized, found, names))
         if self._person is not None and (only is None or "PERSON" in only):

@@ -191,6 +191,7 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
             return key
 
         walk_json(value, collect_leaf, key=collect_key if keys_and_numbers else None)
+        document.settle_logins()
         document.person_pass = PersonPass.PROPAGATE
     if keys_and_numbers:
         new_value = walk_json(value, one_leaf, key=one_key, scalar=one_number)

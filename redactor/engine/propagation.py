@@ -50,7 +50,8 @@ class PersonPass(enum.Enum):
 
 def usernames_propagated(normalized: str, found: Found,
                          carried: StreamNames | None = None, *,
-                         collect_only: bool = False) -> list[Span]:
+                         collect_only: bool = False,
+                         cue_counts: dict[tuple[str, bool], int] | None = None) -> list[Span]:
     """A user name found by its shape, when it is no common word, is personal data
     wherever else it stands as the same whole token (in any case for SAP and Windows
     names) -- unless it stands there so often that the cues are no evidence.
@@ -60,6 +61,8 @@ def usernames_propagated(normalized: str, found: Found,
     from earlier pieces of a stream, or from the other strings of a JSON document
     (``carried``), count as one cue each.  ``collect_only``: add this text's names to
     ``carried`` and propagate nothing (the first pass over a JSON document).
+    ``cue_counts``: where to add this text's cues per name (a JSON document's, for
+    :func:`overspread_dropped`).
     """
     from recognizers.username import SPREAD_CASELESS
 
@@ -70,6 +73,9 @@ def usernames_propagated(normalized: str, found: Found,
             value = normalized[span.start:span.end]
             key = (value.casefold(), True) if span.spread == SPREAD_CASELESS else (value, False)
             cues[key] = cues.get(key, 0) + 1
+    if cue_counts is not None:
+        for key, count in cues.items():
+            cue_counts[key] = cue_counts.get(key, 0) + count
     if carried is not None:
         for name, caseless in cues:
             (carried.caseless_usernames if caseless else carried.usernames).add(name)
@@ -92,6 +98,25 @@ def usernames_propagated(normalized: str, found: Found,
         extra.extend(Span(start, end, "USERNAME", PROPAGATED_SCORE, "UsernameRecognizer")
                      for start, end in new)
     return extra
+
+
+def overspread_dropped(logins: StreamNames, cue_counts: dict[tuple[str, bool], int],
+                       texts: list[str]) -> None:
+    """Take out of ``logins`` the names that would be spread over ``texts`` (the strings
+    of one JSON document) more than SPREAD_FLOOR times and SPREAD_RATIO times their
+    cues: each string is counted apart by usernames_propagated, so a word cued once and
+    standing in hundreds of values would pass that test in every one of them."""
+    if not (logins.usernames or logins.caseless_usernames) or not texts:
+        return
+    from recognizers.username import login_spans
+
+    joined = "\n".join(texts)
+    for key, spans in login_spans(joined, logins.usernames, logins.caseless_usernames).items():
+        cued = cue_counts.get(key, 0)
+        extra = len(spans) - cued
+        if extra > SPREAD_FLOOR and extra > SPREAD_RATIO * max(cued, 1):
+            name, caseless = key
+            (logins.caseless_usernames if caseless else logins.usernames).discard(name)
 
 
 def persons_propagated(person: Any, normalized: str, found: Found,

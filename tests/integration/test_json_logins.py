@@ -40,3 +40,25 @@ def test_a_json_lines_file_spreads_a_login_within_its_line(engine: Redactor) -> 
     assert out.splitlines() == [
         '{"userName": "[USERNAME]", "arn": "arn:x:user/[USERNAME]"}',
         '{"user": "[USERNAME]", "ts": 1, "msg": "[USERNAME] saiu", "note": "rcunhas"}']
+
+
+def test_a_login_standing_in_hundreds_of_values_is_not_spread(engine: Redactor) -> None:
+    # Cued once, found in 300 values: a word of this document (the rule of a text,
+    # counted over the document rather than value by value).
+    many = {"owner": "web01", "items": [{"env": "web01"} for _ in range(300)]}
+    found = [f for f in engine.redact_json(many).findings if f.entity_type == "USERNAME"]
+    assert len(found) == 1
+    few = {"owner": "web01", "items": [{"env": "web01"} for _ in range(10)]}
+    found = [f for f in engine.redact_json(few).findings if f.entity_type == "USERNAME"]
+    assert len(found) == 11
+
+
+def test_a_documents_repr_holds_no_name() -> None:
+    from redactor.engine.analysis import Document
+    from redactor.engine.propagation import PersonPass
+
+    document = Document(PersonPass.COLLECT)
+    document.persons.add("maria")
+    document.logins.usernames.add("jsilva")
+    document.texts.append("user=jsilva")
+    assert "maria" not in repr(document) and "jsilva" not in repr(document)

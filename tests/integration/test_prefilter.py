@@ -179,6 +179,9 @@ FIXED = [
     "arn:aws:iam::123456789012:user/dev/rafael.lima", 'dn="uid=gipson,ou=people,dc=x"',
     "remote_user=jsilva", '"targetUserName": "bcosta"', "DB_USER=rlima", "XXXXXX@XXXXXXXX",
     "bounce-1-user=example.com@example.com", "User: arn:aws:sts::1:assumed-role/x",
+    "uid=ítalo,ou=people", "uid=_jsilva,ou=x", "Login: user=<maria>, method",
+    "arn:aws:iam::123456789012:user/" + "division-00/" * 3 + "jsilva",
+    "arn:aws:iam::123456789012:user/engineering/*", "user=jsilva@corp.local",
 ]
 #: Characters the triggers do not spell: a text holding one takes the full path.
 EXOTIC = ["𝐚", "٣٤٥", "Ⓐ", "a\u0301\u0301\u0301"]

@@ -37,6 +37,13 @@ def entities(engine: Redactor, text: str) -> list[tuple[str, str]]:
     # LDAP entries
     ('BIND dn="uid=gipson,ou=people,dc=example,dc=com" method=128', "gipson"),
     ('INFO:{login = "uid=hack0r,ou=users,dc=mail,dc=example,dc=org"; }', "hack0r"),
+    ("dn: uid=ítalo,ou=people,dc=example,dc=com", "ítalo"),
+    ("dn: uid=_jsilva,ou=people,dc=example,dc=com", "_jsilva"),
+    # a key/value pair right after another key's word (dovecot), a login before an "@"
+    # that no address covers
+    ("imap-login: Login: user=<maria>, method=PLAIN, rip=10.0.0.5", "maria"),
+    ("Falha: user=jsilva@corp.local; ip=10.0.0.5", "jsilva"),
+    ("user=jsilva@10.0.0.5, port 22", "jsilva"),
     # Keys that qualify the user they name
     ("remote_user=jsilva status=200", "jsilva"),
     ('"remoteUser": "bcosta"', "bcosta"),
@@ -62,7 +69,17 @@ def test_log_formats_name_their_users(engine: Redactor, text: str, name: str) ->
     "User: arn:aws:sts::123456789012:assumed-role/Deploy/i-0abc is not authorized",
     "user: https://example.com/u maxUsers=5 userAgent: Mozilla onLogin=handleLogin",
     # masks
-    "F=XXXXXX@XXXXXXXXXXXX H=localhost user=xxxx",
+    "F=XXXXXX@XXXXXXXXXXXX H=localhost user=xxxx", "user=X.X",
+    # IAM policies name paths and wildcards, not users
+    '"Resource": "arn:aws:iam::123456789012:user/engineering/*"',
+    "arn:aws:iam::123456789012:user/devops/ arn:aws:iam::123456789012:user/dev*",
+    # code declares names with qualified keys: types and functions, no logins
+    "async def me(current_user: Annotated[User, Depends(auth)]) -> User:",
+    "const { currentUser: UserModel, fetchUser: async (id) => x, setUser: setCurrentUser }",
+    # Windows built-in accounts and groups
+    '<Data Name="TargetUserName">Administrators</Data><Data Name="SubjectUserName">krbtgt'
+    "</Data>",
+    '<Data Name="TargetUserName">IUSR</Data><Data Name="TargetUserName">defaultuser0</Data>',
 ])
 def test_what_looks_like_those_places_holds_no_login(engine: Redactor, text: str) -> None:
     assert usernames(engine, text) == []
@@ -94,3 +111,14 @@ def test_a_login_found_in_a_log_format_is_spread(engine: Redactor) -> None:
             "20:11:15 DIA 034 100 ACARVALHO    XD02 AB0 Run-time error\n"
             "acarvalho alterou o pedido\n")
     assert usernames(engine, text) == ["cbarbosa", "cbarbosa", "ACARVALHO", "acarvalho"]
+
+
+def test_an_iam_user_under_a_long_path_is_found_with_and_without_the_prefilter() -> None:
+    from redactor.config import Settings
+
+    path = "".join(f"division-{i:02d}/" for i in range(3))
+    text = f"arn:aws:iam::123456789012:user/{path}jsilva " + "trailing words " * 20
+    for prefilter in (False, "re", "hyperscan"):
+        engine = Redactor(Settings(), prefilter=prefilter)
+        engine.prefilter_min_chars = 0
+        assert usernames(engine, text) == ["jsilva"], prefilter
