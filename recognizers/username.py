@@ -209,9 +209,12 @@ def _strong_separator(text: str, match: regex.Match[str]) -> bool:
     """A qualified key counts written as data writes it (``remote_user=x``,
     ``"targetUserName": "x"``), not as code declares a name (``current_user: User``,
     ``fetchUser: async``)."""
-    separator = match.group("sep")
-    return ("=" in separator or (separator[0] in "\"'" and separator[-1] in "\"'")) \
-        and _value_stands_alone(text, match)
+    return _as_data(match.group("sep")) and _value_stands_alone(text, match)
+
+
+def _as_data(separator: str) -> bool:
+    """A key/value separator as code or data writes it: ``=``, or a quoted key and value."""
+    return "=" in separator or (separator[0] in "\"'" and separator[-1] in "\"'")
 
 
 def _host_is_plausible(text: str, match: regex.Match[str]) -> bool:
@@ -220,15 +223,16 @@ def _host_is_plausible(text: str, match: regex.Match[str]) -> bool:
         and not not_a_person_address(f"{match.group('v')}@{match.group('host')}")
 
 
+#: What may follow "user" in a user key: user_name, userId, user.login.
+_USER_KEY: Final = r"(?:[._-]?(?:name|id|login))?"
 _KEYS: Final = (
-    r"(?:user|usu[aá]rio)(?:[._-]?(?:name|id|login))?|usr|login|logon|owner|uname|bname|usnam|"
+    rf"(?:user|usu[aá]rio){_USER_KEY}|usr|login|logon|owner|uname|bname|usnam|"
     r"ernam|aenam|sy-uname|userid|benutzer|operador|operator_?name|created_?by|changed_?by"
 )
 
 # A user key may be qualified: remote_user, targetUserName, TargetUser (db-user is a key
 # after a word boundary already).  The key then follows "_", or a small letter or digit
 # with a capital U.
-_USER_KEY: Final = r"(?:[._-]?(?:name|id|login))?"
 _QUALIFIED_KEY: Final = (
     rf"(?:(?<=[A-Za-z0-9])_(?i:(?P<key>(?:user|usu[aá]rio){_USER_KEY}))"
     rf"|(?<=[a-z0-9])(?P<key>U(?i:ser{_USER_KEY})))\b"
@@ -541,9 +545,7 @@ def _strength(shape: _Shape, match: regex.Match[str]) -> tuple[bool, bool]:
     key = fold(match.group("key"))
     if key in _SAP_KEYS:
         return True, True
-    separator = match.group("sep")
-    strong = "=" in separator or (separator[0] in "\"'" and separator[-1] in "\"'")
-    return strong, key == "benutzer"
+    return _as_data(match.group("sep")), key == "benutzer"
 
 
 def _is_plausible_name(value: str) -> bool:
@@ -594,15 +596,12 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
         for shape in _SHAPES:
             for match in shape.pattern.finditer(text, overlapped=True):
                 value = match.group("v")
-                # "_usuário_", "<user>": a placeholder of documentation, marked up.
-                core = value.strip("_")
-                if not _is_plausible_name(core) or value in self.service_accounts \
-                        or core in self.service_accounts:
+                if not self._may_report(value):
                     continue
                 if shape.check is not None and not shape.check(text, match):
                     continue
                 strong, caseless = _strength(shape, match)
-                common = is_common_word(core)
+                common = is_common_word(value.strip("_"))
                 if common and not strong:
                     continue  # "login: Disconnected", "do usuário ou"
                 start, end = match.span("v")
@@ -657,7 +656,8 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
         return match is not None and self._may_report(match.group("v"))
 
     def _may_report(self, value: str) -> bool:
-        """Whether the shapes may report ``value`` found where only a login stands."""
+        """Whether the shapes may report ``value`` as a login: "_usuário_" and "<user>"
+        are placeholders of documentation, marked up, and service accounts none."""
         core = value.strip("_")
         return _is_plausible_name(core) and value not in self.service_accounts \
             and core not in self.service_accounts
