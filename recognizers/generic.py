@@ -262,6 +262,10 @@ def _matcher_class() -> Any:
         skip_candidate: Any = None
         skip_part: Any = None
 
+        def __init__(self, text: str, region: str, **options: Any) -> None:
+            super().__init__(text, region, **options)
+            self.national_floor, self.idd = _national_floor(region)
+
         def _extract_match(self, candidate: str, offset: int) -> Any:
             skip = self.skip_candidate
             if skip is not None and skip(self.text, offset, offset + len(candidate)):
@@ -276,14 +280,46 @@ def _matcher_class() -> Any:
                 return None
             if candidate.isascii():
                 # Digits and letters, counted at C speed.
-                if len(candidate) - len(candidate.encode().translate(None, _ALNUM)) < fewest:
+                raw = candidate.encode()
+                alnum = len(raw) - len(raw.translate(None, _ALNUM))
+                if alnum < fewest:
                     return None
+                if alnum < self.national_floor and "+" not in candidate:
+                    digits = raw.translate(None, _NOT_DIGIT).decode()
+                    if len(digits) == alnum and (self.idd is None
+                                                 or self.idd.match(digits) is None):
+                        # Read in this region (no plus sign, no international
+                        # prefix), its national part is at most these digits: too
+                        # few for any of the region's lengths.
+                        return None
             elif sum(1 for c in candidate if c.isdecimal() or c.isalpha()) < fewest:
                 return None
             return super()._parse_and_verify(candidate, offset)
 
     return Matcher
 
+
+@lru_cache(maxsize=64)
+def _national_floor(region: str) -> tuple[int, Any]:
+    """The fewest digits of a valid number read in ``region`` without a plus sign or
+    an international prefix (its national part has as many digits at most), and the
+    region's international prefix pattern (None without one).
+
+    Such a number takes the region's country code, and python-phonenumbers finds it
+    valid (or possible) only if its national part has one of the region's lengths.
+    """
+    from phonenumbers import PhoneMetadata
+
+    metadata = PhoneMetadata.metadata_for_region(region.upper())
+    general = metadata.general_desc if metadata is not None else None
+    lengths = [n for n in general.possible_length if n > 0] if general is not None else []
+    if not lengths:
+        return 0, None  # nothing known: no floor beyond _fewest_digits
+    prefix = metadata.international_prefix if metadata is not None else None
+    return min(lengths), (re.compile(prefix) if prefix else None)
+
+
+_NOT_DIGIT: Final = bytes(b for b in range(256) if not 0x30 <= b <= 0x39)
 
 _ALNUM: Final = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
