@@ -16,7 +16,7 @@ from presidio_analyzer import (
     RecognizerResult,
 )
 
-from recognizers._escapes import ESCAPE_CHARS
+from recognizers._escapes import ESCAPE_CHARS, decode_separators
 from recognizers._text import ContextWords
 
 if TYPE_CHECKING:
@@ -272,6 +272,22 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
                     for pattern, best in self.PREFILTER if best >= threshold]
         triggers.extend(keyword_triggers(self.context_words.keywords, self.MAX_LENGTH))
         return Prefilter(self.ENTITY, tuple(triggers))
+
+
+_ALNUM_RUN: Final = re.compile(r"[0-9A-Za-z]+")
+#: Score of a number :func:`spaced_with_groups_joined` describes: a keyword lifts it.
+JOINED_GROUPS_SCORE: Final = 0.1
+
+
+def spaced_with_groups_joined(written: str, groups: int) -> bool:
+    """Is ``written`` a number separated by a space somewhere that runs some of its
+    ``groups`` together?  ``107 302 15997`` (a CPF's groups are four) is three fields of
+    a log line, not a CPF: a person writing a number with spaces puts one between every
+    group (``529 982 247 25``, ``529.982.247 25``), where dots and dashes alone are often
+    left out (``529982247-25``).  Such a number scores JOINED_GROUPS_SCORE: only a
+    keyword near it (``CPF: 529982247 25``) lifts it."""
+    decoded = decode_separators(written)
+    return " " in decoded and len(_ALNUM_RUN.findall(decoded)) < groups
 
 
 def remove_duplicates(results: list[RecognizerResult]) -> list[RecognizerResult]:

@@ -22,9 +22,11 @@ from recognizers.base import (
     CHECKSUM_PASS_SCORE,
     CONTEXT_BOOST,
     CONTEXT_FLOOR,
+    JOINED_GROUPS_SCORE,
     PackPatternRecognizer,
     bounded,
     cap_scores,
+    spaced_with_groups_joined,
 )
 from recognizers.checksums import canonical, cnpj_is_valid
 from recognizers.prefilter import Prefilter, Trigger, checked, keyword_triggers
@@ -277,6 +279,10 @@ def _spaced_alphanumeric(written: str) -> bool:
     return " " in decoded and not decoded.replace(" ", "").isdigit()
 
 
+def _groups_joined(written: str) -> bool:
+    return spaced_with_groups_joined(written, 5)
+
+
 def _reads_as_timestamp(written: str) -> bool:
     # Order 0001 (a head office) reads as 00:01:ss; a CNPJ whose root looks like a date
     # would otherwise always be taken for a timestamp, while a timestamp in that one
@@ -330,12 +336,15 @@ class BrCnpjRecognizer(PackPatternRecognizer):
         nlp_artifacts: NlpArtifacts | None = None,
         regex_flags: int | None = None,
     ) -> list[RecognizerResult]:
-        """Run the patterns, then lower bare runs that read as timestamps and the
-        alphanumeric form separated by spaces alone."""
+        """Run the patterns, then lower bare runs that read as timestamps, the
+        alphanumeric form separated by spaces alone, and a numeric form separated by
+        spaces that runs some of its groups together (``45471 200 486047``, three
+        fields of a log line)."""
         results: list[RecognizerResult] = super().analyze(
             text, entities, nlp_artifacts, regex_flags
         )
         cap_scores(results, text, _spaced_alphanumeric, SPACED_SCORE)
+        cap_scores(results, text, _groups_joined, JOINED_GROUPS_SCORE)
         return cap_scores(results, text, _reads_as_timestamp, TIMESTAMP_SCORE)
 
     def prefilter(self, threshold: float) -> Prefilter:

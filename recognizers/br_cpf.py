@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import re
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import regex
-from presidio_analyzer import Pattern
+from presidio_analyzer import Pattern, RecognizerResult
 
 from recognizers._escapes import AFTER_ESCAPE, ESCAPE_EDGE, separator
-from recognizers.base import CHECKSUM_PASS_SCORE, PackPatternRecognizer, bounded
+from recognizers.base import (
+    CHECKSUM_PASS_SCORE,
+    JOINED_GROUPS_SCORE,
+    PackPatternRecognizer,
+    bounded,
+    cap_scores,
+    spaced_with_groups_joined,
+)
 from recognizers.checksums import cpf_is_valid
 from recognizers.prefilter import Prefilter, Trigger, checked
+
+if TYPE_CHECKING:
+    from presidio_analyzer.nlp_engine import NlpArtifacts
 
 __all__ = ["BrCpfRecognizer"]
 
@@ -72,6 +82,10 @@ _TRIGGERS: Final = (
     Trigger(_HIDDEN.replace("\\u2022", "\u2022"), name="hidden"),
 )
 
+def _groups_joined(written: str) -> bool:
+    return spaced_with_groups_joined(written, 4)
+
+
 _MASKED_RE: Final = regex.compile(_MASKED)
 _HIDDEN_RE: Final = regex.compile(_HIDDEN)
 
@@ -114,6 +128,20 @@ class BrCpfRecognizer(PackPatternRecognizer):
     def prefilter(self, threshold: float) -> Prefilter:
         """Where a CPF can be: one of its written forms, whatever the threshold."""
         return Prefilter(self.ENTITY, _TRIGGERS)
+
+    def analyze(
+        self,
+        text: str,
+        entities: list[str],
+        nlp_artifacts: NlpArtifacts | None = None,
+        regex_flags: int | None = None,
+    ) -> list[RecognizerResult]:
+        """Run the patterns, then lower a form separated by spaces that runs some of its
+        groups together (``107 302 15997``, three fields of a log line)."""
+        results: list[RecognizerResult] = super().analyze(
+            text, entities, nlp_artifacts, regex_flags
+        )
+        return cap_scores(results, text, _groups_joined, JOINED_GROUPS_SCORE)
 
     def validate_result(self, pattern_text: str) -> bool | None:
         """The canonical mask is decided by its check digits; other forms keep their score."""

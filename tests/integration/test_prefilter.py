@@ -182,6 +182,9 @@ FIXED = [
     "uid=ítalo,ou=people", "uid=_jsilva,ou=x", "Login: user=<maria>, method",
     "arn:aws:iam::123456789012:user/" + "division-00/" * 3 + "jsilva",
     "arn:aws:iam::123456789012:user/engineering/*", "user=jsilva@corp.local",
+    # numbers whose spaces leave some groups joined (log fields): a keyword lifts them
+    "107 302 15997", "45471 200 486047", "CPF: 529982247 25", "cnpj 11222333 000181",
+    "529 982 247 25", "11 222 333 0001 81",
 ]
 #: Characters the triggers do not spell: a text holding one takes the full path.
 EXOTIC = ["𝐚", "٣٤٥", "Ⓐ", "a\u0301\u0301\u0301"]
