@@ -124,21 +124,20 @@ class RawContextMixin:
         return raw_recognizer_results
 
 
-class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
-    """A pattern recognizer of this pack: class-level entity, patterns and context words.
+#: The flags of the ``regex`` module that Python's ``re`` reads alike (same values).
+_RE_FLAGS: Final = int(regex.DOTALL | regex.MULTILINE | regex.IGNORECASE)
 
-    Patterns are compiled with :data:`FLAGS` (case sensitive) and scored for context
-    on the raw text by :class:`RawContextMixin`.
-    """
 
-    ENTITY: ClassVar[str]
-    PATTERNS: ClassVar[tuple[Pattern, ...]]
-    #: Superset triggers (see recognizers.prefilter): ``(pattern, best score without a
-    #: keyword)``.  A trigger is used when that score can reach the threshold; the
-    #: context words are triggers too, for matches only a keyword lifts.
-    PREFILTER: ClassVar[tuple[tuple[str, float], ...]] = ()
-    #: The longest text a pattern of this recognizer matches.
-    MAX_LENGTH: ClassVar[int] = 64
+if TYPE_CHECKING:
+    _PatternBase = PatternRecognizer
+else:
+    _PatternBase = object
+
+
+class StdlibPatterns(_PatternBase):
+    """A pattern recognizer's analysis with its patterns compiled by Python's ``re``
+    (mixed in before Presidio's PatternRecognizer, or a subclass of it)."""
+
     #: Pattern name -> the pattern without its escaped forms (recognizers._escapes), run
     #: instead of the full one on a text that holds no escape character: the two match
     #: alike there, and the plain one runs faster.
@@ -148,22 +147,6 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
     #: touching a value): alike there too, and as fast as a plain bounded pattern.
     BASIC_PATTERNS: ClassVar[dict[str, str]] = {}
     GLUED: ClassVar[re.Pattern[str] | None] = None
-
-    def __init__(
-        self,
-        supported_language: str = "pt",
-        context: Iterable[str] | None = None,
-        name: str | None = None,
-    ) -> None:
-        words = self._init_context(context)
-        super().__init__(
-            supported_entity=self.ENTITY,
-            patterns=list(self.PATTERNS),
-            context=words,
-            supported_language=supported_language,
-            name=name or type(self).__name__,
-            global_regex_flags=FLAGS,
-        )
 
     def analyze(
         self,
@@ -179,11 +162,13 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
         on digit-heavy windows: 7.3 against 1.7 ms per 4 MB of CNPJ windows).  Each
         match goes through the same steps as in Presidio — ``validate_result``, the
         explanation, ``invalidate_result``, the minimum score, duplicates removed — so
-        the results are the same (tests compare both on every pattern).  Other flags
-        than the pack's, and a pattern ``re`` cannot compile, take Presidio's way.
+        the results are the same (tests compare both on every pattern).  Flags other
+        than the recognizer's own, and a pattern ``re`` cannot compile, take Presidio's way.
         """
         patterns: list[Pattern] = self.patterns  # type: ignore[has-type]
-        if regex_flags not in (None, FLAGS) or not patterns:
+        flags = self.global_regex_flags
+        if flags is None or regex_flags not in (None, flags) or not patterns \
+                or flags & ~_RE_FLAGS:
             return super().analyze(text, entities, nlp_artifacts, regex_flags)
         name: str = self.name  # type: ignore[has-type]
         results: list[RecognizerResult] = []
@@ -198,7 +183,7 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
         # per distinct text in this call (two patterns often match the same CPF).
         verdicts: dict[str, tuple[bool | None, bool]] = {}
         kept: set[tuple[int, int, float]] = set()
-        for pattern, forms in self._compiled_patterns(patterns):
+        for pattern, forms in self._usable(text, self._compiled_patterns(patterns, flags)):
             runs = forms[form] or forms[0]
             for match in runs.finditer(text):
                 start, end = match.span()
@@ -207,8 +192,9 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
                 written = text[start:end]
                 verdict = verdicts.get(written)
                 if verdict is None:
-                    verdict = verdicts[written] = (self.validate_result(written),
-                                                   bool(self.invalidate_result(written)))
+                    verdict = verdicts[written] = (
+                        self.validate_result(written),
+                        bool(self.invalidate_result(written)))
                 validation, invalid = verdict
                 score = pattern.score
                 if validation is not None:
@@ -225,7 +211,7 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
                 explanation = self.build_regex_explanation(
                     name, pattern.name, pattern.regex, pattern.score,
                     validation,  # type: ignore[arg-type]  # Presidio passes None too
-                    FLAGS)
+                    flags)
                 explanation.score = score
                 results.append(RecognizerResult(
                     entity_type=entity, start=start, end=end, score=score,
@@ -236,31 +222,71 @@ class PackPatternRecognizer(RawContextMixin, PatternRecognizer):
                     }))
         return remove_duplicates(results)
 
-    def _compiled_patterns(self, patterns: list[Pattern]) -> list[tuple[Pattern, list[Any]]]:
+    def _usable(self, text: str, compiled: list[tuple[Pattern, list[Any]]]
+                ) -> list[tuple[Pattern, list[Any]]]:
+        """The patterns worth running on ``text``: all of them, unless a subclass knows
+        that some cannot match it."""
+        return compiled
+
+    def _compiled_patterns(self, patterns: list[Pattern],
+                           flags: int = FLAGS) -> list[tuple[Pattern, list[Any]]]:
         """Each pattern with ``re``'s compilation of it (``regex``'s where ``re`` cannot
         compile it), then of its plain and basic forms (PLAIN_PATTERNS, BASIC_PATTERNS;
         None when it has none, or when the pattern is not the class's own), kept while
         the recognizer's patterns are the same objects."""
-        key = tuple(id(p) for p in patterns)
+        key = (flags, *(id(p) for p in patterns))
         cached: tuple[tuple[int, ...], list[tuple[Pattern, list[Any]]]] | None = (
             self.__dict__.get("_stdlib_patterns"))
         if cached is not None and cached[0] == key:
             return cached[1]
-        own = {p.name: p.regex for p in self.PATTERNS}
+        own = {p.name: p.regex for p in getattr(self, "PATTERNS", ())}
+        re_flags = flags & _RE_FLAGS
         compiled: list[tuple[Pattern, list[Any]]] = []
         for pattern in patterns:
             try:
-                forms: list[Any] = [re.compile(pattern.regex, re.DOTALL | re.MULTILINE)]
+                forms: list[Any] = [re.compile(pattern.regex, re_flags)]
             except re.error:
-                forms = [regex.compile(pattern.regex, FLAGS)]
+                forms = [regex.compile(pattern.regex, flags)]
             for table in (self.PLAIN_PATTERNS, self.BASIC_PATTERNS):
                 other = table.get(pattern.name)
-                forms.append(re.compile(other, re.DOTALL | re.MULTILINE)
+                forms.append(re.compile(other, re_flags)
                              if other is not None and own.get(pattern.name) == pattern.regex
                              else None)
             compiled.append((pattern, forms))
         self.__dict__["_stdlib_patterns"] = (key, compiled)
         return compiled
+
+
+class PackPatternRecognizer(RawContextMixin, StdlibPatterns, PatternRecognizer):
+    """A pattern recognizer of this pack: class-level entity, patterns and context words.
+
+    Patterns are compiled with :data:`FLAGS` (case sensitive) and scored for context
+    on the raw text by :class:`RawContextMixin`.
+    """
+
+    ENTITY: ClassVar[str]
+    PATTERNS: ClassVar[tuple[Pattern, ...]]
+    #: Superset triggers (see recognizers.prefilter): ``(pattern, best score without a
+    #: keyword)``.  A trigger is used when that score can reach the threshold; the
+    #: context words are triggers too, for matches only a keyword lifts.
+    PREFILTER: ClassVar[tuple[tuple[str, float], ...]] = ()
+    #: The longest text a pattern of this recognizer matches.
+    MAX_LENGTH: ClassVar[int] = 64
+    def __init__(
+        self,
+        supported_language: str = "pt",
+        context: Iterable[str] | None = None,
+        name: str | None = None,
+    ) -> None:
+        words = self._init_context(context)
+        super().__init__(
+            supported_entity=self.ENTITY,
+            patterns=list(self.PATTERNS),
+            context=words,
+            supported_language=supported_language,
+            name=name or type(self).__name__,
+            global_regex_flags=FLAGS,
+        )
 
     def prefilter(self, threshold: float) -> Prefilter:
         """Triggers from PREFILTER plus the context words (see recognizers.prefilter)."""

@@ -36,6 +36,7 @@ from recognizers.base import (
     CONTEXT_BOOST,
     CONTEXT_FLOOR,
     RawContextMixin,
+    StdlibPatterns,
     analyze_windows,
     cap_scores,
     windows_near,
@@ -921,7 +922,7 @@ def not_a_host(text: str, start: int, end: int) -> bool:
     return False
 
 
-class BrIpRecognizer(_Tuned, IpRecognizer):
+class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
     """IPv4 and IPv6 addresses (an IPv4 address not inside a longer dotted number) that
     may name someone's machine (see :func:`not_a_host`)."""
 
@@ -938,8 +939,21 @@ class BrIpRecognizer(_Tuned, IpRecognizer):
     #: How many answers of ``invalidate_result`` are remembered (then it starts over).
     INVALID_CACHE_SIZE: Final = 8192
 
+    def _usable(self, text: str, compiled: list[tuple[Pattern, list[Any]]]
+                ) -> list[tuple[Pattern, list[Any]]]:
+        """Presidio's IPv6 patterns (mapped and embedded IPv4 too) match a colon: on a
+        piece without one, only the others run."""
+        if ":" in text:
+            return compiled
+        return [pair for pair in compiled if pair[0].name not in _COLON_PATTERNS]
+
     def invalidate_result(self, pattern_text: str) -> bool:
-        """Presidio's test (the match must parse as an interface), remembered per text."""
+        """Presidio's test (the match must parse as an interface), remembered per text.
+
+        Without a ``/``, a text parses as an interface exactly when it parses as an
+        address: the parse not_a_host reads (and remembers) then answers both."""
+        if "/" not in pattern_text:
+            return _address(pattern_text) is None
         cache = self._invalid_cache
         known = cache.get(pattern_text, _UNKNOWN)
         if known is _UNKNOWN:
@@ -991,6 +1005,8 @@ class BrIpRecognizer(_Tuned, IpRecognizer):
 
 
 _UNKNOWN: Final = object()
+#: Presidio's IP patterns whose every match holds a colon.
+_COLON_PATTERNS: Final = frozenset({"IPv4_mapped", "IPv4_embedded", "IPv6", "IPv6_unspecified"})
 
 #: How far from an IP_ADDRESS trigger's hit an address may stand (the triggers' reach,
 #: wider than needed: an address holds its hit).

@@ -22,11 +22,14 @@ from benchmarks import synthetic as syn
 from benchmarks.accuracy import Generator
 from benchmarks.throughput import corpus, digit_corpus
 from recognizers import ALL_RECOGNIZERS
-from recognizers.base import FLAGS, PackPatternRecognizer
+from recognizers.base import FLAGS, PackPatternRecognizer, StdlibPatterns
+from recognizers.generic import BrIpRecognizer
 from tests.integration.test_prefilter import EXOTIC, FIXED, _texts
 
 PACK = [cls() for classes in ALL_RECOGNIZERS.values() for cls in classes
         if issubclass(cls, PackPatternRecognizer)]
+#: Every recognizer analysing with ``re`` (StdlibPatterns): the pack's and IP_ADDRESS.
+STDLIB: list[Any] = [*PACK, BrIpRecognizer()]
 PEER_VALUES = Path(__file__).resolve().parents[1] / "data" / "peers" / "values.tsv"
 
 
@@ -40,9 +43,9 @@ def _key(result: RecognizerResult) -> tuple[Any, ...]:
 
 
 def _same(text: str) -> None:
-    for recognizer in PACK:
+    for recognizer in STDLIB:
         entities = recognizer.supported_entities
-        fast = sorted(map(_key, PackPatternRecognizer.analyze(recognizer, text, entities)))
+        fast = sorted(map(_key, StdlibPatterns.analyze(recognizer, text, entities)))
         presidio = sorted(map(_key, PatternRecognizer.analyze(recognizer, text, entities)))
         assert fast == presidio, (type(recognizer).__name__, text[:200])
 
@@ -94,6 +97,20 @@ def test_unicode_classes_and_marks_agree() -> None:
     for text in ("cpf ５２９.９８２.２４７-２５", "cpf ٥٢٩٩٨٢٢٤٧٢٥", "placa ABC1D2\u0301 3",
                  "K\u212a 12.ABC.345/01DE-35 \u0131", "cep\u00a001310-100", "ＣＰＦ 52998224725"):
         _same(text)
+
+
+IP_FORMS = ["10.0.0.1", "192.168.1.0/24", "10.1.2.3/33", "256.1.1.1", "1.2.3.4.5", "v1.2.3.4",
+            "::1", "::", "::/0", "fe80::1%eth0", "2001:db8::8a2e:370:7334",
+            "2001:0db8:85a3:0000:0000:8a2e:0370:7334", "::ffff:93.184.216.34",
+            "::ffff:0:93.184.216.34/120", "64:ff9b::192.0.2.33", "2001:DB8::1/64",
+            "1:2:3:4:5:6:7:8:9", "abcd::12345", "[2001:db8::1]:443", "host:10.0.0.1:80",
+            "01.02.03.04", "1.2.3.04", "a1.2.3.4", "1.2.3.4a", "1.2.3.4/", "1.2.3.4/0"]
+
+
+@pytest.mark.parametrize("form", IP_FORMS)
+def test_the_ip_patterns_give_presidios_results(form: str) -> None:
+    _same(form)
+    _same(f"from {form} port 22; ip={form},{form.upper()} ({form})\n{form}")
 
 
 def test_other_flags_take_presidios_own_way() -> None:
@@ -204,3 +221,14 @@ def test_each_distinct_match_is_checked_once(monkeypatch: pytest.MonkeyPatch) ->
                              "validate 529.982.247-24", "validate 529.982.247-25"]
     assert [text[r.start:r.end] for r in sorted(found, key=lambda r: r.start)] \
         == ["529.982.247-25"] * 3
+
+
+@pytest.mark.parametrize("form", [*IP_FORMS, "1.2.3.4%eth0", "fe80::1%25eth0", "1.2.3", "",
+                                  "::ffff:1.2.3.4", "2001:db8::/129", " 1.2.3.4"])
+def test_the_ip_check_without_a_prefix_is_presidios(form: str) -> None:
+    # Without a "/", BrIpRecognizer reads the address parse instead of an interface's.
+    from presidio_analyzer.predefined_recognizers import IpRecognizer
+
+    ours, presidio = BrIpRecognizer(), IpRecognizer()
+    for text in (form, form.upper(), form.split("/", maxsplit=1)[0]):
+        assert ours.invalidate_result(text) == bool(presidio.invalidate_result(text)), text
