@@ -134,8 +134,8 @@ class ContextWords:
     matches its plural with a trailing ``s``; a phrase must appear word for word.
     """
 
-    __slots__ = ("_ascii", "_phrases", "_phrases_by_first", "_single", "after", "before",
-                 "keywords")
+    __slots__ = ("_ascii", "_phrases", "_phrases_by_first", "_products", "_single", "after",
+                 "before", "keywords")
 
     def __init__(self, keywords: Iterable[str], *, before: int = 5, after: int = 3) -> None:
         self.keywords = tuple(keywords)
@@ -156,6 +156,8 @@ class ContextWords:
         self._ascii = all(w.isascii() for w in (*self._single, *self._phrases_by_first))
         self.before = before
         self.after = after
+        #: outside_products' patterns (case-sensitive, ignoring case), built on first use.
+        self._products: tuple[re.Pattern[str], ...] | None = None
 
     def _in_tokens(self, tokens: list[str]) -> bool:
         for token in tokens:
@@ -258,9 +260,70 @@ class ContextWords:
                     found.append((i, i + len(phrase)))
         return found
 
+    def outside_products(self, text: str) -> str:
+        """``text`` with each keyword that names part of a product in a user agent
+        written over (same length): ``Mobile/15E148``, ``WhatsApp/2.23.20``, ``Chrome/130.0
+        Mobile Safari/537.36``, ``(Android 14; Mobile; rv:132.0)``.  A web server's log
+        has one on every other line; it is no word about the numbers around it.
+
+        Only ASCII single-word keywords are looked for, each letter written over with
+        ``q`` (``Q`` in upper case), so the words of the text stay where they were.
+        """
+        if "/" not in text and ";" not in text:
+            return text
+        patterns = self._products
+        if patterns is None:
+            patterns = self._products = _product_patterns(
+                tuple(k for k in self._single if k.isascii() and k.isalpha()))
+        if not patterns:
+            return text
+        # ASCII text is searched lower-cased (the same length) without IGNORECASE, which
+        # costs ``re`` about eight times more.
+        ascii_text = text.isascii()
+        subject = text.lower() if ascii_text else text
+        pieces: list[str] = []
+        done = 0
+        for match in patterns[0 if ascii_text else 1].finditer(subject):
+            start, end = match.span()
+            if _in_product(text, start, end):
+                pieces.append(text[done:start])
+                pieces.append("".join("Q" if c.isupper() else "q" for c in text[start:end]))
+                done = end
+        if not pieces:
+            return text
+        pieces.append(text[done:])
+        return "".join(pieces)
+
     def in_labels(self, labels: Iterable[str]) -> bool:
         """True when an external label (a JSON key, a column name) holds a keyword."""
         return any(self._in_tokens(words(label)) for label in labels)
+
+
+def _product_patterns(keywords: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """Where one of ``keywords`` may stand as a product's name or comment in a user agent
+    (see ContextWords.outside_products), by what follows it (_in_product checks what
+    precedes it): for lower-cased text, and ignoring case.  The keyword comes first,
+    so that ``re`` skips ahead to the places where one may start."""
+    if not keywords:
+        return ()
+    # A product token: the name, a slash, a version (Mobile/15E148); one item of a
+    # product's comment ((Android 14; Mobile; rv:132.0)); or, between a version and the
+    # next product token, a word of the name (130.0.0.0 Mobile Safari/537.36).
+    pattern = (f"(?:{'|'.join(longest_first(keywords))})"
+               r"(?:(?=/[0-9])|(?=[;)])|(?= [A-Za-z][\w.-]{0,31}/[0-9]))")
+    return re.compile(pattern), re.compile(pattern, re.IGNORECASE)
+
+
+def _in_product(text: str, start: int, end: int) -> bool:
+    """Does what precedes the keyword at ``text[start:end]`` (followed as one of
+    _product_patterns demands) make it part of a product?"""
+    after = text[end:end + 1]
+    before = text[max(0, start - 2):start]
+    if after == "/":
+        return not before[-1:].isalnum()  # the keyword is a word of its own
+    if after in (";", ")"):
+        return before == "; "
+    return len(before) == 2 and before[0] in "0123456789" and before[1] == " "
 
 
 #: The characters that continue a word for the prefilter's keyword triggers, as the

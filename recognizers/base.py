@@ -87,6 +87,9 @@ class RawContextMixin:
     #: CONTEXT_BOOST: identifiers that only count with their keyword then outrank a
     #: bare CPF that shares their digits (see the collision rule in docs/detection.md).
     CONTEXT_SCORE: ClassVar[float | None] = None
+    #: When set, a keyword naming part of a product in a user agent (``Mobile/15E148``)
+    #: lifts nothing: see ContextWords.outside_products.
+    KEYWORDS_OUTSIDE_PRODUCTS: ClassVar[bool] = False
     context_words: ContextWords
 
     def _init_context(self, context: Iterable[str] | None) -> list[str]:
@@ -103,6 +106,8 @@ class RawContextMixin:
         context: list[str] | None = None,
     ) -> list[RecognizerResult]:
         """Raise the score of matches with a keyword nearby; see the class docstring."""
+        if self.KEYWORDS_OUTSIDE_PRODUCTS:
+            text = self.context_words.outside_products(text)
         label_hit = bool(context) and self.context_words.in_labels(context or ())
         # Many matches and no keyword anywhere in the text (a dense run of CPFs): none
         # is near one, and the windows need not be read one by one.

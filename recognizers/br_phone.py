@@ -43,6 +43,7 @@ class BrPhoneNumberRecognizer(PackPatternRecognizer):
                  (r"[Ww][Aa]\.[Mm][Ee]/55", 0.7))
     MAX_LENGTH = 22
     CONTEXT_SCORE = 1.0
+    KEYWORDS_OUTSIDE_PRODUCTS = True  # a user agent's Mobile/15E148 is no phone keyword
     DEFAULT_CONTEXT = (
         "telefone", "tel", "celular", "cel", "fone", "whatsapp", "zap", "contato", "ramal",
         "phone", "mobile", "cell",

@@ -16,6 +16,7 @@ scored on the raw text.  Two changes of behaviour:
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -647,6 +648,11 @@ def bare_needs_keyword(ids: frozenset[str]) -> Iterator[None]:
         _BARE_NEEDS_KEYWORD.reset(token)
 
 
+def _unlifted_in(test: Callable[[str, int, int, str], bool], keywords: str, text: str,
+                 start: int, end: int) -> bool:
+    return test(text, start, end, keywords)
+
+
 class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
     """Phone numbers via python-phonenumbers, Brazilian region only (one scan).
 
@@ -674,15 +680,18 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
     #: (Presidio's phone score lifted by a keyword: the most it can reach).
     owned_above: Final = min(1.0, max(PhoneRecognizer.SCORE + CONTEXT_BOOST, CONTEXT_FLOOR))
 
-    def _unlifted_candidate(self, text: str, start: int, end: int) -> bool:
-        """No part of this candidate can be a phone that reaches the threshold."""
-        return (not _may_hold_shape(text, start, end)
-                and not self.context_words.maybe_near(text, start, end))
+    KEYWORDS_OUTSIDE_PRODUCTS = True  # a user agent's Mobile/15E148 is no phone keyword
 
-    def _unlifted_part(self, text: str, start: int, end: int) -> bool:
+    def _unlifted_candidate(self, text: str, start: int, end: int, keywords: str) -> bool:
+        """No part of this candidate can be a phone that reaches the threshold
+        (``keywords``: ``text`` as context scoring reads it, see enhance_using_context)."""
+        return (not _may_hold_shape(text, start, end)
+                and not self.context_words.maybe_near(keywords, start, end))
+
+    def _unlifted_part(self, text: str, start: int, end: int, keywords: str) -> bool:
         """This part, if it parsed, would score below the threshold."""
         return (not _shaped_at(text, start, end)
-                and not self.context_words.maybe_near(text, start, end))
+                and not self.context_words.maybe_near(keywords, start, end))
 
     def analyze(
         self,
@@ -728,13 +737,15 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
                 visible, region, leniency=self.leniency, max_tries=_UNLIMITED_TRIES,
                 min_candidate_length=self.MIN_CANDIDATE_LENGTH,
             )
-            if skip and not self.context_words.anywhere(visible):
+            keywords = self.context_words.outside_products(visible) if skip else visible
+            if skip and not self.context_words.anywhere(keywords):
                 # No keyword in this text: the shape alone decides.
                 matcher.skip_candidate = _unshaped_candidate
                 matcher.skip_part = _unshaped_part
             elif skip:
-                matcher.skip_candidate = self._unlifted_candidate
-                matcher.skip_part = self._unlifted_part
+                matcher.skip_candidate = functools.partial(
+                    _unlifted_in, self._unlifted_candidate, keywords)
+                matcher.skip_part = functools.partial(_unlifted_in, self._unlifted_part, keywords)
             if owned:
                 matcher.skip_candidate = _or_inside(matcher.skip_candidate, owned)
             for match in matcher:

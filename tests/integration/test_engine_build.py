@@ -103,9 +103,9 @@ def test_bare_needs_keyword_holds_within_its_block_only(monkeypatch: pytest.Monk
     asked: list[str] = []
     original = recognizer._unlifted_candidate
 
-    def spy(text: str, start: int, end: int) -> bool:
+    def spy(text: str, start: int, end: int, keywords: str) -> bool:
         asked.append(text[start:end])
-        return original(text, start, end)
+        return original(text, start, end, keywords)
 
     monkeypatch.setattr(recognizer, "_unlifted_candidate", spy)
     text = "pedido 4512345678 ok; celular 11987654321"

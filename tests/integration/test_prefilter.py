@@ -185,6 +185,10 @@ FIXED = [
     # numbers whose spaces leave some groups joined (log fields): a keyword lifts them
     "107 302 15997", "45471 200 486047", "CPF: 529982247 25", "cnpj 11222333 000181",
     "529 982 247 25", "11 222 333 0001 81",
+    # a user agent's words lift no phone (ContextWords.outside_products)
+    "Version/17.6 Mobile/15E148 Safari/604.1", "Chrome/130.0.0.0 Mobile Safari/537.36",
+    "(Android 14; Mobile; rv:132.0)", "WhatsApp/2.23.20.0", "Mobile: 11987654321",
+    "4532345678 Mobile/15E148", "celular/whatsapp 11987654321",
 ]
 #: Characters the triggers do not spell: a text holding one takes the full path.
 EXOTIC = ["𝐚", "٣٤٥", "Ⓐ", "a\u0301\u0301\u0301"]

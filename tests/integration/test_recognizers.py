@@ -171,9 +171,9 @@ def test_phone_matcher_hook_skips_bare_numbers_without_keyword(
     asked: list[str] = []
     original = recognizer._unlifted_candidate
 
-    def spy(text: str, start: int, end: int) -> bool:
+    def spy(text: str, start: int, end: int, keywords: str) -> bool:
         asked.append(text[start:end])
-        return original(text, start, end)
+        return original(text, start, end, keywords)
 
     monkeypatch.setattr(recognizer, "_unlifted_candidate", spy)
     results = recognizer.analyze("pedido 4512345678 ok; celular 11987654321", ["PHONE_NUMBER"])

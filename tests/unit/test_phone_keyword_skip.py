@@ -19,7 +19,10 @@ THRESHOLD = 0.5
 WORDS = ["celular", "tel", "mobile", "Mobile/15E148", "Safari/604.1", "fone:", "lote",
          "GET", "200", "5316", "pedido", "hotel", "telefones", "-", "\n", "(iPhone;",
          "11987654321", "4532345678", "4512345678", "2134567890", "11 3456-7890", "98765-4321",
-         "203.0.113.45", "1234 5678", "ramal", "x", "+55 11 98765-4321", "0800 123 4567"]
+         "203.0.113.45", "1234 5678", "ramal", "x", "+55 11 98765-4321", "0800 123 4567",
+         # a user agent's words: no keyword there (ContextWords.outside_products)
+         "Chrome/130.0.0.0", "Mobile", "(Android", "14;", "Mobile;", "rv:132.0)", "WhatsApp/2.23",
+         "celular/whatsapp", "1.2.3.4"]
 
 
 def _found(recognizer: BrPhoneRecognizer, text: str, skip: bool) -> list[tuple[int, int, float]]:
@@ -30,6 +33,8 @@ def _found(recognizer: BrPhoneRecognizer, text: str, skip: bool) -> list[tuple[i
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @example(["11987654321", "11 3456-7890", "celular"], " ")
+@example(["Chrome/130.0.0.0", "Mobile", "Safari/604.1", "11987654321"], " ")
+@example(["1.2.3.4", "Mobile/15E148", "4532345678"], " ")
 @given(st.lists(st.sampled_from(WORDS), max_size=30), st.sampled_from([" ", "  ", "\t", "; "]))
 def test_skipping_changes_no_finding_over_the_threshold(words: list[str], glue: str) -> None:
     recognizer = BrPhoneRecognizer()
