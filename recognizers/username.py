@@ -514,6 +514,12 @@ def _token_spans(text: str, haystack: str, names: Collection[str], caseless: boo
                 found.setdefault((token, caseless), []).append(match.span())
 
 
+def whole_tokens(text: str) -> set[str]:
+    """The distinct tokens of ``text`` that login_spans finds a many-names list among
+    (words joined by dots or dashes, taken whole)."""
+    return {match.group() for match in _CHAIN.finditer(text)}
+
+
 def _alternation_spans(text: str, names: set[str]) -> list[tuple[int, int]]:
     """:func:`name_spans` for names that do not start and end with a word character."""
     pattern = regex.compile(

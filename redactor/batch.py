@@ -513,7 +513,8 @@ def redact_stream(engine: Any, source: IO[bytes], target: IO[bytes] | None, fmt:
             continue
         carry = ""
         if fmt == "jsonl":
-            out = _redact_lines(engine, text, report, numbers=options.json_numbers)
+            out = _redact_lines(engine, text, report, numbers=options.json_numbers,
+                                names=names)
         else:
             out = _redact_text(engine, text, report, names)
         if target is not None:
@@ -691,8 +692,28 @@ def dumps_keeping_numbers(value: Any, **options: Any) -> str:
     return _NUMBER_MARK.sub(original, written)
 
 
+def _carried_in(line: str, value: Any, names: StreamNames | None) -> bool:
+    """Does a user name carried from the stream's earlier lines stand in this line (in
+    its raw text, or in its strings when it writes JSON escapes)?"""
+    if names is None or not (names.usernames or names.caseless_usernames):
+        return False
+    from redactor.engine.jsonredact import analysed_texts
+    from redactor.engine.propagation import logins_standing_in
+
+    if "\\" in line and value is not _MALFORMED:
+        texts = analysed_texts(value)
+        if texts is None:
+            return True  # nested too deep to read here: the slow way decides
+        line = "\n".join(texts)
+    standing = logins_standing_in(line, names)
+    return bool(standing.usernames or standing.caseless_usernames)
+
+
 def _redact_lines(engine: Any, text: str, report: FileReport, *,
-                  numbers: str = "placeholder") -> str:
+                  numbers: str = "placeholder", names: StreamNames | None = None) -> str:
+    """A block of JSON Lines, each line a document of its own (a line that is no JSON
+    is redacted as text).  ``names``: user names carried from line to line, and from
+    the blocks before (see Redactor.redact_json)."""
     # One prefilter scan for the block: a line no trigger hits, written without JSON
     # escapes (its strings are then pieces of the line itself), has nothing to redact.
     from redactor.engine.jsonredact import analysed_texts
@@ -741,23 +762,25 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
                     line, body, ending, value, _ = lines[number]
                     lines[number] = (line, body, ending, value, True)
     out: list[str] = []
-    for line, body, ending, value, clean in lines:
-        if clean:
+    for line, body, ending, value, vouched in lines:
+        # A line with nothing of its own may hold a name an earlier line found.
+        if vouched and not _carried_in(body, value, names):
             if value is _MALFORMED:
                 report.malformed_lines += 1
             out.append(line)
             continue
         if value is _MALFORMED:
             report.malformed_lines += 1
-            out.append(_redact_text(engine, body, report) + ending)
+            out.append(_redact_text(engine, body, report, names) + ending)
             continue
         try:
             # Keys and numbers too: an export holds CPFs as integers (floats where its
             # column has nulls) and maps keyed by them.
-            result = engine.redact_json(value, keys_and_numbers=True, numbers=numbers)
+            result = engine.redact_json(value, keys_and_numbers=True, numbers=numbers,
+                                        names=names)
         except TooDeep:  # parsed, but deeper than the JSON walk goes: read as text
             report.malformed_lines += 1
-            out.append(_redact_text(engine, body, report) + ending)
+            out.append(_redact_text(engine, body, report, names) + ending)
             continue
         report.counts.update(f.entity_type for f in result.findings)
         out.append((dumps_keeping_numbers(result.value, ensure_ascii=False)

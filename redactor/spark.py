@@ -522,15 +522,21 @@ def _redact_block(engine: Redactor, block: str, fmt: str, names: StreamNames,
     redacts a block, with the line count kept: a finding that covers line breaks (a
     private key's block) keeps them after its placeholder."""
     from redactor.batch import FileReport, _redact_lines
+    from redactor.engine import StreamNames
 
     if fmt == "jsonl":
         # Each JSON line is redacted on its own (a line that is not JSON, as text): no
-        # finding crosses a line break.
-        out = _redact_lines(engine, block + "\n", FileReport("<spark>"), numbers=numbers)[:-1]
+        # finding crosses a line break.  User names go on from line to line.
+        before = StreamNames(set(names.usernames), set(names.caseless_usernames),
+                             set(names.person_words))
+        out = _redact_lines(engine, block + "\n", FileReport("<spark>"), numbers=numbers,
+                            names=names)[:-1]
         if out.count("\n") == block.count("\n"):
             return out
+        names.usernames, names.caseless_usernames = before.usernames, before.caseless_usernames
+        names.person_words = before.person_words
         return "\n".join(_redact_lines(engine, line + "\n", FileReport("<spark>"),
-                                       numbers=numbers)[:-1]
+                                       numbers=numbers, names=names)[:-1]
                          for line in block.split("\n"))
     findings = engine.analyze(block, names=names)
     if any("\n" in block[f.start:f.end] for f in findings):

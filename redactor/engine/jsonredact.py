@@ -8,7 +8,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Final
 
 from redactor.engine.analysis import Document
-from redactor.engine.propagation import PersonPass
+from redactor.engine.propagation import PersonPass, StreamNames, logins_standing_in
 from redactor.engine.spans import Span
 from redactor.jsonio import MAX_DEPTH, key_name
 from redactor.patch import walk_json
@@ -77,7 +77,8 @@ def _number_digits(item: Any) -> str | None:
 
 def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
                 entities: Collection[str] | None = None,
-                numbers: str = "placeholder") -> JsonRedaction:
+                numbers: str = "placeholder",
+                names: StreamNames | None = None) -> JsonRedaction:
     """Redact every string leaf of a JSON value with ``engine``: see Redactor.redact_json."""
     if numbers not in JSON_NUMBERS:
         raise ValueError(f"numbers must be one of {JSON_NUMBERS}")
@@ -191,6 +192,16 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
             return key
 
         walk_json(value, collect_leaf, key=collect_key if keys_and_numbers else None)
+        if names is not None and logins:
+            # The stream's user names that stand in this document are its own too (each
+            # counts as one cue), looked for in one pass over the strings the first pass
+            # read; what this document found goes on to the stream's next documents (as
+            # a text's pieces pass their names on, whatever their spread here).
+            standing = logins_standing_in("\n".join(document.texts), names)
+            document.logins.usernames.update(standing.usernames)
+            document.logins.caseless_usernames.update(standing.caseless_usernames)
+            for name, caseless in document.cues:
+                (names.caseless_usernames if caseless else names.usernames).add(name)
         document.settle_logins()
         document.person_pass = PersonPass.PROPAGATE
     if keys_and_numbers:

@@ -100,6 +100,28 @@ def usernames_propagated(normalized: str, found: Found,
     return extra
 
 
+def logins_standing_in(text: str, carried: StreamNames) -> StreamNames:
+    """The user names of ``carried`` that stand in ``text`` as whole tokens (person words
+    left out), found in one pass over the text whatever the number of names: for a
+    stream of many small documents (JSON Lines), where looking for each carried name in
+    each document would cost the number of names every time.  Only names written as
+    words joined by dots or dashes (``jsilva``, ``maria.silva``, ``svc-x``: the
+    tokens of recognizers.username's finder) are looked for."""
+    from recognizers.username import whole_tokens
+
+    found = StreamNames()
+    if not (carried.usernames or carried.caseless_usernames):
+        return found
+    for token in whole_tokens(text):
+        if token in carried.usernames:
+            found.usernames.add(token)
+        if carried.caseless_usernames:
+            folded = token.casefold()
+            if folded in carried.caseless_usernames:
+                found.caseless_usernames.add(folded)
+    return found
+
+
 def overspread_dropped(logins: StreamNames, cue_counts: dict[tuple[str, bool], int],
                        texts: list[str]) -> None:
     """Take out of ``logins`` the names that would be spread over ``texts`` (the strings

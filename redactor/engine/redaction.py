@@ -72,7 +72,8 @@ class Redactor(Analysis):
 
     def redact_json(self, value: Any, *, keys_and_numbers: bool = False,
                     entities: Collection[str] | None = None,
-                    numbers: str = "placeholder") -> JsonRedaction:
+                    numbers: str = "placeholder",
+                    names: StreamNames | None = None) -> JsonRedaction:
         """Redact every string leaf of a JSON value (dict, list, str, numbers...).
 
         Each leaf is analysed as ``"<key>: <leaf>"``, so that its key reads as it
@@ -94,12 +95,17 @@ class Redactor(Analysis):
         ``entities`` limits what is redacted to those entities (the hooks' tool input
         leaves names and addresses alone: see ``Settings.input_entities``).
 
+        ``names`` carries user names across the documents of one stream (the lines of
+        a JSON Lines file), as :meth:`redact` does across a text's pieces: the names
+        in it are redacted in this document's values too, and the user names found
+        in the document are added to it.
+
         Returns the new value, the findings with their paths (offsets into the leaf
         or key; paths name keys as redacted), and the minimal patch: the top-level
         keys (or indexes) whose values changed, under their new names.
         """
         return redact_json(self, value, keys_and_numbers=keys_and_numbers, entities=entities,
-                           numbers=numbers)
+                           numbers=numbers, names=checked_names(names))
 
     def issue(self, entity: str, value: str) -> Issued:
         """The token of ``value`` as this engine writes it, with what a vault keeps."""

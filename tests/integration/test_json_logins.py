@@ -62,3 +62,51 @@ def test_a_documents_repr_holds_no_name() -> None:
     document.logins.usernames.add("jsilva")
     document.texts.append("user=jsilva")
     assert "maria" not in repr(document) and "jsilva" not in repr(document)
+
+
+def test_a_stream_carries_logins_from_document_to_document(engine: Redactor) -> None:
+    from redactor.engine import StreamNames
+
+    names = StreamNames()
+    engine.redact_json({"user": "rcunha"}, names=names)
+    assert "rcunha" in names.usernames
+    later = engine.redact_json({"msg": "rcunha saiu"}, names=names)
+    assert later.value == {"msg": "[USERNAME] saiu"}
+    # Without the stream, documents stay apart.
+    assert engine.redact_json({"msg": "rcunha saiu"}).value == {"msg": "rcunha saiu"}
+
+
+def test_a_json_lines_file_carries_logins_to_the_lines_after(engine: Redactor) -> None:
+    import io
+
+    from redactor import batch
+
+    lines = ['{"eventName": "ConsoleLogin", "userIdentity": {"userName": "jsilva"}}',
+             '{"eventName": "ListBuckets", "msg": "request by jsilva"}',  # a hit nearby
+             '{"level": "info", "msg": "jsilva saiu"}',  # nothing of its own: clean
+             '{"msg": "jo\\u00e3o jsilva"}',  # written with an escape
+             'not json, jsilva',  # a malformed line, read as text
+             '{"msg": "jsilvas e ajsilva ficam"}']  # no whole token: left as is
+    source = io.BytesIO(("\n".join(lines) + "\n").encode())
+    target = io.BytesIO()
+    report = batch.FileReport("x")
+    batch.redact_stream(engine, source, target, "jsonl", report)
+    assert target.getvalue().decode().splitlines() == [
+        '{"eventName": "ConsoleLogin", "userIdentity": {"userName": "[USERNAME]"}}',
+        '{"eventName": "ListBuckets", "msg": "request by [USERNAME]"}',
+        '{"level": "info", "msg": "[USERNAME] saiu"}',
+        '{"msg": "joão [USERNAME]"}',
+        'not json, [USERNAME]',
+        '{"msg": "jsilvas e ajsilva ficam"}']
+    assert report.counts["USERNAME"] == 5
+
+
+def test_a_login_is_carried_forward_only(engine: Redactor) -> None:
+    from redactor import batch
+    from redactor.engine import StreamNames
+
+    lines = ['{"msg": "rlima saiu"}', '{"user": "rlima"}', '{"msg": "rlima voltou"}']
+    out = batch._redact_lines(engine, "\n".join(lines) + "\n", batch.FileReport("x"),
+                              names=StreamNames())
+    assert out.splitlines() == ['{"msg": "rlima saiu"}', '{"user": "[USERNAME]"}',
+                                '{"msg": "[USERNAME] voltou"}']
