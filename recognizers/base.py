@@ -152,6 +152,10 @@ class StdlibPatterns(_PatternBase):
     #: touching a value): alike there too, and as fast as a plain bounded pattern.
     BASIC_PATTERNS: ClassVar[dict[str, str]] = {}
     GLUED: ClassVar[re.Pattern[str] | None] = None
+    #: Patterns written with ``\b`` and ``\w``, which ``re`` and ``regex`` read apart
+    #: beyond ASCII (a superscript digit is a word character to ``re``, a combining
+    #: mark to ``regex``): text that is not ASCII takes Presidio's way.
+    ASCII_ONLY: ClassVar[bool] = False
 
     def analyze(
         self,
@@ -173,7 +177,7 @@ class StdlibPatterns(_PatternBase):
         patterns: list[Pattern] = self.patterns  # type: ignore[has-type]
         flags = self.global_regex_flags
         if flags is None or regex_flags not in (None, flags) or not patterns \
-                or flags & ~_RE_FLAGS:
+                or flags & ~_RE_FLAGS or (self.ASCII_ONLY and not text.isascii()):
             return super().analyze(text, entities, nlp_artifacts, regex_flags)
         name: str = self.name  # type: ignore[has-type]
         results: list[RecognizerResult] = []

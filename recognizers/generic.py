@@ -225,9 +225,10 @@ def _is_service_number(number: Any) -> bool:
                                                 Kind.SHARED_COST, Kind.UAN)
 
 
-@lru_cache(maxsize=1)
-def _fewest_digits() -> int:
-    """The fewest digits of a valid number's national part, in any region."""
+@lru_cache(maxsize=2)
+def _fewest_digits(possible: bool = False) -> int:
+    """The fewest digits of a valid number's national part, in any region; ``possible``:
+    of a possible one (Leniency.POSSIBLE), local-only lengths included."""
     import phonenumbers
     from phonenumbers import PhoneMetadata
 
@@ -238,10 +239,12 @@ def _fewest_digits() -> int:
     lengths = []
     for metadata in everything:
         general = metadata.general_desc if metadata is not None else None
-        possible = [n for n in general.possible_length if n > 0] if general is not None else []
-        if not possible:
+        found = [n for n in general.possible_length if n > 0] if general is not None else []
+        if possible and general is not None:
+            found += [n for n in general.possible_length_local_only or () if n > 0]
+        if not found:
             return fewest  # a region without lengths: no bound beyond the floor
-        lengths.append(min(possible))
+        lengths.append(min(found))
     return max(fewest, min(lengths))
 
 
@@ -258,15 +261,15 @@ def _matcher_class() -> Any:
     """
     import phonenumbers
 
-    fewest = _fewest_digits()
-
     class Matcher(phonenumbers.PhoneNumberMatcher):
         skip_candidate: Any = None
         skip_part: Any = None
 
         def __init__(self, text: str, region: str, **options: Any) -> None:
             super().__init__(text, region, **options)
-            self.national_floor, self.idd = _national_floor(region)
+            possible = options.get("leniency") == phonenumbers.Leniency.POSSIBLE
+            self.fewest = _fewest_digits(possible)
+            self.national_floor, self.idd = _national_floor(region, possible)
 
         def _extract_match(self, candidate: str, offset: int) -> Any:
             skip = self.skip_candidate
@@ -275,6 +278,7 @@ def _matcher_class() -> Any:
             return super()._extract_match(candidate, offset)
 
         def _parse_and_verify(self, candidate: str, offset: int) -> Any:
+            fewest = self.fewest
             if len(candidate) < fewest:
                 return None
             skip = self.skip_part
@@ -302,21 +306,27 @@ def _matcher_class() -> Any:
 
 
 @lru_cache(maxsize=64)
-def _national_floor(region: str) -> tuple[int, Any]:
+def _national_floor(region: str, possible: bool = False) -> tuple[int, Any]:
     """The fewest digits of a valid number read in ``region`` without a plus sign or
     an international prefix (its national part has as many digits at most), and the
-    region's international prefix pattern (None without one).
+    region's international prefix pattern (None without one); ``possible``: of a
+    possible number (Leniency.POSSIBLE), local-only lengths included.
 
     Such a number takes the region's country code, and python-phonenumbers finds it
     valid (or possible) only if its national part has one of the region's lengths.
+    A region whose national prefix rule writes digits in (the NANP islands put their
+    area code before a seven-digit local number) has no floor.
     """
     from phonenumbers import PhoneMetadata
 
     metadata = PhoneMetadata.metadata_for_region(region.upper())
     general = metadata.general_desc if metadata is not None else None
     lengths = [n for n in general.possible_length if n > 0] if general is not None else []
-    if not lengths:
-        return 0, None  # nothing known: no floor beyond _fewest_digits
+    if possible and general is not None:
+        lengths += [n for n in general.possible_length_local_only or () if n > 0]
+    rule = metadata.national_prefix_transform_rule if metadata is not None else None
+    if not lengths or (rule and re.search(r"[0-9]", re.sub(r"\\[0-9]", "", rule))):
+        return 0, None  # nothing known, or digits written in (not only groups kept)
     prefix = metadata.international_prefix if metadata is not None else None
     return min(lengths), (re.compile(prefix) if prefix else None)
 
@@ -947,6 +957,7 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
 
     #: ``analyze`` takes the prefilter's hits and reads only the windows around them.
     takes_hits: Final = True
+    ASCII_ONLY = True  # Presidio's IP patterns use \b and \w
     #: How many answers of ``invalidate_result`` are remembered (then it starts over).
     INVALID_CACHE_SIZE: Final = 8192
 
