@@ -314,15 +314,26 @@ _ALNUM_RUN: Final = re.compile(r"[0-9A-Za-z]+")
 JOINED_GROUPS_SCORE: Final = 0.1
 
 
-def spaced_with_groups_joined(written: str, groups: int) -> bool:
+def spaced_with_groups_joined(written: str, groups: tuple[int, ...],
+                              apart: tuple[int, ...] = ()) -> bool:
     """Is ``written`` a number separated by a space somewhere that runs some of its
-    ``groups`` together?  ``107 302 15997`` (a CPF's groups are four) is three fields of
-    a log line, not a CPF: a person writing a number with spaces puts one between every
-    group (``529 982 247 25``, ``529.982.247 25``), where dots and dashes alone are often
-    left out (``529982247-25``).  Such a number scores JOINED_GROUPS_SCORE: only a
-    keyword near it (``CPF: 529982247 25``) lifts it."""
+    groups together?  ``groups``: after how many characters the format's groups end
+    (a CPF's 3, 6 and 9); ``apart``: those after which a person may set a part apart
+    and join the rest (a CPF's check digits, ``529982247 25``; a CNPJ's root and branch,
+    ``11222333 0001 81``).  ``107 302 15997`` is three fields of a log line, not a CPF: a
+    person writing a number with spaces puts one between every group (``529 982 247 25``,
+    ``529.982.247 25``) or sets a part apart, where dots and dashes alone are often left
+    out (``529982247-25``).  Such a number scores JOINED_GROUPS_SCORE: only a keyword
+    near it (``CPF: 107 302 15997``) lifts it."""
     decoded = decode_separators(written)
-    return " " in decoded and len(_ALNUM_RUN.findall(decoded)) < groups
+    if " " not in decoded:
+        return False
+    ends: set[int] = set()
+    count = 0
+    for run in _ALNUM_RUN.findall(decoded)[:-1]:
+        count += len(run)
+        ends.add(count)
+    return ends != set(groups) and not ends <= set(apart)
 
 
 def remove_duplicates(results: list[RecognizerResult]) -> list[RecognizerResult]:

@@ -280,7 +280,7 @@ def _spaced_alphanumeric(written: str) -> bool:
 
 
 def _groups_joined(written: str) -> bool:
-    return spaced_with_groups_joined(written, 5)
+    return spaced_with_groups_joined(written, (2, 5, 8, 12), apart=(8, 12))
 
 
 def _reads_as_timestamp(written: str) -> bool:

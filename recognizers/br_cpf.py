@@ -83,7 +83,7 @@ _TRIGGERS: Final = (
 )
 
 def _groups_joined(written: str) -> bool:
-    return spaced_with_groups_joined(written, 4)
+    return spaced_with_groups_joined(written, (3, 6, 9), apart=(9,))
 
 
 _MASKED_RE: Final = regex.compile(_MASKED)

@@ -65,14 +65,31 @@ def test_a_cnpj_with_every_group_spaced_counts_alone(engine: Redactor) -> None:
     assert ("BR_CNPJ", spaced) in _entities(engine, f"fornecido {spaced} hoje")
 
 
-@pytest.mark.parametrize("written, groups, joined", [
-    ("107 302 15997", 4, True), ("529 982 247 25", 4, False), ("52998224725", 4, False),
-    ("529982247 25", 4, True), ("529%20982%20247%2025", 4, False),
-    ("45471 200 486047", 5, True), ("11 222 333 0001 81", 5, False),
-    ("11.222.333/0001-81", 5, False), ("11.222.333 0001-81", 5, False),
+CPF_GROUPS, CPF_APART = (3, 6, 9), (9,)
+CNPJ_GROUPS, CNPJ_APART = (2, 5, 8, 12), (8, 12)
+
+
+@pytest.mark.parametrize("written, cnpj, joined", [
+    ("107 302 15997", False, True), ("529 982 247 25", False, False),
+    ("52998224725", False, False), ("529982247 25", False, False),
+    ("529%20982%20247%2025", False, False), ("529982247%2025", False, False),
+    ("529 982247 25", False, True), ("45471 200 486047", True, True),
+    ("11 222 333 0001 81", True, False), ("11.222.333/0001-81", True, False),
+    ("11.222.333 0001-81", True, False), ("11222333 000181", True, False),
+    ("11222333 0001 81", True, False), ("112223330001 81", True, False),
+    ("11 222333 000181", True, True),
 ])
-def test_which_numbers_run_groups_together(written: str, groups: int, joined: bool) -> None:
-    assert spaced_with_groups_joined(written, groups) is joined
+def test_which_numbers_run_groups_together(written: str, cnpj: bool, joined: bool) -> None:
+    groups, apart = (CNPJ_GROUPS, CNPJ_APART) if cnpj else (CPF_GROUPS, CPF_APART)
+    assert spaced_with_groups_joined(written, groups, apart) is joined
+
+
+@pytest.mark.parametrize("text, entity", [
+    ("Documento: 529982247 25", "BR_CPF"), ("enviado 529982247%2025", "BR_CPF"),
+    ("recebido 11222333 000181", "BR_CNPJ"), ("recebido 11222333 0001 81", "BR_CNPJ"),
+])
+def test_a_part_set_apart_still_counts_alone(engine: Redactor, text: str, entity: str) -> None:
+    assert entity in [e for e, _ in _entities(engine, text)]
 
 
 @pytest.mark.parametrize("text", ["107 302 15997", "CPF 107 302 15997"])
