@@ -262,12 +262,21 @@ class ContextWords:
 
     def outside_products(self, text: str) -> str:
         """``text`` with each keyword that names part of a product in a user agent
-        written over (same length): ``Mobile/15E148``, ``WhatsApp/2.23.20``, ``Chrome/130.0
-        Mobile Safari/537.36``, ``(Android 14; Mobile; rv:132.0)``.  A web server's log
-        has one on every other line; it is no word about the numbers around it.
+        written over (same length).  A web server's log has one on every other line; it
+        is no word about the numbers around it.  A keyword is part of a product
 
-        Only ASCII single-word keywords are looked for, each letter written over with
-        ``q`` (``Q`` in upper case), so the words of the text stay where they were.
+        * as a product token of its own next to another one (``Version/17.6
+          Mobile/15E148 Safari/604.1``);
+        * between a product token and the next one (``Chrome/130.0.0.0 Mobile
+          Safari/537.36``);
+        * as an item of the comment after a product token (``Mozilla/5.0 (Android 14;
+          Mobile; rv:132.0)``).
+
+        Alone, ``Celular/1:``, ``(nome; telefone)`` and ``Nome; Telefone; Email`` are
+        words of the text.  What decides lies at most PRODUCT_REACH_BEFORE characters
+        before the keyword and PRODUCT_REACH_AFTER after it.  Only ASCII single-word
+        keywords are looked for, each letter written over with ``q`` (``Q`` in upper
+        case), so the words of the text stay where they were.
         """
         if "/" not in text and ";" not in text:
             return text
@@ -314,16 +323,36 @@ def _product_patterns(keywords: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     return re.compile(pattern), re.compile(pattern, re.IGNORECASE)
 
 
+#: A product token of a user agent: a name, a slash, a version (``Safari/604.1``).
+_PRODUCT: Final = r"[A-Za-z][\w.+-]{0,31}/[0-9][\w.]{0,31}"
+_PRODUCT_TOKEN: Final = re.compile(_PRODUCT)
+#: The keyword's own version after its slash.
+_OWN_VERSION: Final = re.compile(r"/[0-9][\w.]{0,31}")
+#: A product token and a space right before the keyword.
+_PRODUCT_BEFORE: Final = re.compile(_PRODUCT + r" \Z")
+#: A product token, then an opened comment up to the keyword's item.
+_COMMENT_BEFORE: Final = re.compile(_PRODUCT + r" \([^()\n]{0,64}; \Z")
+#: How far from a keyword what makes it part of a product may lie (see _in_product):
+#: the prefilter's windows of the recognizers that read keywords so reach that far too.
+PRODUCT_REACH_BEFORE: Final = 32 + 1 + 32 + 2 + 64 + 2
+PRODUCT_REACH_AFTER: Final = 1 + 32 + 64
+
+
 def _in_product(text: str, start: int, end: int) -> bool:
-    """Does what precedes the keyword at ``text[start:end]`` (followed as one of
-    _product_patterns demands) make it part of a product?"""
+    """Is the keyword at ``text[start:end]`` (followed as one of _product_patterns
+    demands) part of a product?  See ContextWords.outside_products."""
     after = text[end:end + 1]
-    before = text[max(0, start - 2):start]
+    lo = max(0, start - PRODUCT_REACH_BEFORE)
     if after == "/":
-        return not before[-1:].isalnum()  # the keyword is a word of its own
+        if text[start - 1:start].isalnum():
+            return False  # no word of its own
+        own = _OWN_VERSION.match(text, end)
+        stop = own.end() if own is not None else end
+        return (_PRODUCT_TOKEN.search(text, max(0, start - 64), start) is not None
+                or _PRODUCT_TOKEN.search(text, stop, stop + 64) is not None)
     if after in (";", ")"):
-        return before == "; "
-    return len(before) == 2 and before[0] in "0123456789" and before[1] == " "
+        return _COMMENT_BEFORE.search(text, lo, start) is not None
+    return _PRODUCT_BEFORE.search(text, lo, start) is not None
 
 
 #: The characters that continue a word for the prefilter's keyword triggers, as the

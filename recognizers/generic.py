@@ -33,6 +33,7 @@ from presidio_analyzer.predefined_recognizers import (
     PhoneRecognizer,
 )
 
+from recognizers._text import PRODUCT_REACH_AFTER, PRODUCT_REACH_BEFORE
 from recognizers.base import (
     CONTEXT_BOOST,
     CONTEXT_FLOOR,
@@ -805,8 +806,11 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
             ))
         elif _keyword_lifts(threshold):
             triggers.extend(_keyword_triggers(self, reach))
-        return Prefilter("PHONE_NUMBER", tuple(triggers), margin_before=CONTEXT_BEFORE + 16,
-                         margin_after=CONTEXT_AFTER + 16)
+        # A keyword decides from the text around it whether it is part of a product in
+        # a user agent (ContextWords.outside_products): that text is in the window too.
+        return Prefilter("PHONE_NUMBER", tuple(triggers),
+                         margin_before=CONTEXT_BEFORE + 16 + PRODUCT_REACH_BEFORE,
+                         margin_after=CONTEXT_AFTER + 16 + PRODUCT_REACH_AFTER)
 
 
 
