@@ -265,8 +265,8 @@ class ContextWords:
         written over (same length).  A web server's log has one on every other line; it
         is no word about the numbers around it.  A keyword is part of a product
 
-        * as a product token of its own next to another one (``Version/17.6
-          Mobile/15E148 Safari/604.1``);
+        * as a product token of its own right after or before another one
+          (``Version/17.6 Mobile/15E148 Safari/604.1``);
         * between a product token and the next one (``Chrome/130.0.0.0 Mobile
           Safari/537.36``);
         * as an item of the comment after a product token (``Mozilla/5.0 (Android 14;
@@ -319,23 +319,22 @@ def _product_patterns(keywords: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     # product's comment ((Android 14; Mobile; rv:132.0)); or, between a version and the
     # next product token, a word of the name (130.0.0.0 Mobile Safari/537.36).
     pattern = (f"(?:{'|'.join(longest_first(keywords))})"
-               r"(?:(?=/[0-9])|(?=[;)])|(?= [A-Za-z][\w.-]{0,31}/[0-9]))")
+               r"(?:(?=/[0-9])|(?=[;)])|(?= [A-Za-z][\w.+-]{0,23}/[0-9]))")
     return re.compile(pattern), re.compile(pattern, re.IGNORECASE)
 
 
 #: A product token of a user agent: a name, a slash, a version (``Safari/604.1``).
-_PRODUCT: Final = r"[A-Za-z][\w.+-]{0,31}/[0-9][\w.]{0,31}"
-_PRODUCT_TOKEN: Final = re.compile(_PRODUCT)
-#: The keyword's own version after its slash.
-_OWN_VERSION: Final = re.compile(r"/[0-9][\w.]{0,31}")
+_PRODUCT: Final = r"[A-Za-z][\w.+-]{0,23}/[0-9][\w.]{0,15}"
+#: The keyword's own version after its slash, then a product token.
+_PRODUCT_AFTER_OWN: Final = re.compile(r"/[0-9][\w.]{0,15} " + _PRODUCT)
 #: A product token and a space right before the keyword.
 _PRODUCT_BEFORE: Final = re.compile(_PRODUCT + r" \Z")
 #: A product token, then an opened comment up to the keyword's item.
-_COMMENT_BEFORE: Final = re.compile(_PRODUCT + r" \([^()\n]{0,64}; \Z")
+_COMMENT_BEFORE: Final = re.compile(_PRODUCT + r" \([^()\n]{0,48}; \Z")
 #: How far from a keyword what makes it part of a product may lie (see _in_product):
-#: the prefilter's windows of the recognizers that read keywords so reach that far too.
-PRODUCT_REACH_BEFORE: Final = 32 + 1 + 32 + 2 + 64 + 2
-PRODUCT_REACH_AFTER: Final = 1 + 32 + 64
+#: the prefilter's windows of the recognizers that read keywords reach that far too.
+PRODUCT_REACH_BEFORE: Final = 42 + 2 + 48 + 2
+PRODUCT_REACH_AFTER: Final = 1 + 1 + 15 + 1 + 42
 
 
 def _in_product(text: str, start: int, end: int) -> bool:
@@ -346,10 +345,8 @@ def _in_product(text: str, start: int, end: int) -> bool:
     if after == "/":
         if text[start - 1:start].isalnum():
             return False  # no word of its own
-        own = _OWN_VERSION.match(text, end)
-        stop = own.end() if own is not None else end
-        return (_PRODUCT_TOKEN.search(text, max(0, start - 64), start) is not None
-                or _PRODUCT_TOKEN.search(text, stop, stop + 64) is not None)
+        return (_PRODUCT_BEFORE.search(text, lo, start) is not None
+                or _PRODUCT_AFTER_OWN.match(text, end, end + PRODUCT_REACH_AFTER) is not None)
     if after in (";", ")"):
         return _COMMENT_BEFORE.search(text, lo, start) is not None
     return _PRODUCT_BEFORE.search(text, lo, start) is not None

@@ -17,7 +17,7 @@ from presidio_analyzer import (
 )
 
 from recognizers._escapes import ESCAPE_CHARS, decode_separators
-from recognizers._text import PRODUCT_REACH_AFTER, PRODUCT_REACH_BEFORE, ContextWords
+from recognizers._text import ContextWords
 
 if TYPE_CHECKING:
     from presidio_analyzer.nlp_engine import NlpArtifacts
@@ -299,24 +299,15 @@ class PackPatternRecognizer(RawContextMixin, StdlibPatterns, PatternRecognizer):
 
     def prefilter(self, threshold: float) -> Prefilter:
         """Triggers from PREFILTER plus the context words (see recognizers.prefilter)."""
-        from recognizers.prefilter import (
-            CONTEXT_AFTER,
-            CONTEXT_BEFORE,
-            Prefilter,
-            Trigger,
-            keyword_triggers,
-        )
+        from recognizers.prefilter import Prefilter, Trigger, keyword_triggers
 
         # A trigger may be only part of a match (``(11)`` of a phone number).
         reach = self.MAX_LENGTH
         triggers = [Trigger(pattern, before=reach, after=reach, name="value")
                     for pattern, best in self.PREFILTER if best >= threshold]
+        # Every keyword is a trigger: its own window holds what makes it part of a
+        # product in a user agent (PRODUCT_REACH_BEFORE/AFTER, see KEYWORDS_OUTSIDE_PRODUCTS).
         triggers.extend(keyword_triggers(self.context_words.keywords, self.MAX_LENGTH))
-        if self.KEYWORDS_OUTSIDE_PRODUCTS:
-            # What makes a keyword part of a product is in the window too.
-            return Prefilter(self.ENTITY, tuple(triggers),
-                             margin_before=CONTEXT_BEFORE + 8 + PRODUCT_REACH_BEFORE,
-                             margin_after=CONTEXT_AFTER + 8 + PRODUCT_REACH_AFTER)
         return Prefilter(self.ENTITY, tuple(triggers))
 
 

@@ -808,9 +808,12 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
             triggers.extend(_keyword_triggers(self, reach))
         # A keyword decides from the text around it whether it is part of a product in
         # a user agent (ContextWords.outside_products): that text is in the window too.
+        # Where the keywords are triggers, each one's own window holds it; below, a
+        # keyword in a number's window may still raise its score.
+        wider = threshold <= BARE_NUMBER_SCORE
         return Prefilter("PHONE_NUMBER", tuple(triggers),
-                         margin_before=CONTEXT_BEFORE + 16 + PRODUCT_REACH_BEFORE,
-                         margin_after=CONTEXT_AFTER + 16 + PRODUCT_REACH_AFTER)
+                         margin_before=CONTEXT_BEFORE + 16 + wider * PRODUCT_REACH_BEFORE,
+                         margin_after=CONTEXT_AFTER + 16 + wider * PRODUCT_REACH_AFTER)
 
 
 
@@ -1016,7 +1019,16 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
                     piece, entities, nlp_artifacts, regex_flags)
                 return found
 
-            results = analyze_windows(analyze, text, windows)
+            # ASCII windows apart from the others, which take Presidio's way (see
+            # ASCII_ONLY): one accented word would send every address there.  Results
+            # in the order of one call: by pattern, then by place.
+            plain = [w for w in windows if text[w[0]:w[1]].isascii()]
+            wide = [w for w in windows if not text[w[0]:w[1]].isascii()]
+            results = analyze_windows(analyze, text, plain)
+            if wide:
+                order = {p.name: i for i, p in enumerate(self.patterns)}
+                results = sorted(results + analyze_windows(analyze, text, wide),
+                                 key=lambda r: (order.get(_pattern_name(r), -1), r.start))
         return [r for r in results if not not_a_host(text, r.start, r.end)]
 
     def prefilter(self, threshold: float) -> Prefilter:
@@ -1028,6 +1040,11 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
             Trigger(f"::|{hex4}(?::{hex4}){{7}}", before=48, after=IP_REACH, name="ipv6",
                     alone=True),
         ))
+
+
+def _pattern_name(result: RecognizerResult) -> str:
+    explanation = result.analysis_explanation
+    return str(explanation.pattern_name) if explanation is not None else ""
 
 
 _UNKNOWN: Final = object()
