@@ -659,11 +659,6 @@ def bare_needs_keyword(ids: frozenset[str]) -> Iterator[None]:
         _BARE_NEEDS_KEYWORD.reset(token)
 
 
-def _unlifted_in(test: Callable[[str, int, int, str], bool], keywords: str, text: str,
-                 start: int, end: int) -> bool:
-    return test(text, start, end, keywords)
-
-
 class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
     """Phone numbers via python-phonenumbers, Brazilian region only (one scan).
 
@@ -754,9 +749,9 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
                 matcher.skip_candidate = _unshaped_candidate
                 matcher.skip_part = _unshaped_part
             elif skip:
-                matcher.skip_candidate = functools.partial(
-                    _unlifted_in, self._unlifted_candidate, keywords)
-                matcher.skip_part = functools.partial(_unlifted_in, self._unlifted_part, keywords)
+                matcher.skip_candidate = functools.partial(self._unlifted_candidate,
+                                                           keywords=keywords)
+                matcher.skip_part = functools.partial(self._unlifted_part, keywords=keywords)
             if owned:
                 matcher.skip_candidate = _or_inside(matcher.skip_candidate, owned)
             for match in matcher:

@@ -110,3 +110,23 @@ def test_a_login_is_carried_forward_only(engine: Redactor) -> None:
                               names=StreamNames())
     assert out.splitlines() == ['{"msg": "rlima saiu"}', '{"user": "[USERNAME]"}',
                                 '{"msg": "[USERNAME] voltou"}']
+
+
+def test_crafted_lines_after_a_carried_login_get_the_safe_answer(engine: Redactor) -> None:
+    import io
+
+    from redactor import batch
+
+    lines = [b'{"user": "jsilva"}',
+             b'{"a":' * 5000 + b'"jsilva"' + b"}" * 5000,  # deeper than the walk: as text
+             b'{"msg": "\\ud800 jsilva", "user": "\\ud83d"}',  # lone surrogates
+             b'{"n": NaN, "i": Infinity, "b": 1e400, "msg": "jsilva"}',
+             "caf\xe9 jsilva".encode("latin-1"), b"\xff\xfe jsilva"]
+    target = io.BytesIO()
+    report = batch.FileReport("x")
+    batch.redact_stream(engine, io.BytesIO(b"\n".join(lines) + b"\n"), target, "jsonl", report)
+    out = target.getvalue()
+    assert b"jsilva" not in out
+    assert out.count(b"\n") == len(lines)
+    assert b"1e400" in out and b"NaN" in out
+    assert report.counts["USERNAME"] == 6
