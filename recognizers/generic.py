@@ -348,6 +348,17 @@ def _offline_tldextract() -> Any:
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
+#: Domains whose verdict is remembered: a log names the same few domains over and over,
+#: and tldextract's lookup costs ~15 µs a time (its punycode decoding most of it).
+DOMAIN_VERDICTS: Final = 4_096
+
+
+@lru_cache(maxsize=DOMAIN_VERDICTS)
+def _has_public_suffix(domain: str) -> bool:
+    """Does ``domain`` end in a public suffix of the bundled list?"""
+    return bool(_offline_tldextract()(domain).fqdn)
+
+
 # Presidio's e-mail pattern, taken apart so that no text costs more than linear time.
 # Its local part, ``[C]|[C][C.]*[C]`` after a word boundary, is tried from every
 # boundary of a long run of C and dots and read to the run's end each time: a run
@@ -469,8 +480,6 @@ def _encoded_email_spans(text: str, flags: int) -> list[tuple[int, int]]:
     return spans
 
 
-#: A query string's delimiter: an address in one starts after the last of them.
-_QUERY_DELIMITER: Final = re.compile(r"[?&]")
 _QUERY_KEY: Final = re.compile(r"[^=@]*=")
 
 
@@ -482,10 +491,9 @@ def _after_query_key(text: str, start: int, end: int) -> int | None:
     if at < 0:
         found = _ENCODED_AT.search(text, start, end)
         at = found.start() if found is not None else end
-    delimiters = [m.end() for m in _QUERY_DELIMITER.finditer(text, start, at)]
-    if not delimiters:
+    begin = max(text.rfind("?", start, at), text.rfind("&", start, at)) + 1
+    if not begin:
         return start
-    begin = delimiters[-1]
     key = _QUERY_KEY.match(text, begin, at)
     if key is not None:
         begin = key.end()
@@ -597,7 +605,7 @@ class BrEmailRecognizer(_Tuned, EmailRecognizer):
         domain = pattern_text.rpartition("@")[2]
         if not domain or domain == pattern_text:
             domain = _ENCODED_AT.split(pattern_text)[-1]
-        return bool(_offline_tldextract()(domain).fqdn)
+        return _has_public_suffix(domain)
 
     def invalidate_result(self, pattern_text: str) -> bool:
         """Role, list and program addresses are dropped in analyze; nothing else here."""
