@@ -26,7 +26,6 @@ under redacted names (:func:`plan`).  In place, a file keeps its name.
 
 from __future__ import annotations
 
-import bisect
 import codecs
 import contextlib
 import gzip
@@ -575,22 +574,6 @@ def _window(engine: Any, text: str, report: FileReport,
     return str(engine.apply(text[:cut], findings)), text[cut:]
 
 
-class HitIndex:
-    """Which consecutive pieces of a block the prefilter's hits (sorted) reach."""
-
-    def __init__(self, hits: list[tuple[int, int]]) -> None:
-        self._hits = hits
-        self._starts = [h[0] for h in hits]
-        self._reach = 0  # hits before this one end before every piece still to come
-
-    def touches(self, start: int, end: int) -> bool:
-        """Does a hit overlap ``[start, end)``?  Pieces must be asked in order."""
-        index = bisect.bisect_left(self._starts, end)
-        while self._reach < index and self._hits[self._reach][1] <= start:
-            self._reach += 1
-        return any(self._hits[i][1] > start for i in range(self._reach, index))
-
-
 #: Keys of one JSON value past which :func:`keys_lift` stops reading and says yes.
 MAX_KEYS_READ: Final = 512
 
@@ -692,9 +675,29 @@ def dumps_keeping_numbers(value: Any, **options: Any) -> str:
     return _NUMBER_MARK.sub(original, written)
 
 
+#: The JSON escapes of one character written as it is (``\\u`` escapes aside).
+_SIMPLE_ESCAPE: Final = re.compile(r'\\(.)', re.DOTALL)
+_ESCAPED: Final = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n",
+                   "r": "\r", "t": "\t"}
+
+
+def _unescaped(line: str) -> str | None:
+    """A JSON line with its strings' escapes written out (``\\n`` a line break, ``\\"`` a
+    quote): each string, key and number of the line then stands in it as the analysis
+    reads it, as in a line written without escapes.  None when the line holds a
+    ``\\u`` escape or one JSON does not know."""
+    if "\\u" in line:
+        return None
+    try:
+        return _SIMPLE_ESCAPE.sub(lambda match: _ESCAPED[match.group(1)], line)
+    except KeyError:
+        return None
+
+
 def _carried_in(line: str, value: Any, names: StreamNames | None) -> bool:
     """Does a user name carried from the stream's earlier lines stand in this line (in
-    its raw text, or in its strings when it writes JSON escapes)?"""
+    its raw text, or in its strings when it writes JSON escapes)?  ``line`` may be the
+    line with its escapes written out (see _unescaped)."""
     if names is None or not (names.usernames or names.caseless_usernames):
         return False
     from redactor.engine.jsonredact import analysed_texts
@@ -714,44 +717,70 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     """A block of JSON Lines, each line a document of its own (a line that is no JSON
     is redacted as text).  ``names``: user names carried from line to line, and from
     the blocks before (see Redactor.redact_json)."""
-    # One prefilter scan for the block: a line no trigger hits, written without JSON
-    # escapes (its strings are then pieces of the line itself), has nothing to redact.
+    # One prefilter scan for the block's lines that may be clean: a line no trigger
+    # hits, written without JSON escapes (its strings are then pieces of the line
+    # itself), whose keys lift nothing, has nothing to redact.  A line whose keys lift
+    # is analysed whatever the scan says: it is left out of it (the scan of a line of
+    # secret-looking keys costs as much as its analysis).
     from redactor.engine.jsonredact import analysed_texts
+    from redactor.engine.spans import HitIndex
 
-    hits = engine.candidate_hits(text) if hasattr(engine, "candidate_hits") else None
-    index = HitIndex(hits) if hits is not None else None
+    can_scan = hasattr(engine, "candidate_hits")
     # Per line: (its text, its body and ending, the parsed value or _MALFORMED, clean).
     lines: list[tuple[str, str, str, Any, bool]] = []
-    # Lines the raw scan cannot vouch for (escapes, a hit of the block nearby) whose keys
-    # lift nothing: the texts redact_json would analyse, asked in one scan below.
-    views: list[str] = []
-    asked: list[tuple[int, int, int]] = []  # (line number, start, end) in the views
-    view_length = 0
-    position = 0
+    lifting: set[int] = set()  # the lines whose keys lift an entity
+    unescaped: dict[int, str] = {}  # lines with their escapes written out
+    # Per line that may be clean: (line number, start, end) in ``scanned``.
+    maybe_clean: list[tuple[int, int, int]] = []
+    scanned: list[str] = []
+    scanned_length = 0
     for line in text.splitlines(keepends=True):
-        line_start, position = position, position + len(line)
         body = line.rstrip("\r\n")
         ending = line[len(body):]
         if not body.strip():
             lines.append((line, body, ending, None, True))
             continue
-        clean = index is not None and "\\" not in body \
-            and not index.touches(line_start, position)
         try:
             value = loads_keeping_numbers(body)
         except (ValueError, RecursionError):  # RecursionError: nested too deeply
-            lines.append((line, body, ending, _MALFORMED, clean))
-            continue
-        lifts = (clean or index is not None) and keys_lift(engine, value)
-        clean = clean and not lifts
-        if not clean and index is not None and not lifts:
+            value = _MALFORMED
+        lifts = can_scan and value is not _MALFORMED and keys_lift(engine, value)
+        # What the scan reads of the line: the line, or a parsed line with its escapes
+        # written out (the strings of a container log's line end in "\n").
+        seen = body if "\\" not in body else \
+            _unescaped(body) if value is not _MALFORMED else None
+        if lifts:
+            lifting.add(len(lines))
+        elif can_scan and seen is not None:
+            read = seen + ending
+            maybe_clean.append((len(lines), scanned_length, scanned_length + len(read)))
+            scanned.append(read)
+            scanned_length += len(read)
+        if seen is not None and seen is not body:
+            unescaped[len(lines)] = seen
+        lines.append((line, body, ending, value, False))
+    hits = engine.candidate_hits("".join(scanned)) if scanned else None
+    index = HitIndex(hits) if hits is not None else None
+    if index is not None:
+        for number, start, end in maybe_clean:
+            if not index.touches(start, end):
+                line, body, ending, value, _ = lines[number]
+                lines[number] = (line, body, ending, value, True)
+    # Lines the raw scan cannot vouch for (escapes, a hit of the block nearby) whose keys
+    # lift nothing: the texts redact_json would analyse, asked in one scan below.
+    views: list[str] = []
+    asked: list[tuple[int, int, int]] = []  # (line number, start, end) in the views
+    view_length = 0
+    if can_scan:
+        for number, (_, _, _, value, clean) in enumerate(lines):
+            if clean or value is _MALFORMED or value is None or number in lifting:
+                continue
             texts = analysed_texts(value)
             if texts is not None:
                 joined = "\n".join(texts)
-                asked.append((len(lines), view_length, view_length + len(joined)))
+                asked.append((number, view_length, view_length + len(joined)))
                 views.append(joined)
                 view_length += len(joined) + 1
-        lines.append((line, body, ending, value, clean))
     if asked:
         # Each asked line whose texts no hit reaches is clean.
         view_hits = engine.candidate_hits("\n".join(views))
@@ -762,9 +791,9 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
                     line, body, ending, value, _ = lines[number]
                     lines[number] = (line, body, ending, value, True)
     out: list[str] = []
-    for line, body, ending, value, vouched in lines:
+    for number, (line, body, ending, value, vouched) in enumerate(lines):
         # A line with nothing of its own may hold a name an earlier line found.
-        if vouched and not _carried_in(body, value, names):
+        if vouched and not _carried_in(unescaped.get(number, body), value, names):
             if value is _MALFORMED:
                 report.malformed_lines += 1
             out.append(line)

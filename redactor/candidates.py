@@ -260,12 +260,14 @@ class Scanner:
 
     # ------------------------------------------------------------------ regions
 
-    def hits(self, text: str) -> list[tuple[int, int]]:
-        """Accepted hits, widened by their trigger's reach, sorted."""
+    def hits(self, text: str, *, widened: bool = True) -> list[tuple[int, int]]:
+        """Accepted hits, widened by their trigger's reach (or, with ``widened`` false,
+        where each trigger matched), sorted."""
         spans = []
         for _, trigger, start, end in self._find(text):
             if trigger.accept is None or trigger.accept(text, start, end):
-                spans.append((max(0, start - trigger.before), end + trigger.after))
+                spans.append((max(0, start - trigger.before), end + trigger.after)
+                             if widened else (start, end))
         spans.sort()
         return spans
 

@@ -152,7 +152,8 @@ def redact_documents(engine: Redactor, documents: Sequence[Any], *,
     escapes has nothing to redact, the fact the batch JSON Lines path rests on).
     ``numbers`` (``"placeholder"`` or ``"masked"``) redacts keys and numbers too, as
     batch JSON files are (``redact_json(keys_and_numbers=True, numbers=...)``)."""
-    from redactor.batch import HitIndex, keys_lift
+    from redactor.batch import keys_lift
+    from redactor.engine.spans import HitIndex
 
     lines = [json.dumps(d, ensure_ascii=False) for d in documents]
     hits = engine.candidate_hits("\n".join(lines))

@@ -26,7 +26,7 @@ from redactor.engine.propagation import (
     persons_propagated,
     usernames_propagated,
 )
-from redactor.engine.spans import Found, Span, chunks, resolve
+from redactor.engine.spans import Found, HitIndex, Span, chunks, resolve
 from redactor.errors import EngineError
 from redactor.results import Finding
 
@@ -95,6 +95,36 @@ class Document:
     def carries(self) -> bool:
         """Did the first pass find names to propagate across the document's texts?"""
         return bool(self.persons or self.logins.usernames or self.logins.caseless_usernames)
+
+    #: Most user names the second pass looks for one by one before reusing a text's
+    #: first findings (see first_findings_stand).
+    REUSE_MAX_NAMES: Final = 32
+
+    def first_findings_stand(self, text: str, context: Sequence[str] | None) -> bool:
+        """On the second pass of a document that carries user names only: would the
+        analysis of ``text`` (with ``context``) give what the first pass gave?  Yes
+        when none of the names is written in it, so that propagation adds nothing, and
+        the first pass found no login of its own in it (whose cue the second pass would
+        count again).  No when the document carries words of people's names (they
+        match accent-blind: a plain search cannot rule them out)."""
+        if self.persons:
+            return False
+        exact, caseless = self.logins.usernames, self.logins.caseless_usernames
+        if len(exact) + len(caseless) > self.REUSE_MAX_NAMES:
+            return False
+        from recognizers._text import normalize_for_matching
+
+        normalized = normalize_for_matching(text)
+        found = self.memo.get((normalized, tuple(context) if context else None))
+        if found is None or any(span.spread for span in found.values()):
+            return False
+        if any(name in normalized for name in exact):
+            return False
+        if caseless:
+            folded = normalized.casefold()
+            if any(name in folded for name in caseless):
+                return False
+        return True
 
 
 class Analysis:
@@ -282,11 +312,13 @@ class Analysis:
         scanner = self._scanner
         return scanner.backend if scanner is not None else None
 
-    def candidate_hits(self, text: str) -> list[tuple[int, int]] | None:
+    def candidate_hits(self, text: str, *, widened: bool = True
+                       ) -> list[tuple[int, int]] | None:
         """Where the prefilter triggers hit in ``text`` (sorted), or None when it cannot tell.
 
         No finding of :meth:`analyze` on a piece of ``text`` lies away from these
         hits by more than the triggers' reach; a piece with no hit at all has none.
+        ``widened``: each hit widened by its trigger's reach (else where it matched).
         """
         from recognizers._text import normalize_for_matching
         from recognizers.prefilter import outside_trigger_alphabet
@@ -297,7 +329,7 @@ class Analysis:
         normalized = normalize_for_matching(text)
         if outside_trigger_alphabet(normalized):
             return None
-        return scanner.hits(normalized)
+        return scanner.hits(normalized, widened=widened)
 
     def labels_lift(self, labels: Iterable[str]) -> bool:
         """Do ``labels`` (JSON keys, column names) hold a keyword of some entity?  Such
@@ -306,6 +338,61 @@ class Analysis:
         are none is clean only when its keys lift nothing.  Asked label by label (a
         set of labels lifts what its members lift), so each key is looked up once."""
         return any(self._lifted_by((label,)) for label in labels)
+
+    def quiet_texts(self, labelled: Iterable[tuple[str, tuple[str, ...]]]) -> frozenset[str]:
+        """Of the texts of ``labelled`` (each with the labels it will be analysed with),
+        those no prefilter hit reaches in one scan of them all, joined by line breaks:
+        :meth:`_spans` finds nothing of their own in them under labels that lift no
+        entity (see :meth:`quiet_spans`).  Texts whose labels lift an entity are left
+        out of the scan (they are analysed whatever it says), and so are texts holding
+        an invisible character (analysed without it).  A text written twice is quiet
+        only when no hit reaches any of its copies."""
+        from recognizers._text import wide_characters
+
+        wanted: list[str] = []
+        for text, labels in labelled:
+            if not text or (labels and self._lifted_by(labels)):
+                continue
+            if not text.isascii() and _INVISIBLE.search("".join(wide_characters(text))):
+                continue
+            wanted.append(text)
+        if not wanted:
+            return frozenset()
+        # Each text is analysed alone: a hit in one says nothing of the others, however
+        # far its trigger reaches.
+        hits = self.candidate_hits("\n".join(wanted), widened=False)
+        if hits is None:
+            return frozenset()
+        index = HitIndex(hits)
+        quiet: set[str] = set()
+        touched: set[str] = set()
+        position = 0
+        for text in wanted:
+            end = position + len(text)
+            (touched if index.touches(position, end) else quiet).add(text)
+            position = end + 1
+        return frozenset(quiet - touched)
+
+    def quiet_spans(self, text: str, context: Sequence[str] | None,
+                    document: Document | None) -> bool:
+        """Can :meth:`_spans` of ``text`` (a text :meth:`quiet_texts` found quiet) be
+        taken as empty without running it?  Yes when ``context`` lifts no entity and
+        nothing is carried into it: no document, the first pass over a document (whose
+        record of the text is then kept here, as _spans keeps it: where the document's
+        names would spread, and an empty finding for the second pass), or a second
+        pass over a document that carries no names."""
+        if context and self._lifted_by(tuple(context)):
+            return False
+        if document is None or not text:
+            return True
+        if document.person_pass is PersonPass.COLLECT:
+            from recognizers._text import normalize_for_matching
+
+            normalized = normalize_for_matching(text)
+            document.texts.append(normalized)
+            document.memo[(normalized, tuple(context) if context else None)] = {}
+            return True
+        return not document.carries()
 
     def may_contain(self, text: str) -> bool:
         """False only when no recognizer can find anything in ``text`` (no trigger hits).

@@ -25,43 +25,59 @@ JSON_NUMBERS: Final = ("placeholder", "masked")
 
 def analysed_texts(value: Any, max_depth: int = MAX_DEPTH) -> list[str] | None:
     """The texts ``redact_json(value, keys_and_numbers=True)`` hands the analysis, less
-    its labels: each string leaf after its key's prefix, each key, each integral
-    number's digits (zero-filled too where its key names a CPF or CNPJ).  None when
-    ``value`` nests deeper than ``max_depth`` (redact_json would refuse it).
+    their labels: see :func:`labelled_texts`.  None when ``value`` nests deeper than
+    ``max_depth`` (redact_json would refuse it).
 
     No prefilter hit in any of them means that redact_json finds nothing where no
     label lifts an entity: the batch's JSON Lines reader asks this of a line its raw
-    text cannot vouch for.  Keep in step with redact_json's spans_of, key_spans and
-    one_number."""
-    texts: list[str] = []
-    stack: list[tuple[Any, Any, int]] = [(value, None, 0)]
+    text cannot vouch for."""
+    labelled = labelled_texts(value, max_depth)
+    return None if labelled is None else [text for text, _ in labelled]
+
+
+def labelled_texts(value: Any, max_depth: int = MAX_DEPTH
+                   ) -> list[tuple[str, tuple[str, ...]]] | None:
+    """The texts ``redact_json(value, keys_and_numbers=True)`` hands the analysis, each
+    with the labels it is analysed with: each string leaf after its key's prefix (its
+    last two keys as labels), each key (its object's key), each integral number's
+    digits (zero-filled too where its key names a CPF or CNPJ).  None when ``value``
+    nests deeper than ``max_depth``.  Keep in step with redact_json's spans_of,
+    key_spans and one_number."""
+    texts: list[tuple[str, tuple[str, ...]]] = []
+    stack: list[tuple[Any, Any, int, tuple[str, ...]]] = [(value, None, 0, ())]
     while stack:
-        item, last, depth = stack.pop()
+        item, last, depth, labels = stack.pop()
         key = key_name(last) if isinstance(last, str) else ""
         # As spans_of writes a leaf or a number's digits: after its key.
         prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
         if isinstance(item, str):
-            texts.append(prefix + item)
+            texts.append((prefix + item, labels[-2:]))
         elif isinstance(item, dict):
             if depth >= max_depth:
                 return None
             for name, inner in item.items():
-                texts.append(key_name(str(name)))
-                stack.append((inner, name, depth + 1))
+                written = key_name(str(name))
+                texts.append((written, labels[-1:]))
+                stack.append((inner, name, depth + 1, (*labels[-1:], written)))
         elif isinstance(item, list | tuple):
             if depth >= max_depth:
                 return None
-            stack.extend((inner, index, depth + 1) for index, inner in enumerate(item))
+            stack.extend((inner, index, depth + 1, labels) for index, inner in enumerate(item))
         else:
             digits = _number_digits(item)
             if digits is None:
                 continue
-            texts.append(prefix + digits)
+            texts.append((prefix + digits, labels[-2:]))
             folded = key.casefold()
             width = 14 if "cnpj" in folded else 11 if "cpf" in folded else 0
             if len(digits) < width:
-                texts.append(prefix + digits.zfill(width))
+                texts.append((prefix + digits.zfill(width), labels[-2:]))
     return texts
+
+
+#: Documents of fewer texts than this are analysed text by text without a first scan
+#: of them all (see redact_json): one scan more would cost what it saves.
+QUIET_MIN_TEXTS: Final = 4
 
 
 def _number_digits(item: Any) -> str | None:
@@ -93,9 +109,11 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
     # first found no name's words to propagate.
     first: dict[tuple[JsonPath, str, bool], list[Span]] = {}
 
-    def remembered(path: JsonPath, text: str, is_key: bool) -> list[Span] | None:
-        if document is None or document.person_pass is PersonPass.COLLECT \
-                or document.carries():
+    def remembered(path: JsonPath, text: str, is_key: bool, analysed: str,
+                   labels: list[str] | None) -> list[Span] | None:
+        if document is None or document.person_pass is PersonPass.COLLECT:
+            return None
+        if document.carries() and not document.first_findings_stand(analysed, labels):
             return None
         return first.get((path, text, is_key))
 
@@ -104,15 +122,19 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
             first[(path, text, is_key)] = spans
 
     def spans_of(path: JsonPath, text: str) -> list[Span]:
-        known = remembered(path, text, False)
-        if known is not None:
-            return known
         labels = [key_name(p) for p in path if isinstance(p, str)]
         key = labels[-1] if path and isinstance(path[-1], str) else ""
         prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
+        analysed = prefix + text
+        known = remembered(path, text, False, analysed, labels[-2:] or None)
+        if known is not None:
+            return known
         shift = len(prefix)
-        spans = []
-        for span in engine._spans(prefix + text, labels[-2:] or None, None, only,
+        spans: list[Span] = []
+        if analysed in quiet and engine.quiet_spans(analysed, labels[-2:] or None, document):
+            remember(path, text, False, spans)
+            return spans
+        for span in engine._spans(analysed, labels[-2:] or None, None, only,
                                   document=document):
             start, end = max(span.start - shift, 0), span.end - shift
             if end > 0:
@@ -159,12 +181,16 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
         return engine._apply(digits, spans, issued)
 
     def key_spans(path: JsonPath, key: str) -> list[Span]:
-        known = remembered(path, key, True)
+        labels = [key_name(p) for p in path if isinstance(p, str)]
+        analysed = key_name(key)
+        known = remembered(path, key, True, analysed, labels[-1:] or None)
         if known is not None:
             return known
-        labels = [key_name(p) for p in path if isinstance(p, str)]
-        spans = engine._spans(key_name(key), labels[-1:] or None, None, only,
-                              document=document)
+        if analysed in quiet and engine.quiet_spans(analysed, labels[-1:] or None, document):
+            spans: list[Span] = []
+        else:
+            spans = engine._spans(analysed, labels[-1:] or None, None, only,
+                                  document=document)
         remember(path, key, True, spans)
         return spans
 
@@ -176,6 +202,11 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
         record((*path, redacted), spans)
         return redacted
 
+    # The texts no prefilter hit reaches, found in one scan of the document's texts.
+    quiet: frozenset[str] = frozenset()
+    labelled = labelled_texts(value)
+    if labelled is not None and len(labelled) >= QUIET_MIN_TEXTS:
+        quiet = engine.quiet_texts(labelled)
     persons = engine._person is not None and (only is None or "PERSON" in only)
     logins = engine._propagate_names and (only is None or "USERNAME" in only)
     if persons or logins:

@@ -1,0 +1,212 @@
+"""JSON documents read text by text only where it can matter (issue 33, JSON Lines at the
+speed of text): one prefilter scan of a document's texts finds those no trigger hits
+(``Analysis.quiet_texts``), whose analysis is then skipped; the second pass reuses a
+text's first findings when none of the document's carried user names is written in it
+(``Document.first_findings_stand``); a JSON line whose escapes are simple is scanned with
+them written out (``batch._unescaped``).  Each must change no output: these tests hold
+the shortcuts against the engine with them turned off."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from redactor import batch
+from redactor.config import Settings
+from redactor.engine import Redactor
+from redactor.engine.analysis import Analysis, Document
+from redactor.engine.jsonredact import labelled_texts
+from redactor.engine.propagation import PersonPass, StreamNames, logins_standing_in
+
+CPF = "529.982.247-25"
+
+
+@pytest.fixture(scope="module")
+def engine() -> Redactor:
+    return Redactor(Settings())
+
+
+@contextlib.contextmanager
+def shortcuts_off() -> Iterator[None]:
+    """Every text of a document analysed, on both passes."""
+    saved = Analysis.quiet_texts, Document.first_findings_stand
+    Analysis.quiet_texts = lambda self, labelled: frozenset()  # type: ignore[method-assign]
+    Document.first_findings_stand = lambda self, text, context: False  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Analysis.quiet_texts, Document.first_findings_stand = saved  # type: ignore[method-assign]
+
+
+def _both(engine: Redactor, document: Any) -> tuple[Any, Any]:
+    fast = engine.redact_json(document, keys_and_numbers=True)
+    with shortcuts_off():
+        slow = engine.redact_json(document, keys_and_numbers=True)
+    return fast, slow
+
+
+def _same(fast: Any, slow: Any) -> None:
+    assert fast.value == slow.value
+    assert fast.findings == slow.findings
+
+
+# Keys that lift an entity and keys that lift none; values with and without candidates.
+KEYS = ("msg", "ts", "level", "n", "detail", "user", "userName", "senha", "token", "cpf",
+        "nome", "email", "session", "key", "BNAME", "owner", "path")
+VALUES = ("cache miss", "ok", "2024-11-08T10:45:07.414Z", "rcunha", "mariana.barbosa",
+          "RCUNHA", "rcunha saiu", "/home/rcunha/x", "Maria Silva", "a Maria saiu",
+          CPF, "cpf 52998224725", "52998224725", "12.ABC.345/01DE-35", "jsilva@srv01",
+          "maria@example.com", "Zq8v3LrT9xW2mK7pB4nY6cJ1", "password=Xk9mq2Lp7",
+          "user=jsilva", "sudo -u rcunha", "linha\ncom quebra", 'diz "rcunha"',
+          "r\u200bcunha", "ＲＣＵＮＨＡ", "Usuário João", "ß straße", "", "-", "anonymous",
+          "10.1.2.3", "+55 11 98765-4321", "pedido:4571924865")
+
+
+def _documents() -> st.SearchStrategy[Any]:
+    leaf = st.one_of(st.sampled_from(VALUES), st.integers(0, 10**12),
+                     st.sampled_from((52998224725, 1234567890, 3.5, True, None)))
+    return st.recursive(
+        leaf,
+        lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                st.dictionaries(st.sampled_from(KEYS + VALUES[:12]), inner,
+                                                max_size=6)),
+        max_leaves=14)
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document=st.dictionaries(st.sampled_from(KEYS), _documents(), min_size=1, max_size=8))
+def test_skipping_quiet_texts_and_reusing_first_findings_change_nothing(
+        engine: Redactor, document: dict[str, Any]) -> None:
+    _same(*_both(engine, document))
+
+
+def test_the_shortcuts_are_taken_and_change_nothing_on_a_log_record(engine: Redactor) -> None:
+    record = {"ts": "2024-11-08T10:45:07.414Z", "level": "debug", "logger": "cache",
+              "msg": "cache miss", "key": "pedido:4571924865", "user": "u_143e7d1bfb",
+              "token": "idem_8d116ece1738f7d93d9c1724", "ttl_s": 60,
+              "detail": {"path": "/srv/u_143e7d1bfb/x", "note": "nada"}}
+    labelled = labelled_texts(record)
+    assert labelled is not None
+    quiet = engine.quiet_texts(labelled)
+    # Keys and plain values are quiet; a value a trigger hits is not.
+    assert {"ts", "level", "msg: cache miss", "logger: cache"} <= quiet
+    assert "detail" in quiet and "path: /srv/u_143e7d1bfb/x" in quiet
+    fast, slow = _both(engine, record)
+    _same(fast, slow)
+    # The login found under "user" is carried to the path, which had no hit of its own.
+    assert fast.value["user"] == "[USERNAME]"
+    assert fast.value["detail"]["path"] == "/srv/[USERNAME]/x"
+
+
+def test_a_quiet_text_under_a_lifting_label_is_still_analysed(engine: Redactor) -> None:
+    # No trigger hits "hunter2senha" alone; the key "senha" makes it a secret.
+    document = {"a": "x", "b": "y", "c": "z", "senha": "Xk9mq2Lp7w", "db": {"senha": "Qw7e"}}
+    fast, slow = _both(engine, document)
+    _same(fast, slow)
+    assert fast.value["senha"] == "[SECRET]"
+    # Left out of the scan, and refused if asked all the same.
+    assert "senha: Xk9mq2Lp7w" not in engine.quiet_texts(
+        [("a", ()), ("b", ()), ("c", ()), ("senha: Xk9mq2Lp7w", ("senha",))])
+    assert not engine.quiet_spans("senha: Xk9mq2Lp7w", ["senha"], None)
+    assert engine.quiet_spans("msg: nada", ["msg"], None)
+
+
+def test_text_with_an_invisible_character_is_never_quiet(engine: Redactor) -> None:
+    hidden = "cpf 529.982.247\u200b-25"
+    labelled = [("a", ()), ("b", ()), ("c", ()), ("msg: " + hidden, ("msg",))]
+    assert "msg: " + hidden not in engine.quiet_texts(labelled)
+    fast, slow = _both(engine, {"a": 1, "b": 2, "c": 3, "msg": hidden})
+    _same(fast, slow)
+    assert "[CPF]" in fast.value["msg"]
+
+
+def test_first_findings_stand_only_where_no_carried_name_is_written() -> None:
+    document = Document(PersonPass.PROPAGATE)
+    document.logins.usernames.add("rcunha")
+    document.logins.caseless_usernames.add("bname1")
+    document.memo[("msg: nada", ("msg",))] = {}
+    document.memo[("msg: rcunha saiu", ("msg",))] = {}
+    document.memo[("msg: BNAME1 saiu", ("msg",))] = {}
+    assert document.first_findings_stand("msg: nada", ["msg"])
+    assert not document.first_findings_stand("msg: rcunha saiu", ["msg"])
+    assert not document.first_findings_stand("msg: BNAME1 saiu", ["msg"])
+    # No record of the text's first findings: analysed again.
+    assert not document.first_findings_stand("msg: outra", ["msg"])
+    # A document carrying words of people's names: always analysed again.
+    document.persons.add("maria")
+    assert not document.first_findings_stand("msg: nada", ["msg"])
+
+
+def test_logins_standing_in_a_text_are_found_with_few_names_and_many() -> None:
+    few = StreamNames(usernames={"rcunha"}, caseless_usernames={"bname1"})
+    many = StreamNames(usernames={f"user{i}" for i in range(40)} | {"rcunha"},
+                       caseless_usernames={"bname1"})
+    for carried in (few, many):
+        assert logins_standing_in("o rcunha saiu", carried).usernames == {"rcunha"}
+        assert logins_standing_in("O Bname1 saiu", carried).caseless_usernames == {"bname1"}
+        assert not logins_standing_in("rcunhas saiu", carried).usernames
+        found = logins_standing_in("nada aqui", carried)
+        assert not (found.usernames or found.caseless_usernames)
+
+
+@pytest.mark.parametrize(("line", "written"), [
+    ('{"log":"a\\nb"}', '{"log":"a\nb"}'),
+    ('{"msg":"diz \\"oi\\" \\\\ fim\\/x\\t"}', '{"msg":"diz "oi" \\ fim/x\t"}'),
+    ('{"msg":"\\\\n"}', '{"msg":"\\n"}'),
+    ('{"msg":"\\u00e9"}', None),
+    ('{"msg":"\\x"}', None),
+])
+def test_simple_escapes_are_written_out(line: str, written: str | None) -> None:
+    assert batch._unescaped(line) == written
+
+
+def _lines_both(engine: Redactor, text: str) -> tuple[str, str]:
+    fast = batch._redact_lines(engine, text, batch.FileReport("x"), names=StreamNames())
+
+    class Unscanned:
+        """The engine with no prefilter answer: every line goes the slow way."""
+
+        def __getattr__(self, name: str) -> Any:
+            if name == "candidate_hits":
+                raise AttributeError(name)
+            return getattr(engine, name)
+
+    with shortcuts_off():
+        slow = batch._redact_lines(Unscanned(), text, batch.FileReport("x"),
+                                   names=StreamNames())
+    return fast, slow
+
+
+def test_json_lines_with_escapes_give_what_the_slow_way_gives(engine: Redactor) -> None:
+    lines = []
+    for index in range(40):
+        lines.append(json.dumps({"log": f"job {index} done\n", "stream": "stdout"}))
+        lines.append(json.dumps({"log": f'msg="cpf {CPF}"\n', "stream": "stderr"}))
+        lines.append(json.dumps({"log": "login ok user=rcunha\n"} if index == 3 else
+                                {"log": "rcunha saiu\tagora\n"}))
+        lines.append(json.dumps({"log": "Usuário João\n"}, ensure_ascii=index % 2 == 0))
+        lines.append(json.dumps({"log": "a\\nrcunha"}))  # an escaped backslash before n
+    text = "\n".join(lines) + "\n"
+    fast, slow = _lines_both(engine, text)
+    assert fast == slow
+    assert CPF not in fast and "[CPF]" in fast
+    # The login found on the fourth record is carried to the later lines.
+    out = fast.splitlines()
+    assert "rcunha" in out[2] and "[USERNAME] saiu" in out[4 * 5 + 2]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents=st.lists(st.dictionaries(st.sampled_from(KEYS), _documents(), max_size=5),
+                          min_size=1, max_size=12))
+def test_json_lines_give_what_the_slow_way_gives(engine: Redactor,
+                                                 documents: list[dict[str, Any]]) -> None:
+    text = "".join(json.dumps(d, ensure_ascii=i % 2 == 0) + "\n"
+                   for i, d in enumerate(documents))
+    fast, slow = _lines_both(engine, text)
+    assert fast == slow
