@@ -152,20 +152,34 @@ def redact_documents(engine: Redactor, documents: Sequence[Any], *,
     escapes has nothing to redact, the fact the batch JSON Lines path rests on).
     ``numbers`` (``"placeholder"`` or ``"masked"``) redacts keys and numbers too, as
     batch JSON files are (``redact_json(keys_and_numbers=True, numbers=...)``)."""
-    from redactor.batch import keys_lift
+    from redactor.batch import _unescaped, keys_lift
     from redactor.engine.spans import HitIndex
 
-    lines = [json.dumps(d, ensure_ascii=False) for d in documents]
-    hits = engine.candidate_hits("\n".join(lines))
-    index = HitIndex(hits) if hits is not None else None
-    results: list[JsonRedaction | None] = []
+    # A document whose keys lift an entity is analysed whatever the scan says: left out
+    # of it.  A line's simple escapes are written out for the scan (see _unescaped).
+    lifting = [keys_lift(engine, d) for d in documents]
+    scanned: list[tuple[int, int, int]] = []  # (document, start, end) in the block
+    pieces: list[str] = []
     position = 0
-    for document, line in zip(documents, lines, strict=True):
-        line_start, line_end = position, position + len(line)
-        position = line_end + 1
-        clean = index is not None and "\\" not in line \
-            and not index.touches(line_start, line_end) and not keys_lift(engine, document)
-        if clean:
+    for number, document in enumerate(documents):
+        if lifting[number]:
+            continue
+        line = json.dumps(document, ensure_ascii=False)
+        seen = line if "\\" not in line else _unescaped(line)
+        if seen is None:
+            continue
+        scanned.append((number, position, position + len(seen)))
+        pieces.append(seen)
+        position += len(seen) + 1
+    hits = engine.candidate_hits("\n".join(pieces)) if pieces else None
+    index = HitIndex(hits) if hits is not None else None
+    clean = [False] * len(documents)
+    if index is not None:
+        for number, start, end in scanned:
+            clean[number] = not index.touches(start, end)
+    results: list[JsonRedaction | None] = []
+    for number, document in enumerate(documents):
+        if clean[number]:
             results.append(None)
             continue
         if numbers is None:
