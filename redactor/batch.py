@@ -675,40 +675,15 @@ def dumps_keeping_numbers(value: Any, **options: Any) -> str:
     return _NUMBER_MARK.sub(original, written)
 
 
-#: The JSON escapes of one character written as it is (``\\u`` escapes aside).
-_SIMPLE_ESCAPE: Final = re.compile(r'\\(.)', re.DOTALL)
-_ESCAPED: Final = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n",
-                   "r": "\r", "t": "\t"}
-
-
-def _unescaped(line: str) -> str | None:
-    """A JSON line with its strings' escapes written out (``\\n`` a line break, ``\\"`` a
-    quote): each string, key and number of the line then stands in it as the analysis
-    reads it, as in a line written without escapes.  None when the line holds a
-    ``\\u`` escape or one JSON does not know."""
-    if "\\u" in line:
-        return None
-    try:
-        return _SIMPLE_ESCAPE.sub(lambda match: _ESCAPED[match.group(1)], line)
-    except KeyError:
-        return None
-
-
-def _carried_in(line: str, value: Any, names: StreamNames | None) -> bool:
-    """Does a user name carried from the stream's earlier lines stand in this line (in
-    its raw text, or in its strings when it writes JSON escapes)?  ``line`` may be the
-    line with its escapes written out (see _unescaped)."""
+def _carried_in(read: str, names: StreamNames | None) -> bool:
+    """Does a user name carried from the stream's earlier lines stand in what was read
+    of a line (its texts as the analysis reads them, or the line of a malformed one)?"""
     if names is None or not (names.usernames or names.caseless_usernames):
         return False
-    from redactor.engine.jsonredact import analysed_texts
+    from redactor.engine.analysis import seen_as_analysed
     from redactor.engine.propagation import logins_standing_in
 
-    if "\\" in line and value is not _MALFORMED:
-        texts = analysed_texts(value)
-        if texts is None:
-            return True  # nested too deep to read here: the slow way decides
-        line = "\n".join(texts)
-    standing = logins_standing_in(line, names)
+    standing = logins_standing_in(seen_as_analysed(read), names)
     return bool(standing.usernames or standing.caseless_usernames)
 
 
@@ -717,23 +692,19 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     """A block of JSON Lines, each line a document of its own (a line that is no JSON
     is redacted as text).  ``names``: user names carried from line to line, and from
     the blocks before (see Redactor.redact_json)."""
-    # One prefilter scan for the block's lines that may be clean: a line no trigger
-    # hits, written without JSON escapes (its strings are then pieces of the line
-    # itself), whose keys lift nothing, has nothing to redact.  A line whose keys lift
-    # is analysed whatever the scan says: it is left out of it (the scan of a line of
-    # secret-looking keys costs as much as its analysis).
+    # One prefilter scan decides which lines may be copied as they are: a line whose
+    # keys lift nothing and whose texts (those redact_json analyses: each value after
+    # its key, each key, each number's digits) no trigger hits has nothing to redact;
+    # a line that is no JSON is redacted as text, and its text is scanned.  A line
+    # whose keys lift an entity is analysed whatever the scan says: left out of it.
     from redactor.engine.jsonredact import analysed_texts
     from redactor.engine.spans import HitIndex
 
     can_scan = hasattr(engine, "candidate_hits")
     # Per line: (its text, its body and ending, the parsed value or _MALFORMED, clean).
     lines: list[tuple[str, str, str, Any, bool]] = []
-    lifting: set[int] = set()  # the lines whose keys lift an entity
-    unescaped: dict[int, str] = {}  # lines with their escapes written out
-    # Per line that may be clean: (line number, start, end) in ``scanned``.
-    maybe_clean: list[tuple[int, int, int]] = []
-    scanned: list[str] = []
-    scanned_length = 0
+    # Per line scanned: its number, and what was scanned of it.
+    scanned: list[tuple[int, str]] = []
     for line in text.splitlines(keepends=True):
         body = line.rstrip("\r\n")
         ending = line[len(body):]
@@ -744,56 +715,32 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
             value = loads_keeping_numbers(body)
         except (ValueError, RecursionError):  # RecursionError: nested too deeply
             value = _MALFORMED
-        lifts = can_scan and value is not _MALFORMED and keys_lift(engine, value)
-        # What the scan reads of the line: the line, or a parsed line with its escapes
-        # written out (the strings of a container log's line end in "\n").
-        seen = body if "\\" not in body else \
-            _unescaped(body) if value is not _MALFORMED else None
-        if lifts:
-            lifting.add(len(lines))
-        elif can_scan and seen is not None:
-            read = seen + ending
-            maybe_clean.append((len(lines), scanned_length, scanned_length + len(read)))
-            scanned.append(read)
-            scanned_length += len(read)
-        if seen is not None and seen is not body:
-            unescaped[len(lines)] = seen
+        if can_scan:
+            if value is _MALFORMED:
+                scanned.append((len(lines), body))
+            elif not keys_lift(engine, value):
+                texts = analysed_texts(value)
+                if texts is not None:
+                    scanned.append((len(lines), "\n".join(texts)))
         lines.append((line, body, ending, value, False))
-    hits = engine.candidate_hits("".join(scanned)) if scanned else None
-    index = HitIndex(hits) if hits is not None else None
-    if index is not None:
-        for number, start, end in maybe_clean:
-            if not index.touches(start, end):
-                line, body, ending, value, _ = lines[number]
-                lines[number] = (line, body, ending, value, True)
-    # Lines the raw scan cannot vouch for (escapes, a hit of the block nearby) whose keys
-    # lift nothing: the texts redact_json would analyse, asked in one scan below.
-    views: list[str] = []
-    asked: list[tuple[int, int, int]] = []  # (line number, start, end) in the views
-    view_length = 0
-    if can_scan:
-        for number, (_, _, _, value, clean) in enumerate(lines):
-            if clean or value is _MALFORMED or value is None or number in lifting:
-                continue
-            texts = analysed_texts(value)
-            if texts is not None:
-                joined = "\n".join(texts)
-                asked.append((number, view_length, view_length + len(joined)))
-                views.append(joined)
-                view_length += len(joined) + 1
-    if asked:
-        # Each asked line whose texts no hit reaches is clean.
-        view_hits = engine.candidate_hits("\n".join(views))
-        if view_hits is not None:
-            view_index = HitIndex(view_hits)
-            for number, start, end in asked:
-                if not view_index.touches(start, end):
+    read: dict[int, str] = {}  # what was read of each line found clean
+    if scanned:
+        # Lines apart: a hit in one line's texts says nothing of another's, however far
+        # its trigger reaches.
+        hits = engine.candidate_hits("\n".join(seen for _, seen in scanned), widened=False)
+        if hits is not None:
+            index = HitIndex(hits)
+            position = 0
+            for number, seen in scanned:
+                if not index.touches(position, position + len(seen)):
                     line, body, ending, value, _ = lines[number]
                     lines[number] = (line, body, ending, value, True)
+                    read[number] = seen
+                position += len(seen) + 1
     out: list[str] = []
     for number, (line, body, ending, value, vouched) in enumerate(lines):
         # A line with nothing of its own may hold a name an earlier line found.
-        if vouched and not _carried_in(unescaped.get(number, body), value, names):
+        if vouched and not _carried_in(read.get(number, body), names):
             if value is _MALFORMED:
                 report.malformed_lines += 1
             out.append(line)

@@ -21,7 +21,6 @@ Lines path rests on the same fact).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -147,36 +146,33 @@ def redact_documents(engine: Redactor, documents: Sequence[Any], *,
                      entities: Sequence[str] | None = None,
                      numbers: str | None = None) -> list[JsonRedaction | None]:
     """``engine.redact_json(document)`` for each document, None where it would find
-    nothing: one prefilter scan over the block of their JSON lines decides which rows
-    go through the recognizers (a line no trigger hits and written without JSON
-    escapes has nothing to redact, the fact the batch JSON Lines path rests on).
+    nothing: one prefilter scan over the texts redact_json would analyse decides which
+    rows go through the recognizers (as the batch JSON Lines reader decides).
     ``numbers`` (``"placeholder"`` or ``"masked"``) redacts keys and numbers too, as
     batch JSON files are (``redact_json(keys_and_numbers=True, numbers=...)``)."""
-    from redactor.batch import _unescaped, keys_lift
+    from redactor.batch import keys_lift
+    from redactor.engine.jsonredact import analysed_texts
     from redactor.engine.spans import HitIndex
 
-    # A document whose keys lift an entity is analysed whatever the scan says: left out
-    # of it.  A line's simple escapes are written out for the scan (see _unescaped).
-    lifting = [keys_lift(engine, d) for d in documents]
-    scanned: list[tuple[int, int, int]] = []  # (document, start, end) in the block
-    pieces: list[str] = []
-    position = 0
+    # The texts redact_json would analyse of each document whose keys lift nothing
+    # (one whose keys lift is analysed whatever a scan says), in one scan: a document
+    # none of whose texts a trigger hits has nothing to redact.
+    scanned: list[tuple[int, str]] = []
     for number, document in enumerate(documents):
-        if lifting[number]:
+        if keys_lift(engine, document):
             continue
-        line = json.dumps(document, ensure_ascii=False)
-        seen = line if "\\" not in line else _unescaped(line)
-        if seen is None:
-            continue
-        scanned.append((number, position, position + len(seen)))
-        pieces.append(seen)
-        position += len(seen) + 1
-    hits = engine.candidate_hits("\n".join(pieces)) if pieces else None
-    index = HitIndex(hits) if hits is not None else None
+        texts = analysed_texts(document)
+        if texts is not None:
+            scanned.append((number, "\n".join(texts)))
     clean = [False] * len(documents)
-    if index is not None:
-        for number, start, end in scanned:
-            clean[number] = not index.touches(start, end)
+    hits = engine.candidate_hits("\n".join(seen for _, seen in scanned), widened=False) \
+        if scanned else None
+    if hits is not None:
+        index = HitIndex(hits)
+        position = 0
+        for number, seen in scanned:
+            clean[number] = not index.touches(position, position + len(seen))
+            position += len(seen) + 1
     results: list[JsonRedaction | None] = []
     for number, document in enumerate(documents):
         if clean[number]:

@@ -112,8 +112,10 @@ class Document:
         exact, caseless = self.logins.usernames, self.logins.caseless_usernames
         if len(exact) + len(caseless) > self.REUSE_MAX_NAMES:
             return False
-        from recognizers._text import normalize_for_matching
+        from recognizers._text import normalize_for_matching, wide_characters
 
+        if not text.isascii() and _INVISIBLE.search("".join(wide_characters(text))):
+            return False  # read without them: the memo holds no record of this text
         normalized = normalize_for_matching(text)
         found = self.memo.get((normalized, tuple(context) if context else None))
         if found is None or any(span.spread for span in found.values()):
@@ -662,6 +664,16 @@ def _short_key(normalized: str, ctx: list[str] | None) -> bytes:
     # repr() writes the text and each label apart, whatever characters they hold.
     written = repr((normalized, tuple(ctx) if ctx else None))
     return hashlib.blake2b(written.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def seen_as_analysed(text: str) -> str:
+    """``text`` as the recognizers read it: without invisible format characters, its
+    look-alike characters mapped (what a carried name is looked for in)."""
+    if text.isascii():
+        return text
+    from recognizers._text import normalize_for_matching
+
+    return normalize_for_matching(_INVISIBLE.sub("", text))
 
 
 def _carries_names(names: StreamNames | None, document: Document | None) -> bool:
