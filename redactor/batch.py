@@ -698,13 +698,12 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     # a line that is no JSON is redacted as text, and its text is scanned.  A line
     # whose keys lift an entity is analysed whatever the scan says: left out of it.
     from redactor.engine.jsonredact import analysed_texts
-    from redactor.engine.spans import HitIndex
 
-    can_scan = hasattr(engine, "candidate_hits")
+    can_scan = hasattr(engine, "pieces_hit")
     # Per line: (its text, its body and ending, the parsed value or _MALFORMED, clean).
     lines: list[tuple[str, str, str, Any, bool]] = []
-    # Per line scanned: its number, and what was scanned of it.
-    scanned: list[tuple[int, str]] = []
+    # Per line scanned: its number and the texts the analysis reads of it.
+    scanned: list[tuple[int, list[str]]] = []
     for line in text.splitlines(keepends=True):
         body = line.rstrip("\r\n")
         ending = line[len(body):]
@@ -717,26 +716,26 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
             value = _MALFORMED
         if can_scan:
             if value is _MALFORMED:
-                scanned.append((len(lines), body))
+                scanned.append((len(lines), [body]))
             elif not keys_lift(engine, value):
                 texts = analysed_texts(value)
                 if texts is not None:
-                    scanned.append((len(lines), "\n".join(texts)))
+                    scanned.append((len(lines), texts))
         lines.append((line, body, ending, value, False))
     read: dict[int, str] = {}  # what was read of each line found clean
     if scanned:
-        # Lines apart: a hit in one line's texts says nothing of another's, however far
-        # its trigger reaches.
-        hits = engine.candidate_hits("\n".join(seen for _, seen in scanned), widened=False)
-        if hits is not None:
-            index = HitIndex(hits)
-            position = 0
-            for number, seen in scanned:
-                if not index.touches(position, position + len(seen)):
+        # Each text apart: a hit in one says nothing of another, however far its
+        # trigger reaches, and is judged on its own text.
+        pieces = [piece for _, texts in scanned for piece in texts]
+        hit = engine.pieces_hit(pieces)
+        if hit is not None:
+            index = 0
+            for number, texts in scanned:
+                if not any(i in hit for i in range(index, index + len(texts))):
                     line, body, ending, value, _ = lines[number]
                     lines[number] = (line, body, ending, value, True)
-                    read[number] = seen
-                position += len(seen) + 1
+                    read[number] = "\n".join(texts)
+                index += len(texts)
     out: list[str] = []
     for number, (line, body, ending, value, vouched) in enumerate(lines):
         # A line with nothing of its own may hold a name an earlier line found.

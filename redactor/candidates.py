@@ -15,6 +15,7 @@ each covering its hits plus the trigger reach plus the recognizer margins.
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import contextlib
 import os
@@ -260,16 +261,39 @@ class Scanner:
 
     # ------------------------------------------------------------------ regions
 
-    def hits(self, text: str, *, widened: bool = True) -> list[tuple[int, int]]:
-        """Accepted hits, widened by their trigger's reach (or, with ``widened`` false,
-        where each trigger matched), sorted."""
+    def hits(self, text: str) -> list[tuple[int, int]]:
+        """Accepted hits, widened by their trigger's reach, sorted."""
         spans = []
         for _, trigger, start, end in self._find(text):
             if trigger.accept is None or trigger.accept(text, start, end):
-                spans.append((max(0, start - trigger.before), end + trigger.after)
-                             if widened else (start, end))
+                spans.append((max(0, start - trigger.before), end + trigger.after))
         spans.sort()
         return spans
+
+    def pieces_hit(self, text: str, starts: Sequence[int]) -> set[int]:
+        """Which pieces of ``text`` an accepted hit lies in, for a text made of pieces
+        that are analysed each alone, joined by one character (piece ``i`` runs from
+        ``starts[i]`` to ``starts[i + 1] - 1``, the last to the end).  A trigger's
+        accept judges its hit on the hit's own piece (an accept may read on past a
+        line break: the next piece is not what the analysis will read); a hit across
+        pieces counts for each of them, unjudged."""
+        hit: set[int] = set()
+        size = len(text)
+        for _, trigger, start, end in self._find(text):
+            first = bisect.bisect_right(starts, start) - 1
+            last = bisect.bisect_right(starts, max(start, end - 1)) - 1
+            if first != last:
+                hit.update(range(first, last + 1))
+                continue
+            if trigger.accept is not None:
+                piece_start = starts[first]
+                piece_end = starts[first + 1] - 1 if first + 1 < len(starts) else size
+                piece = text[piece_start:piece_end]
+                if not trigger.accept(piece, max(start - piece_start, 0),
+                                      min(end, piece_end) - piece_start):
+                    continue
+            hit.add(first)
+        return hit
 
     def regions(self, text: str, skip: Collection[str] = ()) -> dict[str, list[Region]]:
         """Merged regions per entity; entities without hits, and those of ``skip``

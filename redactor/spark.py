@@ -152,27 +152,25 @@ def redact_documents(engine: Redactor, documents: Sequence[Any], *,
     batch JSON files are (``redact_json(keys_and_numbers=True, numbers=...)``)."""
     from redactor.batch import keys_lift
     from redactor.engine.jsonredact import analysed_texts
-    from redactor.engine.spans import HitIndex
 
     # The texts redact_json would analyse of each document whose keys lift nothing
     # (one whose keys lift is analysed whatever a scan says), in one scan: a document
     # none of whose texts a trigger hits has nothing to redact.
-    scanned: list[tuple[int, str]] = []
+    scanned: list[tuple[int, list[str]]] = []
     for number, document in enumerate(documents):
         if keys_lift(engine, document):
             continue
         texts = analysed_texts(document)
         if texts is not None:
-            scanned.append((number, "\n".join(texts)))
+            scanned.append((number, texts))
     clean = [False] * len(documents)
-    hits = engine.candidate_hits("\n".join(seen for _, seen in scanned), widened=False) \
+    hit = engine.pieces_hit([piece for _, texts in scanned for piece in texts]) \
         if scanned else None
-    if hits is not None:
-        index = HitIndex(hits)
-        position = 0
-        for number, seen in scanned:
-            clean[number] = not index.touches(position, position + len(seen))
-            position += len(seen) + 1
+    if hit is not None:
+        index = 0
+        for number, texts in scanned:
+            clean[number] = not any(i in hit for i in range(index, index + len(texts)))
+            index += len(texts)
     results: list[JsonRedaction | None] = []
     for number, document in enumerate(documents):
         if clean[number]:

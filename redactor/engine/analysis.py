@@ -26,7 +26,7 @@ from redactor.engine.propagation import (
     persons_propagated,
     usernames_propagated,
 )
-from redactor.engine.spans import Found, HitIndex, Span, chunks, resolve
+from redactor.engine.spans import Found, Span, chunks, resolve
 from redactor.errors import EngineError
 from redactor.results import Finding
 
@@ -314,13 +314,11 @@ class Analysis:
         scanner = self._scanner
         return scanner.backend if scanner is not None else None
 
-    def candidate_hits(self, text: str, *, widened: bool = True
-                       ) -> list[tuple[int, int]] | None:
+    def candidate_hits(self, text: str) -> list[tuple[int, int]] | None:
         """Where the prefilter triggers hit in ``text`` (sorted), or None when it cannot tell.
 
         No finding of :meth:`analyze` on a piece of ``text`` lies away from these
         hits by more than the triggers' reach; a piece with no hit at all has none.
-        ``widened``: each hit widened by its trigger's reach (else where it matched).
         """
         from recognizers._text import normalize_for_matching
         from recognizers.prefilter import outside_trigger_alphabet
@@ -331,7 +329,29 @@ class Analysis:
         normalized = normalize_for_matching(text)
         if outside_trigger_alphabet(normalized):
             return None
-        return scanner.hits(normalized, widened=widened)
+        return scanner.hits(normalized)
+
+    def pieces_hit(self, pieces: Sequence[str]) -> set[int] | None:
+        """Which of ``pieces`` (texts each analysed alone) a prefilter hit lies in, in one
+        scan of them all, or None when the prefilter cannot tell.  A piece no hit lies
+        in has no finding of its own under labels that lift nothing: its analysis would
+        find no candidate.  Each hit is judged by its trigger's accept on its own piece
+        (an accept that reads past a line break would read the next piece)."""
+        from recognizers._text import normalize_for_matching
+        from recognizers.prefilter import outside_trigger_alphabet
+
+        scanner = self._scanner
+        if scanner is None:
+            return None
+        normalized = normalize_for_matching("\n".join(pieces))
+        if outside_trigger_alphabet(normalized):
+            return None
+        starts = []
+        position = 0
+        for piece in pieces:
+            starts.append(position)
+            position += len(piece) + 1
+        return scanner.pieces_hit(normalized, starts)
 
     def labels_lift(self, labels: Iterable[str]) -> bool:
         """Do ``labels`` (JSON keys, column names) hold a keyword of some entity?  Such
@@ -360,19 +380,13 @@ class Analysis:
             wanted.append(text)
         if not wanted:
             return frozenset()
-        # Each text is analysed alone: a hit in one says nothing of the others, however
-        # far its trigger reaches.
-        hits = self.candidate_hits("\n".join(wanted), widened=False)
-        if hits is None:
+        hit = self.pieces_hit(wanted)
+        if hit is None:
             return frozenset()
-        index = HitIndex(hits)
         quiet: set[str] = set()
         touched: set[str] = set()
-        position = 0
-        for text in wanted:
-            end = position + len(text)
-            (touched if index.touches(position, end) else quiet).add(text)
-            position = end + 1
+        for index, text in enumerate(wanted):
+            (touched if index in hit else quiet).add(text)
         return frozenset(quiet - touched)
 
     def quiet_spans(self, text: str, context: Sequence[str] | None,

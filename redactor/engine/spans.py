@@ -3,7 +3,6 @@ overlapping spans into disjoint ones that cover every detected character once.""
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
@@ -101,19 +100,3 @@ def _resolve_cluster(spans: list[Span]) -> list[Span]:
         taken.extend(Span(s, e, span.entity, span.score, span.recognizer, span.distance)
                      for s, e in pieces)
     return sorted(taken, key=lambda s: s.start)
-
-
-class HitIndex:
-    """Which consecutive pieces of a block the prefilter's hits (sorted) reach."""
-
-    def __init__(self, hits: list[tuple[int, int]]) -> None:
-        self._hits = hits
-        self._starts = [h[0] for h in hits]
-        self._reach = 0  # hits before this one end before every piece still to come
-
-    def touches(self, start: int, end: int) -> bool:
-        """Does a hit overlap ``[start, end)``?  Pieces must be asked in order."""
-        index = bisect.bisect_left(self._starts, end)
-        while self._reach < index and self._hits[self._reach][1] <= start:
-            self._reach += 1
-        return any(self._hits[i][1] > start for i in range(self._reach, index))

@@ -117,6 +117,20 @@ def test_a_quiet_text_under_a_lifting_label_is_still_analysed(engine: Redactor) 
     assert engine.quiet_spans("msg: nada", ["msg"], None)
 
 
+def test_a_hit_is_judged_on_its_own_text(engine: Redactor) -> None:
+    # The key word's accept, on the joined texts, read the next text's "value:" field.
+    document = ["a", "b", "value: password", "name: password=Xk9mq2Lp7"]
+    fast, slow = _both(engine, document)
+    _same(fast, slow)
+    assert fast.value[3] == "name: password=[SECRET]"
+    assert engine.pieces_hit(["value: password", "name: password=Xk9mq2Lp7"]) == {1}
+    # Documents apart, as Spark's rows are.
+    from redactor.spark import redact_documents
+
+    rows = redact_documents(engine, [{"name": "password=Xk9mq2Lp7"}, {"value": "password"}])
+    assert rows[0] is not None and rows[0].value == {"name": "password=[SECRET]"}
+
+
 def test_text_with_an_invisible_character_is_never_quiet(engine: Redactor) -> None:
     hidden = "cpf 529.982.247\u200b-25"
     labelled = [("a", ()), ("b", ()), ("c", ()), ("msg: " + hidden, ("msg",))]
@@ -178,7 +192,7 @@ def _lines_both(engine: Redactor, text: str) -> tuple[str, str]:
         """The engine with no prefilter answer: every line goes the slow way."""
 
         def __getattr__(self, name: str) -> Any:
-            if name == "candidate_hits":
+            if name in ("candidate_hits", "pieces_hit"):
                 raise AttributeError(name)
             return getattr(engine, name)
 
@@ -213,6 +227,13 @@ def test_json_lines_with_escapes_give_what_the_slow_way_gives(engine: Redactor) 
     ['{"idcpf": 1234567890, "m": "a\\tb"}', '{"idcpf": 1234567890}'],  # zero-filled
     ['{"n": 5.2998224725e10, "m": "a\\tb"}', '{"n": 5.2998224725e10}'],  # its digits
     ['{"' + "a" * 37 + '-rgx": "12.345.678-9", "m": "a\\tb"}'],  # the key cut at 40
+    # Found by review: an accept that reads past its text's end (a secret's key after
+    # "name:" looks for a "value:" field up to 160 characters on) must not read the
+    # next text, of the same line or of the next.
+    ['{"name": "password=Xk9mq2Lp7"}', '{"value": "password"}'],
+    ['["value: password", "name: password=Xk9mq2Lp7"]'],
+    ['name: password=Xk9mq2Lp7', 'value: password'],
+    ['{"name": "password=Xk9mq2Lp7"}', 'value: password'],
     # A login carried from an earlier line, written in look-alike or hidden characters.
     ['{"user": "rcunha"}', '{"msg": "\uff52\uff43\uff55\uff4e\uff48\uff41"}',
      '{"msg": "r\\u200bcunha"}', '{"msg": "r\u200bcunha"}'],
