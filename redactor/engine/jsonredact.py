@@ -28,9 +28,9 @@ def analysed_texts(value: Any, max_depth: int = MAX_DEPTH) -> list[str] | None:
     their labels: see :func:`labelled_texts`.  None when ``value`` nests deeper than
     ``max_depth`` (redact_json would refuse it).
 
-    No prefilter hit in any of them means that redact_json finds nothing where no
-    label lifts an entity: the batch's JSON Lines reader asks this of a line its raw
-    text cannot vouch for."""
+    No prefilter hit in any of them (each judged on its own: Analysis.pieces_hit)
+    means that redact_json finds nothing where no label lifts an entity: the batch's
+    JSON Lines reader and Spark's rows ask this of each line."""
     labelled = labelled_texts(value, max_depth)
     return None if labelled is None else [text for text, _ in labelled]
 
