@@ -112,9 +112,9 @@ class Document:
         exact, caseless = self.logins.usernames, self.logins.caseless_usernames
         if len(exact) + len(caseless) > self.REUSE_MAX_NAMES:
             return False
-        from recognizers._text import normalize_for_matching, wide_characters
+        from recognizers._text import normalize_for_matching
 
-        if not text.isascii() and _INVISIBLE.search("".join(wide_characters(text))):
+        if _has_invisible(text):
             return False  # read without them: the memo holds no record of this text
         normalized = normalize_for_matching(text)
         found = self.memo.get((normalized, tuple(context) if context else None))
@@ -202,11 +202,10 @@ class Analysis:
         """
         if not text:
             return []
-        from recognizers._text import wide_characters
 
         # All invisible characters are beyond ASCII: the text's few distinct ones are
         # tested instead of searching the whole text.
-        if not text.isascii() and _INVISIBLE.search("".join(wide_characters(text))):
+        if _has_invisible(text):
             return self._spans_seen_through(text, context, names, only, document=document)
         from recognizers._text import normalize_for_matching
         from recognizers.prefilter import outside_trigger_alphabet
@@ -351,7 +350,11 @@ class Analysis:
         for piece in pieces:
             starts.append(position)
             position += len(piece) + 1
-        return scanner.pieces_hit(normalized, starts)
+        hit = scanner.pieces_hit(normalized, starts)
+        # A piece with an invisible character is analysed without it: a scan of it as
+        # written vouches for nothing (``r\u200bcunha`` is read as ``rcunha``).
+        hit.update(index for index, piece in enumerate(pieces) if _has_invisible(piece))
+        return hit
 
     def labels_lift(self, labels: Iterable[str]) -> bool:
         """Do ``labels`` (JSON keys, column names) hold a keyword of some entity?  Such
@@ -369,13 +372,10 @@ class Analysis:
         out of the scan (they are analysed whatever it says), and so are texts holding
         an invisible character (analysed without it).  A text written twice is quiet
         only when no hit reaches any of its copies."""
-        from recognizers._text import wide_characters
 
         wanted: list[str] = []
         for text, labels in labelled:
             if not text or (labels and self._lifted_by(labels)):
-                continue
-            if not text.isascii() and _INVISIBLE.search("".join(wide_characters(text))):
                 continue
             wanted.append(text)
         if not wanted:
@@ -678,6 +678,14 @@ def _short_key(normalized: str, ctx: list[str] | None) -> bytes:
     # repr() writes the text and each label apart, whatever characters they hold.
     written = repr((normalized, tuple(ctx) if ctx else None))
     return hashlib.blake2b(written.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _has_invisible(text: str) -> bool:
+    """Does ``text`` hold an invisible format character?  All of them are beyond ASCII:
+    the text's few distinct such characters are tested instead of the whole text."""
+    from recognizers._text import wide_characters
+
+    return not text.isascii() and _INVISIBLE.search("".join(wide_characters(text))) is not None
 
 
 def seen_as_analysed(text: str) -> str:

@@ -234,6 +234,8 @@ def test_json_lines_with_escapes_give_what_the_slow_way_gives(engine: Redactor) 
     ['["value: password", "name: password=Xk9mq2Lp7"]'],
     ['name: password=Xk9mq2Lp7', 'value: password'],
     ['{"name": "password=Xk9mq2Lp7"}', 'value: password'],
+    # Found by hypothesis: a line's own login hidden by an invisible character.
+    ['{"userName": "r\\u200bcunha"}', '{"userName": "r\u200bcunha"}'],
     # A login carried from an earlier line, written in look-alike or hidden characters.
     ['{"user": "rcunha"}', '{"msg": "\uff52\uff43\uff55\uff4e\uff48\uff41"}',
      '{"msg": "r\\u200bcunha"}', '{"msg": "r\u200bcunha"}'],
