@@ -303,6 +303,40 @@ class ContextWords:
         pieces.append(text[done:])
         return "".join(pieces)
 
+    def lifts_at(self, text: str, start: int, end: int) -> bool:
+        """False when the keyword a prefilter hit ``text[start:end]`` ends with (and the
+        character after it, if any) is one that :meth:`outside_products` writes over,
+        judged on ``text`` as a whole: an accept for a keyword trigger, so that a user
+        agent's ``Mobile/15E148`` opens no window.  ``start`` may lie before the hit's
+        true start (a backend may report only where a hit ends).
+
+        True whenever the answer is not plain: a word holding anything but ASCII
+        letters, a plural (outside_products only writes over ASCII keywords as written;
+        it also leaves a keyword glued to the character before it, see _in_product)."""
+        if "/" not in text and ";" not in text:
+            return True
+        word_end = end - 1 if end and not _ASCII_LETTER(text[end - 1]) else end
+        word_start = word_end
+        while word_start > start and _ASCII_LETTER(text[word_start - 1]):
+            word_start -= 1
+        if word_start == word_end or (word_start and _ASCII_LETTER(text[word_start - 1])):
+            return True  # no word, or more of it before the hit than the hit holds
+        patterns = self._products
+        if patterns is None:
+            patterns = self._products = _product_patterns(
+                tuple(k for k in self._single if k.isascii() and k.isalpha()))
+        if not patterns:
+            return True
+        # The piece the pattern reads: the word and its lookahead (outside_products
+        # reads the same characters of the whole text).
+        high = min(len(text), word_end + _PRODUCT_LOOKAHEAD)
+        piece = text[word_start:high]
+        ascii_piece = piece.isascii()
+        found = patterns[0 if ascii_piece else 1].match(piece.lower() if ascii_piece else piece)
+        if found is None:
+            return True  # (a match ends where the word does: a non-letter follows)
+        return not _in_product(text, word_start, word_end)
+
     def in_labels(self, labels: Iterable[str]) -> bool:
         """True when an external label (a JSON key, a column name) holds a keyword."""
         return any(self._in_tokens(words(label)) for label in labels)
@@ -322,6 +356,12 @@ def _product_patterns(keywords: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
                r"(?:(?=/[0-9])|(?=[;)])|(?= [A-Za-z][\w.+-]{0,23}/[0-9]))")
     return re.compile(pattern), re.compile(pattern, re.IGNORECASE)
 
+
+#: How far past a keyword the patterns of _product_patterns read (their lookaheads: a
+#: space, a name of up to 24 characters, a slash and a digit).
+_PRODUCT_LOOKAHEAD: Final = 1 + 24 + 1 + 1
+#: An ASCII letter (a keyword hit's word is one run of them, see ContextWords.lifts_at).
+_ASCII_LETTER: Final = re.compile("[A-Za-z]").fullmatch
 
 #: A product token of a user agent: a name, a slash, a version (``Safari/604.1``).
 _PRODUCT: Final = r"[A-Za-z][\w.+-]{0,23}/[0-9][\w.]{0,15}"

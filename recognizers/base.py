@@ -299,16 +299,30 @@ class PackPatternRecognizer(RawContextMixin, StdlibPatterns, PatternRecognizer):
 
     def prefilter(self, threshold: float) -> Prefilter:
         """Triggers from PREFILTER plus the context words (see recognizers.prefilter)."""
-        from recognizers.prefilter import Prefilter, Trigger, keyword_triggers
+        from recognizers._text import PRODUCT_REACH_AFTER, PRODUCT_REACH_BEFORE
+        from recognizers.prefilter import (
+            CONTEXT_AFTER,
+            CONTEXT_BEFORE,
+            Prefilter,
+            Trigger,
+            keyword_triggers,
+        )
 
         # A trigger may be only part of a match (``(11)`` of a phone number).
         reach = self.MAX_LENGTH
         triggers = [Trigger(pattern, before=reach, after=reach, name="value")
                     for pattern, best in self.PREFILTER if best >= threshold]
-        # Every keyword is a trigger: its own window holds what makes it part of a
-        # product in a user agent (PRODUCT_REACH_BEFORE/AFTER, see KEYWORDS_OUTSIDE_PRODUCTS).
-        triggers.extend(keyword_triggers(self.context_words.keywords, self.MAX_LENGTH))
-        return Prefilter(self.ENTITY, tuple(triggers))
+        if not self.KEYWORDS_OUTSIDE_PRODUCTS:
+            triggers.extend(keyword_triggers(self.context_words.keywords, self.MAX_LENGTH))
+            return Prefilter(self.ENTITY, tuple(triggers))
+        # A keyword that is part of a product in a user agent lifts nothing, and its
+        # trigger refuses it; every window then holds what decides that for each keyword
+        # near enough a match to lift it (PRODUCT_REACH_BEFORE/AFTER past the context).
+        triggers.extend(keyword_triggers(self.context_words.keywords, self.MAX_LENGTH,
+                                         accept=self.context_words.lifts_at))
+        return Prefilter(self.ENTITY, tuple(triggers),
+                         margin_before=CONTEXT_BEFORE + 16 + PRODUCT_REACH_BEFORE,
+                         margin_after=CONTEXT_AFTER + 16 + PRODUCT_REACH_AFTER)
 
 
 _ALNUM_RUN: Final = re.compile(r"[0-9A-Za-z]+")

@@ -179,8 +179,12 @@ def _plus_opens_number(text: str, start: int, end: int) -> bool:
 
 
 def _keyword_triggers(recognizer: RawContextMixin, reach: int) -> tuple[Trigger, ...]:
-    """Context words as triggers: a match they lift can stand on either side of them."""
-    return keyword_triggers(recognizer.context_words.keywords, reach)
+    """Context words as triggers: a match they lift can stand on either side of them.
+    A recognizer whose keywords lift nothing as part of a product in a user agent
+    (KEYWORDS_OUTSIDE_PRODUCTS) refuses those hits."""
+    words = recognizer.context_words
+    return keyword_triggers(words.keywords, reach, accept=words.lifts_at
+                            if recognizer.KEYWORDS_OUTSIDE_PRODUCTS else None)
 
 
 def _keyword_lifts(threshold: float) -> bool:
@@ -810,13 +814,13 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
         elif _keyword_lifts(threshold):
             triggers.extend(_keyword_triggers(self, reach))
         # A keyword decides from the text around it whether it is part of a product in
-        # a user agent (ContextWords.outside_products): that text is in the window too.
-        # Where the keywords are triggers, each one's own window holds it; below, a
-        # keyword in a number's window may still raise its score.
-        wider = threshold <= BARE_NUMBER_SCORE
+        # a user agent (ContextWords.outside_products): that text is in the window too,
+        # for every keyword near enough a number to raise its score (the keyword
+        # triggers refuse the keywords that are part of a product: no window of their
+        # own holds it).
         return Prefilter("PHONE_NUMBER", tuple(triggers),
-                         margin_before=CONTEXT_BEFORE + 16 + wider * PRODUCT_REACH_BEFORE,
-                         margin_after=CONTEXT_AFTER + 16 + wider * PRODUCT_REACH_AFTER)
+                         margin_before=CONTEXT_BEFORE + 16 + PRODUCT_REACH_BEFORE,
+                         margin_after=CONTEXT_AFTER + 16 + PRODUCT_REACH_AFTER)
 
 
 

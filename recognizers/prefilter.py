@@ -291,7 +291,9 @@ def spells(text: str, word: str) -> bool:
     return from_(0, 0)
 
 
-def keyword_triggers(keywords: Sequence[str], reach: int) -> tuple[Trigger, ...]:
+def keyword_triggers(keywords: Sequence[str], reach: int,
+                     accept: Callable[[str, int, int], bool] | None = None,
+                     ) -> tuple[Trigger, ...]:
     """Triggers hitting every place where one of ``keywords`` could stand as a word.
 
     A match that a keyword lifts lies within the context window on either side of
@@ -302,6 +304,8 @@ def keyword_triggers(keywords: Sequence[str], reach: int) -> tuple[Trigger, ...]
     shorter than three letters (``c.n.p.j.``), its last word.  (The words in order,
     with anything but letters and digits between them, made the slowest pattern of
     the scan: a one-letter class at every ``c`` of the text.)
+
+    ``accept``: the trigger's accept (see ContextWords.lifts_at).
     """
     from recognizers._text import words
 
@@ -326,7 +330,7 @@ def keyword_triggers(keywords: Sequence[str], reach: int) -> tuple[Trigger, ...]
     if singles:
         ordered = longest_first(singles)
         triggers.append(Trigger(start + "(?:" + "|".join(ordered) + ")" + end, before=before,
-                                after=after, name="keyword", keyword=True,
+                                after=after, name="keyword", keyword=True, accept=accept,
                                 max_length=max(singles.values()) + 2 + _literal_length("s")))
     return tuple(triggers)
 

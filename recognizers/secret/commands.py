@@ -107,6 +107,17 @@ def _matches_at(pattern: re.Pattern[str], words: re.Pattern[str],
             yield match
 
 
+def may_hold_command_password(text: str, start: int, end: int) -> bool:
+    """The command word at ``text[start:end]`` may open a password on its command line:
+    a pattern starting with that word matches there (an accept for the prefilter; a user
+    agent's ``curl/8.5.0`` gives none).  SQL's ``IDENTIFIED BY``, whose match starts
+    before the word, is always accepted."""
+    if _IDENTIFIED_WORD.match(text, start, end) is not None:
+        return True
+    return any(words.match(text, start) is not None and pattern.match(text, start) is not None
+               for pattern, words in _PATTERN_WORDS)
+
+
 def command_passwords(text: str) -> Iterator[Hit]:
     """The passwords given to clients on their command lines."""
     if not any(word in text for word in _COMMAND_WORDS):

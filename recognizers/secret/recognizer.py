@@ -13,7 +13,7 @@ from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerR
 from recognizers._text import longest_first
 from recognizers.base import CONTEXT_DISTANCE_KEY
 from recognizers.secret.assignments import ACCEPT_SLACK, assignment, keyed_kind
-from recognizers.secret.commands import MAX_COMMAND_VALUE
+from recognizers.secret.commands import MAX_COMMAND_VALUE, may_hold_command_password
 from recognizers.secret.common import ENTITY, KEYED_SCORE, MAX_KEY, MAX_VALUE, RECOGNIZER_NAME
 from recognizers.secret.filters import chave_is_other, message, placeholder
 from recognizers.secret.finder import find_secrets
@@ -21,7 +21,7 @@ from recognizers.secret.formats import FORMAT_REACH, FORMAT_STARTS, compiled_for
 from recognizers.secret.keys import KEY_WORD, key_class
 from recognizers.secret.kubernetes import MANIFEST_REACH
 from recognizers.secret.pem import KEY_REACH, MAX_B64_KEY, PEM_LABEL
-from recognizers.secret.web import MAX_JWT
+from recognizers.secret.web import MAX_JWT, may_hold_url_password
 
 if TYPE_CHECKING:
     from presidio_analyzer.nlp_engine import NlpArtifacts
@@ -118,7 +118,7 @@ class SecretRecognizer(EntityRecognizer):
         """Format starts, armour lines, key words, auth schemes and manifest kinds."""
         from recognizers.prefilter import Prefilter, Trigger
 
-        starts = "|".join(re.escape(s) for s in FORMAT_STARTS)
+        starts = "|".join(re.escape(s) for s in FORMAT_STARTS if s != "://")
         key_words = "|".join(longest_first({
             "pass", "pwd", "pw", "senha", "secret", "token", "chave", "apikey", "api-key",
             "credencia", "credential", "auth", "key", "cookie", "session", "sid",
@@ -127,6 +127,9 @@ class SecretRecognizer(EntityRecognizer):
             # A format's start: the token runs on after it (the longest: a GitLab agent
             # token, 1,032 characters); a URL's password stands before and after "://".
             Trigger(f"(?:{starts})", before=64, after=FORMAT_REACH, name="format"),
+            # A referer or a link holds no password: only "://user:…@" is a hit.
+            Trigger("://", before=64, after=FORMAT_REACH, name="url",
+                    accept=may_hold_url_password),
             # Formats without a literal start: Twilio, Telegram and Discord tokens, and
             # detect-secrets' AWS secret-key pattern (which starts at "aws", any case).
             Trigger("(?:AC|SK)[a-z0-9]{32}|[0-9]{8,10}:[0-9A-Za-z_-]{35}"
@@ -149,7 +152,7 @@ class SecretRecognizer(EntityRecognizer):
             Trigger("(?:mysql|mariadb|sshpass|redis-cli|hdbsql|sqlcmd|mongo|ldap|keytool|docker"
                     "|podman|curl|sqlplus|sapcontrol|(?i:hdbuserstore)|jdbc:oracle"
                     "|(?i:identified))", after=2 * MAX_COMMAND_VALUE + 64,
-                    name="command"),
+                    name="command", accept=may_hold_command_password),
             Trigger('kind\\\\?"?[ \t]*:[ \t]*\\\\?"?[\'"]?Secret', before=MANIFEST_REACH + 64,
                     after=MANIFEST_REACH + 64, name="manifest"),
         ]

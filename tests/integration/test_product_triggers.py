@@ -1,0 +1,250 @@
+"""Triggers that fire on the words of a web server's log are cheap to refuse (issue 33).
+
+* A phone keyword that is part of a product in a user agent (``Mobile/15E148``) lifts
+  nothing, so its trigger refuses it (ContextWords.lifts_at); every phone window then
+  reaches far enough to hold what makes any keyword in it part of a product.
+* A ``://`` opens SECRET's window only when a user and a colon follow it before an
+  at-sign (``scheme://user:password@host``): a referer holds no password.
+* A command word (``curl``) opens SECRET's window only where one of its command-line
+  patterns matches: a user agent's ``curl/8.5.0`` gives none.
+
+Each accept is checked against what the recognizers find, and prefiltered analysis
+against unfiltered analysis on every backend.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from recognizers.br_phone import BrPhoneNumberRecognizer
+from recognizers.generic import BrPhoneRecognizer
+from recognizers.secret import recognizer as secret_recognizer
+from recognizers.secret.commands import command_passwords, may_hold_command_password
+from recognizers.secret.formats import provider_tokens
+from recognizers.secret.kinds import CONNECTION_STRING_PASSWORD
+from recognizers.secret.web import may_hold_url_password, url_passwords
+from redactor.config import Settings
+from redactor.engine import Redactor
+from tests import needs
+
+IOS = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_6 like Mac OS X) AppleWebKit/605.1.15 "
+       "(KHTML, like Gecko) Version/17.6 Mobile/15E148 Safari/604.1")
+CHROME = ("Mozilla/5.0 (Linux; Android 14; SM-A546E) AppleWebKit/537.36 (KHTML, like Gecko) "
+          "Chrome/130.0.0.0 Mobile Safari/537.36")
+FIREFOX = "Mozilla/5.0 (Android 14; Mobile; rv:132.0) Gecko/132.0 Firefox/132.0"
+APACHE = ('10.0.3.17 - - [02/Dec/2026:13:45:12 -0300] "GET /produtos HTTP/1.1" 200 5123 '
+          '"https://loja.exemplo.com.br/carrinho" "{agent}"')
+
+
+def _regions(text: str) -> dict[str, int]:
+    engine = Redactor(Settings())
+    engine.prefilter_min_chars = 0
+    scanner = engine._scanner
+    assert scanner is not None
+    return {entity: len(found) for entity, found in scanner.regions(text).items()}
+
+
+def test_a_web_servers_log_opens_no_phone_or_secret_window() -> None:
+    log = "\n".join(APACHE.format(agent=agent)
+                    for agent in (IOS, CHROME, FIREFOX, "curl/8.5.0")) + "\n"
+    regions = _regions(log * 20)
+    for entity in ("PHONE_NUMBER", "BR_PHONE", "SECRET"):
+        assert entity not in regions, regions
+
+
+@pytest.mark.parametrize(("text", "entity"), [
+    ("Mobile: 11987654321", "PHONE_NUMBER"),
+    ("celular 11987654321", "BR_PHONE"),
+    ("postgres://app:s3nha@db.interno:5432/vendas", "SECRET"),
+    ("curl -u admin:Segredo123 https://api.exemplo.com.br", "SECRET"),
+    ("mysql -uroot -pSegredo123 vendas", "SECRET"),
+])
+def test_the_same_words_elsewhere_still_open_a_window(text: str, entity: str) -> None:
+    assert _regions(f"x {text} y").get(entity), text
+
+
+# ------------------------------------------------------------------ phone keywords
+
+_KEYWORD_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?=[^A-Za-z0-9]|\Z)")
+
+
+def _masked(text: str, start: int, end: int, written: str) -> bool:
+    return written[start:end] != text[start:end]
+
+
+_AGENT_PARTS = st.sampled_from([
+    IOS, CHROME, FIREFOX, "Mobile/15E148", "Version/17.6 ", "Chrome/130.0.0.0 ", " Safari/537.36",
+    "Mozilla/5.0 (", "; ", ")", "(", "/", "/1", "/x", " ", "Mobile", "MOBILE", "mobile",
+    "Celular", "celular", "tel", "Fone", "phone", "Phone", "WhatsApp", "whatsapp", "cell",
+    "mobiles", "xmobile", "é", "São ", "11987654321", "(11) 98765-4321", "x" * 30, "a_b",
+    "Android 14", "rv:132.0", "\n",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(_AGENT_PARTS, min_size=1, max_size=14))
+def test_lifts_at_refuses_exactly_the_keywords_outside_products_writes_over(
+        parts: list[str]) -> None:
+    text = "".join(parts)
+    for recognizer in (BrPhoneRecognizer(), BrPhoneNumberRecognizer()):
+        words = recognizer.context_words
+        written = words.outside_products(text)
+        for match in _KEYWORD_WORD.finditer(text):
+            if match.group().lower() not in words._single:
+                continue
+            start, end = match.span()
+            # The trigger's hit: the word, with the character after it when there is one.
+            hit_end = min(len(text), end + 1)
+            for hit_start in (start, max(0, start - 1), max(0, start - 9)):
+                lifts = words.lifts_at(text, hit_start, hit_end)
+                assert lifts is not _masked(text, start, end, written), (text, match.group())
+
+
+_DISTANCE_WORDS = ["ab", "xyzzy", "q" * 23]
+_NUMBERS = ["11987654321", "(11) 98765-4321", "11 98765-4321", "+55 11 98765-4321",
+            "52998224725"]
+
+
+@pytest.mark.parametrize("agent", [
+    # What makes the keyword part of a product lies up to 93 characters before it.
+    "Mozilla/5.0 (" + "w" * 46 + "; Mobile)",
+    "Abcdefghijklmnopqrstuvwx/1.2.3.4.5.6.7.8.9 (" + "w" * 46 + "; Mobile)",
+    "Mozilla/5.0 (Linux; Android 14; " + "w" * 40 + "; Mobile; rv:132.0)",
+    "Chrome/130.0.0.0 Mobile Safari/537.36",
+    "Version/17.6 Mobile/15E148 Safari/604.1",
+    "AppleWebKit/605.1.15 Mobile/15E148",
+])
+def test_a_product_keyword_near_a_number_decides_as_unfiltered_at_every_distance(
+        agent: str) -> None:
+    """A number's own window (its trigger's) holds a keyword of a user agent at the edge
+    of the context words: what makes the keyword part of a product must be in it too."""
+    settings = Settings()
+    unfiltered = Redactor(settings, prefilter=False)
+    engines = []
+    for backend in needs.backends():
+        engine = Redactor(settings, prefilter=backend)
+        engine.prefilter_min_chars = 0
+        engines.append(engine)
+    for number in _NUMBERS:
+        for count in range(8):
+            for word in _DISTANCE_WORDS:
+                gap = " ".join([word] * count)
+                for text in (f"{agent} {gap} {number} fim", f"x {number} {gap} {agent}"):
+                    expected = unfiltered._spans(text, None)
+                    for engine in engines:
+                        assert engine._spans(text, None) == expected, text
+
+
+# ------------------------------------------------------------------ SECRET
+
+_URL_PARTS = st.sampled_from([
+    "https://", "postgres://", "://", "app", "user.name", ":", "s3nha", "P@ss", "@", "/", "?",
+    "#", " ", "db.interno", "loja.exemplo.com.br", "5432", "%40", "!", "$", "[", "]", "\t",
+    "mongodb+srv://", "jdbc:oracle:thin:", "scott/tiger", "curl", " -u ", "--user ", "mysql",
+    " -p", "Segredo1", "curl/8.5.0", "'", '"', "IDENTIFIED BY ", "GRANT x TO y ", "docker",
+    " login", "sshpass", "\n", "redis-cli -a ", "sqlplus ", "keytool -storepass ",
+])
+
+
+_CHUNK = st.text(st.sampled_from("aZ9._-!$*%+~:@/?#[] \t'\"éß"), min_size=1, max_size=8)
+
+
+@st.composite
+def _url(draw: st.DrawFn) -> str:
+    scheme = draw(st.sampled_from(["https", "postgres", "mongodb+srv", "amqp", "x", ""]))
+    host = draw(st.sampled_from(["db.interno", "loja.exemplo.com.br", "-h", "_x", "", "[::1]"]))
+    rest = draw(st.sampled_from(["", "/vendas", ":5432/x?ssl=1", " fim", "#a"]))
+    return f"{scheme}://{draw(_CHUNK)}:{draw(_CHUNK)}@{host}{rest}"
+
+
+@st.composite
+def _command(draw: st.DrawFn) -> str:
+    word = draw(st.sampled_from([
+        "curl", "mysql", "mysqldump", "mariadb", "hdbsql", "sshpass", "redis-cli", "sqlcmd",
+        "mongo", "mongosh", "ldapsearch", "keytool", "docker login", "podman login",
+        "sqlplus", "sqlplus64", "sapcontrol", "hdbuserstore", "HDBUSERSTORE",
+        "jdbc:oracle:thin:", "GRANT ALL ON x TO y", "create user z"]))
+    flags = draw(st.lists(st.sampled_from([
+        "-u", "--user", "-p", "-P", "-a", "-w", "-storepass", "-keypass", "-user",
+        "SET", "IDENTIFIED BY", "identified with mysql_native_password by", "-h db",
+        "scott/tiger@db", "k", "env"]), max_size=4))
+    values = [draw(_CHUNK) for _ in flags]
+    body = " ".join(f"{flag} {value}" for flag, value in zip(flags, values, strict=True))
+    glue = draw(st.sampled_from([" ", "", "/8.5.0 ", "\t"]))
+    return f"{word}{glue}{body}"
+
+
+# Each case holds a password its finder reports (checked below): the properties are not
+# vacuous.
+_FOUND = ["postgres://app:s3nha@db.interno:5432/vendas", "https://a.b:P@ss!@loja.exemplo",
+          "curl -s -u admin:Segredo123 https://x", "mysql -h db -pSegredo123",
+          "GRANT ALL ON x.* TO 'y' IDENTIFIED BY 'Segredo123'",
+          "sqlplus scott/Tiger123@orcl", "keytool -list -storepass Segredo123",
+          "sapcontrol -nr 00 -user s4hadm Segredo123 -function Stop"]
+
+
+@pytest.mark.parametrize("text", _FOUND)
+def test_the_accepts_hold_every_password_of_the_documented_forms(text: str) -> None:
+    found = [*url_passwords(text), *provider_tokens(text), *command_passwords(text)]
+    assert found, text
+    _every_password_has_an_accepted_hit(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(parts=st.lists(st.one_of(_URL_PARTS, _url(), _command()), min_size=1, max_size=8))
+def test_every_url_password_and_command_password_has_an_accepted_hit(
+        parts: list[str]) -> None:
+    _every_password_has_an_accepted_hit("".join(parts))
+
+
+def _every_password_has_an_accepted_hit(text: str) -> None:
+    for hit in [*url_passwords(text), *provider_tokens(text)]:
+        if hit.kind is not CONNECTION_STRING_PASSWORD:
+            continue
+        opener = text.rfind("://", 0, hit.start)
+        assert opener >= 0 and may_hold_url_password(text, opener, opener + 3), text
+    command_words = _command_trigger()
+    for hit in command_passwords(text):
+        assert any(may_hold_command_password(text, word.start(), word.end())
+                   for word in command_words.finditer(text, 0, hit.start)), text
+
+
+def _command_trigger() -> re.Pattern[str]:
+    triggers = secret_recognizer.SecretRecognizer().prefilter(0.5).triggers
+    (command,) = [t for t in triggers if t.name == "command"]
+    return re.compile(command.pattern)
+
+
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(parts=st.lists(st.one_of(_URL_PARTS, _AGENT_PARTS, _url(), _command()), min_size=1,
+                      max_size=30))
+def test_prefiltered_equals_unfiltered_on_web_and_command_text(parts: list[str]) -> None:
+    text = "".join(parts)
+    expected = _unfiltered()._spans(text, None)
+    for engine in _prefiltered():
+        assert engine._spans(text, None) == expected, text
+
+
+_ENGINES: dict[str, list[Redactor]] = {}
+
+
+def _unfiltered() -> Redactor:
+    if "unfiltered" not in _ENGINES:
+        _ENGINES["unfiltered"] = [Redactor(Settings(), prefilter=False)]
+    return _ENGINES["unfiltered"][0]
+
+
+def _prefiltered() -> list[Redactor]:
+    if "prefiltered" not in _ENGINES:
+        engines = []
+        for backend in needs.backends():
+            engine = Redactor(Settings(), prefilter=backend)
+            engine.prefilter_min_chars = 0
+            engines.append(engine)
+        _ENGINES["prefiltered"] = engines
+    return _ENGINES["prefiltered"]
