@@ -167,6 +167,23 @@ def _may_hold_shape(text: str, start: int, end: int) -> bool:
             or _SUBSCRIBER_SEPARATED.search(text, start, end) is not None)
 
 
+def _outside_uuids(text: str, start: int, end: int) -> bool:
+    """The digits of a hit do not all lie inside one UUID (which _hide_non_phones blanks
+    out before python-phonenumbers reads the text): an accept for the digit triggers."""
+    while start < end and not text[start].isdigit():
+        start += 1
+    while end > start and not text[end - 1].isdigit():
+        end -= 1
+    if end - start > 36 or "-" not in text[max(0, start - 36):end + 36]:
+        return True
+    for uuid in _UUID_FORM.finditer(text, max(0, end - 36)):
+        if uuid.start() > start:
+            return True
+        if uuid.end() >= end:
+            return False
+    return True
+
+
 #: A plus sign that can open a number: digits after at most a few of python-phonenumbers'
 #: punctuation marks (``+55``, ``+ (55)``); ``+http`` in a crawler's user agent cannot.
 _PLUS_THEN_DIGIT: Final = re.compile(r"[+][-xX .()\[\]/~*+\s\u00ad]{0,8}[0-9]")
@@ -641,10 +658,20 @@ MAX_EXTENSION_GAP: Final = 16
 _LONG_GAP: Final = re.compile(f"[ \u00a0\t,]{{{MAX_EXTENSION_GAP + 1},}}")
 
 
+#: A UUID (a GUID, a trace or request id): none of its digits is part of a phone.
+_UUID_FORM: Final = re.compile(r"(?<![0-9A-Fa-f-])[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}"
+                               r"-[0-9A-Fa-f]{12}(?![0-9A-Fa-f-])")
+
+
+def _blank(match: re.Match[str]) -> str:
+    return "_" * (match.end() - match.start())
+
+
 def _hide_non_phones(text: str) -> str:
-    """``text`` with the forms of _NOT_A_PHONE blanked out, and long runs of blanks cut
-    after MAX_EXTENSION_GAP (same length, same offsets)."""
-    hidden = _NOT_A_PHONE.sub(lambda m: "_" * (m.end() - m.start()), text)
+    """``text`` with its UUIDs and the forms of _NOT_A_PHONE blanked out, and long runs
+    of blanks cut after MAX_EXTENSION_GAP (same length, same offsets)."""
+    hidden = _UUID_FORM.sub(_blank, text) if "-" in text else text
+    hidden = _NOT_A_PHONE.sub(_blank, hidden)
     return _LONG_GAP.sub(lambda m: m.group()[:MAX_EXTENSION_GAP]
                          + "_" * (m.end() - m.start() - MAX_EXTENSION_GAP), hidden)
 
@@ -800,16 +827,19 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
             Trigger("[+]", after=reach, name="plus", accept=_plus_opens_number),
             Trigger(_AREA_IN_BRACKETS, before=reach, after=reach, name="bracket"),
             Trigger(f"(?:^|\\D){_SUBSCRIBER}(?:\\D|$)", before=reach, after=reach,
-                    name="subscriber"),
+                    name="subscriber", accept=_outside_uuids),
         ]
         if threshold <= BARE_NUMBER_SCORE:
             ext = ("[ \t,]*(?:[eE]?[xX][tT]|[xX#~]|[iI][nN][tT]|"
                    "[\u0434\u0414][\u043e\u041e][\u0431\u0411]|"
                    "[aA][nN][eE][xX][oO])|[- ]+\\d{1,6}#|;")
             triggers.extend((
-                Trigger(_phone_separated(), before=reach, after=reach, name="punctuated"),
-                Trigger(f"\\d{{8}}(?:{ext})", before=reach, after=reach, name="extension"),
-                Trigger("\\d{8}", before=reach, after=reach, name="bare"),
+                Trigger(_phone_separated(), before=reach, after=reach, name="punctuated",
+                        accept=_outside_uuids),
+                Trigger(f"\\d{{8}}(?:{ext})", before=reach, after=reach, name="extension",
+                        accept=_outside_uuids),
+                Trigger("\\d{8}", before=reach, after=reach, name="bare",
+                        accept=_outside_uuids),
             ))
         elif _keyword_lifts(threshold):
             triggers.extend(_keyword_triggers(self, reach))
@@ -1044,9 +1074,43 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
         return Prefilter("IP_ADDRESS", (
             Trigger("[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}",
                     before=IP_REACH, after=16, name="ipv4", alone=True),
-            Trigger(f"::|{hex4}(?::{hex4}){{7}}", before=48, after=IP_REACH, name="ipv6",
-                    alone=True),
+            Trigger("::", before=48, after=IP_REACH, name="ipv6", alone=True,
+                    accept=_compressed_may_be_address),
+            Trigger(f"{hex4}(?::{hex4}){{7}}", before=48, after=IP_REACH, name="ipv6 full",
+                    alone=True, accept=_full_may_be_address),
         ))
+
+
+def _ascii_word_or_colon(char: str) -> bool:
+    return char == ":" or (char.isascii() and (char.isalnum() or char == "_"))
+
+
+def _full_may_be_address(text: str, start: int, end: int) -> bool:
+    """Eight groups (the ipv6 trigger's full form) may be an address: Presidio's patterns
+    hold at most eight groups, and one holding these eight is exactly them, neither
+    preceded nor followed by a word character or a colon.  An iptables ``MAC=`` field
+    (fourteen groups) holds none."""
+    return not ((start and _ascii_word_or_colon(text[start - 1]))
+                or (end < len(text) and _ascii_word_or_colon(text[end])))
+
+
+#: The groups and colons that may stand before a ``::`` in an address, up to its start.
+_HEX_COLON_TAIL: Final = re.compile(r"[0-9A-Fa-f:]*\Z")
+#: The longest text of an address before its ``::`` (seven groups and their colons).
+_BEFORE_COMPRESSION: Final = 7 * 5
+
+
+def _compressed_may_be_address(text: str, start: int, end: int) -> bool:
+    """A ``::`` may be part of an address: one starts where the run of hex digits and
+    colons holding it starts, which no word character may precede (Presidio's
+    ``(?<![\\w:])``).  Ruby's ``Api::V1`` and an ARN's ``sts::123456789012`` hold none."""
+    low = max(0, start - _BEFORE_COMPRESSION - 1)
+    run = _HEX_COLON_TAIL.search(text, low, start)
+    first = run.start() if run is not None else start
+    if first == 0 or (first == low and low > 0):
+        return True  # the text's start, or a run longer than an address may reach
+    before = text[first - 1]
+    return not (before.isascii() and (before.isalnum() or before == "_"))
 
 
 def _pattern_name(result: RecognizerResult) -> str:

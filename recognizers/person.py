@@ -1244,20 +1244,22 @@ class PersonRecognizer(EntityRecognizer):
         ``nome=Jo%C3%A3o%20Silva``), read decoded; the finding covers it as written."""
         if "=" not in text:
             return []
+        return [(*match.span("v"), KEY_SCORE, "name key")
+                for match in _from_keys(_FORM_VALUE, text, pos, endpos)
+                if self._form_value_names(text, match)]
+
+    def _form_value_names(self, text: str, match: re.Match[str]) -> bool:
+        """A match of _FORM_VALUE in ``text`` is form data whose value names a person."""
         from recognizers._escapes import decode_span
 
-        found = []
-        for match in _from_keys(_FORM_VALUE, text, pos, endpos):
-            start, end = match.span("v")
-            encoded = "+" in match.group("v") or "%" in match.group("v")
-            in_query = (text.startswith("&", end)
-                        or (match.start() > 0 and text[match.start() - 1] in "?&"))
-            if not (encoded or in_query):
-                continue  # the plain key-value pattern reads it
-            decoded = decode_span(text, start, end, plus_is_space=True)[0].strip()
-            if _NOT_IN_NAME_VALUE.search(decoded) is None and self._names_a_person(decoded):
-                found.append((start, end, KEY_SCORE, "name key"))
-        return found
+        start, end = match.span("v")
+        encoded = "+" in match.group("v") or "%" in match.group("v")
+        in_query = (text.startswith("&", end)
+                    or (match.start() > 0 and text[match.start() - 1] in "?&"))
+        if not (encoded or in_query):
+            return False  # the plain key-value pattern reads it
+        decoded = decode_span(text, start, end, plus_is_space=True)[0].strip()
+        return _NOT_IN_NAME_VALUE.search(decoded) is None and self._names_a_person(decoded)
 
     # -- what the engine asks about names found in full
 
@@ -1356,11 +1358,26 @@ class PersonRecognizer(EntityRecognizer):
 
     # -- prefilter
 
+    def _key_may_name(self, text: str, start: int, end: int) -> bool:
+        """A name key's hit holds a person's name: the key's value, as _key_values reads
+        it from that key (maybe from the quote before it), names one.  An XML element's
+        ``Name="SubjectUserName"`` opens no window."""
+        begins = (start - 1, start) if start and text[start - 1] in "\"'" else (start,)
+        for begin in begins:
+            plain = _KEY_VALUE.match(text, begin)
+            if plain is not None and self._names_a_person(plain.group("v").rstrip()):
+                return True
+        form = _FORM_VALUE.match(text, start)
+        return form is not None and self._form_value_names(text, form)
+
     def _title_may_name(self, text: str, start: int, end: int) -> bool:
         """A title hit can lead to a name: after an honorific, any capitalised word; after
         ``por``, only behind a participle (``assinado por``); after a role word, a given
         name or surname, or an ALL-CAPS unknown word (``CLIENTE XYZK WBCD``); after a verb
-        of a life's event, any capitalised word."""
+        of a life's event, any capitalised word.  A title glued to the capital is one
+        word with it (``SRV-APP01`` holds no ``Sr``)."""
+        if end >= 2 and _LETTER_AT.fullmatch(text, end - 2, end - 1) is not None:
+            return False
         segment = _SEX_MARK.sub(" ", text[max(0, end - 1 - TITLE_TRIGGER_LENGTH):end - 1])
         words = _LETTERS.findall(segment)
         while words and words[-1] in _LOWER_PARTICLES:
@@ -1401,7 +1418,8 @@ class PersonRecognizer(EntityRecognizer):
             *(Trigger(pattern, before=REACH, after=REACH, name="title", keyword=True,
                       max_length=TITLE_TRIGGER_LENGTH, accept=self._title_may_name)
               for pattern in _title_triggers()),
-            Trigger(_KEY_TRIGGER, before=0, after=REACH, name="name key", alone=True),
+            Trigger(_KEY_TRIGGER, before=0, after=REACH, name="name key", alone=True,
+                    accept=self._key_may_name),
             Trigger(_HEADER_TRIGGER, before=0, after=REACH, name="header", alone=True),
             Trigger(_CITATION_TRIGGER, before=REACH, after=REACH, accept=_citation_may_name,
                     name="citation"),
@@ -1775,6 +1793,7 @@ _PAIR_TRIGGER: Final = (rf"(?:^|[^{LETTER}0-9_@/\\.'’{DASHES}]|(?:^|[^{LETTER}
                         rf"(?:{_T_LOWER_PARTICLE}{_T_SPACE}){{0,2}}"
                         rf"{_U}(?:[{LETTER}'’-]*(?:[^{LETTER}0-9_=]|$)|\.)")
 _WORD_AT: Final = re.compile(rf"{_L}+(?:['’-]{_L}+)*")
+_LETTER_AT: Final = re.compile(_L)
 
 
 def _pair_may_name(text: str, start: int, end: int) -> bool:

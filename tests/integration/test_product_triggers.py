@@ -248,3 +248,112 @@ def _prefiltered() -> list[Redactor]:
             engines.append(engine)
         _ENGINES["prefiltered"] = engines
     return _ENGINES["prefiltered"]
+
+
+# ------------------------------------------------------------------ IPv6 triggers
+
+def test_colon_runs_that_hold_no_address_open_no_window() -> None:
+    lines = ["[UFW BLOCK] IN=eth0 OUT= MAC=14:38:1a:3a:78:32:56:34:7b:9f:fc:e6:9c:d7 SRC=x",
+             'Processing by Api::V1::FreteController#show as JSON',
+             '"arn":"arn:aws:sts::123456789012:assumed-role/deploy"']
+    assert "IP_ADDRESS" not in _regions("\n".join(lines * 10))
+
+
+@pytest.mark.parametrize("text", [
+    "host=fe80::1", "[2001:db8::1]:443", '"2001:db8::5"', "(fe80::1%eth0)", "'::ffff:192.0.2.1'",
+    "ip:2001:db8::1", "ip=2001:db8:0:0:0:0:0:1", "x_fe80::1", "éfe80::1", "gfe80::1",
+    "Api::V1", "sts::123456789012", "1:2:3:4:5:6:7:8:9", "a:1:2:3:4:5:6:7:8",
+])
+def test_prefiltered_equals_unfiltered_around_colon_runs(text: str) -> None:
+    for line in (text, f"ok {text} ok", f"{text}\n{text}"):
+        expected = _unfiltered()._spans(line, None)
+        for engine in _prefiltered():
+            assert engine._spans(line, None) == expected, line
+
+
+@pytest.mark.parametrize("text", [
+    "fe80::1", "2001:db8::1", "::1", "::ffff:192.0.2.1", "::", "1::", "a:b:c:d:e:f:1:2",
+    "2001:0db8:0000:0000:0000:ff00:0042:8329", "1:2:3:4:5:6:7:8%eth0", "1:2:3:4:5:6:7:8/64",
+    "(2001:db8:0:0:0:0:0:1)", "64:ff9b::192.0.2.33", "1:2:3:4:5:6:192.0.2.1",
+])
+def test_every_address_still_opens_a_window(text: str) -> None:
+    assert _regions(f"host {text} up").get("IP_ADDRESS"), text
+
+
+_IPV6_PARTS = st.sampled_from([
+    "1", "a", "ff", "fe80", "2001", "db8", "0db8", "ffff", "12345", ":", "::", ":::", ".",
+    "192.0.2.1", "g", "V1", "Api", "_", "é", "x", " ", "=", "%eth0", "/64", "/", "[", "]",
+    "MAC=", "sts", "\n", "1:2:3:4:5:6:7:8", "14:38:1a:3a:78:32:56:34:7b",
+])
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(parts=st.lists(_IPV6_PARTS, min_size=1, max_size=24))
+def test_prefiltered_equals_unfiltered_on_colon_runs(parts: list[str]) -> None:
+    text = "".join(parts)
+    expected = _unfiltered()._spans(text, None)
+    for engine in _prefiltered():
+        assert engine._spans(text, None) == expected, text
+
+
+# ------------------------------------------------------------------ Windows events
+
+EVENT = ('<Event><System><Provider Name="Microsoft-Windows-Security-Auditing" '
+         'Guid="{54849625-5478-4994-A5BA-3E3B0328C30D}"/><Channel>Security</Channel>'
+         '<Computer>SRV-APP01.corp.exemplo.com.br</Computer></System><EventData>'
+         '<Data Name="SubjectUserName">DC01$</Data><Data Name="TargetUserName">SRV-APP01$'
+         '</Data><Data Name="TargetDomainName">EXEMPLO</Data></EventData></Event>')
+
+
+def test_a_windows_event_opens_no_person_or_phone_window() -> None:
+    regions = _regions("\n".join([EVENT] * 20))
+    for entity in ("PERSON", "PHONE_NUMBER"):
+        assert entity not in regions, regions
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ('{"nome": "Maria Souza"}', "Maria Souza"),
+    ("GET /busca?nome=Maria+Souza&page=2", "Maria+Souza"),
+    ("cliente=Joana%20Lima&x=1", "Joana%20Lima"),
+    ('<Data Name="Fernanda Oliveira"/>', "Fernanda Oliveira"),
+    ("Sr. João Pereira chegou", "João Pereira"),
+    ("falou com a Sra. Carla Mendes", "Carla Mendes"),
+    ("Dr. Ana Paula", "Ana Paula"),
+    ("telefone (11) 98765-4321 {54849625-5478-4994-A5BA-3E3B0328C30D}", "(11) 98765-4321"),
+    ("{54849625-5478-4994-A5BA-3E3B0328C30D}(21) 99876-5432", "(21) 99876-5432"),
+    ("54849625-5478-4994-a5ba-3e3b0328c30d 21 99876-5432", "21 99876-5432"),
+    ("trace=54849625-5478-4994-a5ba-3e3b0328c30d;21 99876-5432", "99876-5432"),
+])
+def test_names_and_phones_next_to_the_refused_hits_are_still_found(text: str,
+                                                                     found: str) -> None:
+    expected = _unfiltered()._spans(text, None)
+    assert any(found in text[span.start:span.end] or text[span.start:span.end] in found
+               for span in expected), expected
+    for engine in _prefiltered():
+        assert engine._spans(text, None) == expected, text
+
+
+def test_the_digits_of_a_uuid_are_no_phone() -> None:
+    # 5478-4994 reads as a subscriber number; inside a GUID it is part of an id.
+    text = "telefone {54849625-5478-4994-A5BA-3E3B0328C30D}"
+    assert not [f for f in _unfiltered().analyze(text) if "PHONE" in f.entity_type]
+
+
+_EVENT_PARTS = st.sampled_from([
+    EVENT, '<Data Name="', '">', "</Data>", "Name=", "name: ", "nome=", '"nome": "', "?nome=",
+    "&", "+", "%20", "Maria", "Souza", "SubjectUserName", "Microsoft-Windows", "SRV-APP01",
+    "SR", "Sr", "Sr.", "Dr", "DR", "V", "João", " ", "\n", "Channel", "<Computer>", "$",
+    "{54849625-5478-4994-A5BA-3E3B0328C30D}", "54849625", "-5478-4994-", "(11) ", "98765-4321",
+    "tel ", "a5ba", "-", "3E3B0328C30D", "}", "{", "9",
+])
+
+
+@settings(max_examples=250, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(parts=st.lists(_EVENT_PARTS, min_size=1, max_size=24))
+def test_prefiltered_equals_unfiltered_on_event_like_text(parts: list[str]) -> None:
+    text = "".join(parts)
+    expected = _unfiltered()._spans(text, None)
+    for engine in _prefiltered():
+        assert engine._spans(text, None) == expected, text
