@@ -16,7 +16,7 @@ left alone unless the caller switches that allowlist off.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -156,6 +156,10 @@ class _Shape:
     strong: bool | None = False
     #: The name comes from a system whose user names ignore case (SAP, Windows).
     caseless: bool = False
+    #: The names of the prefilter triggers one of which hits every match of the shape
+    #: (its start, or the text right after the name): with the prefilter's hits, a
+    #: shape none of them hit is not run.
+    anchors: frozenset[str] = frozenset()
 
 
 def _flag_needs_command(text: str, match: regex.Match[str]) -> bool:
@@ -247,82 +251,95 @@ _SAP_WP: Final = r"(?:DIA|UPD|UP2|BTC|SPO|ENQ|BGD)"
 
 _SEPARATOR: Final = r"[\"']?[ \t]*[=:][ \t]*[\"'<]?"
 
+# The names of the prefilter's triggers that anchor several shapes (see _Shape.anchors).
+_KEY: Final = frozenset({"key/value"})
+_USER_WORD: Final = frozenset({"user word"})
+_HOME: Final = frozenset({"home path"})
+
 _SHAPES: Final = (
     # user=jsilva, usuário: jsilva, "login": "jsilva", BNAME = JSILVA
     _Shape("key/value", regex.compile(
         rf"(?i:\b(?P<key>{_KEYS})\b)(?P<sep>{_SEPARATOR}){_DISPLAY_NAME}{_END}",
-        FLAGS), 0.85, _value_stands_alone, strong=None),
+        FLAGS), 0.85, _value_stands_alone, strong=None, anchors=_KEY),
     # remote_user=jsilva, "targetUserName": "jsilva" (one pattern with the above was
     # several times slower: a qualifier tried at every word)
     _Shape("key/value", regex.compile(
         rf"{_QUALIFIED_KEY}(?P<sep>{_SEPARATOR}){_DISPLAY_NAME}{_END}",
-        FLAGS), 0.85, _strong_separator, strong=None),
+        FLAGS), 0.85, _strong_separator, strong=None, anchors=_KEY),
     # <Data Name="TargetUserName">jsilva</Data>
     _Shape("xml name/value", regex.compile(
         rf"<(?P<tag>[\w:.-]+)[ \t]+(?i:name=[\"'](?:{_PAIR_KEYS})[\"'])[ \t]{{0,8}}>"
-        rf"[ \t]{{0,8}}{_NAME}[ \t]*</(?P=tag)>", FLAGS), 0.85, strong=True, caseless=True),
+        rf"[ \t]{{0,8}}{_NAME}[ \t]*</(?P=tag)>", FLAGS), 0.85, strong=True, caseless=True,
+        anchors=frozenset({"xml name/value"})),
     # 192.0.2.7 - jsilva [10/Oct/2024:13:55:36 -0300] "GET / HTTP/1.1" 200 ...
     _Shape("access log", regex.compile(
         rf"(?<=[^\s:])[ ](?:-|[\w.@-]{{1,64}})[ ]{_NAME}[ ]{_CLF_TIME}", FLAGS),
-        0.85, strong=True),
+        0.85, strong=True, anchors=frozenset({"access log"})),
     # 20:11:15 DIA 034 100 JSILVA  VA02 AB0 ...; 07.11.2024 03:19:35 DIA 030 JSILVA  BP ...
     _Shape("sap work process", regex.compile(
         rf"(?<![\w:])[0-9]{{2}}:[0-9]{{2}}:[0-9]{{2}}[ \t]{{1,8}}{_SAP_WP}[ \t]{{1,8}}[0-9]{{3}}"
         rf"(?:[ \t]{{1,8}}[0-9]{{3}})?[ ]{{1,2}}{_SAP_NAME}(?=[ \t])", FLAGS), 0.85,
-        strong=True, caseless=True),
+        strong=True, caseless=True, anchors=frozenset({"sap work process"})),
     # arn:aws:iam::123456789012:user/jsilva (IAM users, in errors and audit records)
     _Shape("aws user", regex.compile(
         rf"\barn:aws[\w-]{{0,16}}:iam::[0-9]{{12}}:user/(?:[\w+=,.@-]{{1,64}}/){{0,3}}"
         rf"{_NAME}(?![\w/*-])", FLAGS),
-        0.85, strong=True),
+        0.85, strong=True, anchors=frozenset({"aws user"})),
     # <user>jsilva</user>, <login>jsilva</login>
     _Shape("xml element", regex.compile(
-        rf"<(?i:(?P<tag>{_KEYS}))>[ \t]*{_NAME}[ \t]*</(?P=tag)>", FLAGS), 0.85, strong=True),
+        rf"<(?i:(?P<tag>{_KEYS}))>[ \t]*{_NAME}[ \t]*</(?P=tag)>", FLAGS), 0.85, strong=True,
+        anchors=frozenset({"xml element"})),
     # An LDAP entry's name: uid=jsilva,ou=people,dc=example,dc=com
     _Shape("ldap uid", regex.compile(
-        rf"(?<![\w-])(?i:uid)={_NAME},(?=(?i:ou|dc|o|cn|uid)=)", FLAGS), 0.85, strong=True),
+        rf"(?<![\w-])(?i:uid)={_NAME},(?=(?i:ou|dc|o|cn|uid)=)", FLAGS), 0.85, strong=True,
+        anchors=frozenset({"uid"})),
     # uid=1000(jsilva); a gid names a group, caught by propagation when it is the user's
-    _Shape("uid", regex.compile(rf"\be?uid=[0-9]{{1,10}}\({_NAME}\)", FLAGS), 0.85, strong=True),
+    _Shape("uid", regex.compile(rf"\be?uid=[0-9]{{1,10}}\({_NAME}\)", FLAGS), 0.85, strong=True,
+           anchors=frozenset({"uid"})),
     # sudo's own log line: "sudo: jsilva : TTY=pts/0 ; PWD=..."
     _Shape("sudo log", regex.compile(
-        rf"\bsudo(?:\[[0-9]+\])?:[ \t]+{_NAME}[ \t]+:[ \t]", FLAGS), 0.85, strong=True),
+        rf"\bsudo(?:\[[0-9]+\])?:[ \t]+{_NAME}[ \t]+:[ \t]", FLAGS), 0.85, strong=True,
+        anchors=frozenset({"sudo"})),
     # --user jsilva, --user=jsilva, sudo -u jsilva, psql -U jsilva
     _Shape("command flag", regex.compile(
         rf"(?<![\w-])(?P<flag>--user(?:name)?|--login|--owner|-u|-U)(?:[ \t]+|=)"
         rf"[\"']?{_NAME}{_END}",
-        FLAGS), 0.75, _flag_needs_command),
+        FLAGS), 0.75, _flag_needs_command, anchors=frozenset({"command flag"})),
     # SAP system log and audit messages: "Logon failed for user JSILVA", "usuário JSILVA"
     _Shape("user message", regex.compile(
         # One space: a wider gap is a page layout ("Comandos de usuário     CKSUM(1)"),
         # and a name never stands before a manual section.
         rf"(?i:\b(?:user|usu[aá]rio|benutzer)[ \t]){_SAP_NAME}(?![\w-]|\([0-9])", FLAGS), 0.75,
-        caseless=True),
+        caseless=True, anchors=_USER_WORD),
     _Shape("quoted user", regex.compile(
-        rf"(?i:\b(?:user|usu[aá]rio|benutzer)[ \t]+)[\"'`]{_NAME}[\"'`]", FLAGS), 0.8),
+        rf"(?i:\b(?:user|usu[aá]rio|benutzer)[ \t]+)[\"'`]{_NAME}[\"'`]", FLAGS), 0.8,
+        anchors=_USER_WORD),
     # sshd and PAM: "Failed password for invalid user jsilva from", "session opened for user jsilva"
     _Shape("auth log", regex.compile(
         rf"(?i:\b(?:password|publickey|keyboard-interactive(?:/pam)?|hostbased)[ \t]+for"
         rf"[ \t]+(?:invalid[ \t]+user[ \t]+)?){_NAME}(?=[ \t]+from\b)", FLAGS), 0.85,
-        strong=True),
+        strong=True, anchors=frozenset({"auth for"})),
     _Shape("auth log", regex.compile(
         rf"(?i:\b(?:(?:invalid|unknown|illegal)[ \t]+user|session[ \t]+(?:opened|closed)[ \t]+"
         rf"for[ \t]+user)[ \t]+){_NAME}{_END}", FLAGS), 0.7,
-        strong=True),
+        strong=True, anchors=_USER_WORD),
     _Shape("auth log", regex.compile(
         rf"(?i:\b(?:for[ \t]+user|by[ \t]+user|por[ \t]+usu[aá]rio|"
-        rf"pelo[ \t]+usu[aá]rio|do[ \t]+usu[aá]rio)[ \t]+){_NAME}{_END}", FLAGS), 0.7),
+        rf"pelo[ \t]+usu[aá]rio|do[ \t]+usu[aá]rio)[ \t]+){_NAME}{_END}", FLAGS), 0.7,
+        anchors=_USER_WORD),
     # Home directories on Linux and macOS, then Windows.  Two patterns: joined in one
     # alternation, the regex module tried every branch at every character of any text.
     _Shape("home path", regex.compile(
         rf"(?:(?<![\w.])/home/|(?<![\w.])/Users/|(?<![\w.])/export/home/){_NAME}{_END}",
-        FLAGS), 0.85, strong=True),
+        FLAGS), 0.85, strong=True, anchors=_HOME),
     _Shape("home path", regex.compile(
         rf"(?i:\b[A-Z]:(?:\\\\|\\|/)(?:Users|Documents and Settings)(?:\\\\|\\|/)){_NAME}{_END}",
-        FLAGS), 0.85, strong=True, caseless=True),
+        FLAGS), 0.85, strong=True, caseless=True, anchors=_HOME),
     # jsilva@srv01:~$, [jsilva@srv01 ~]$, ssh jsilva@10.0.0.5, scp f jsilva@host:/tmp
     _Shape("user@host", regex.compile(
         rf"(?<![\w.%+/@-]){_NAME}@(?P<host>[A-Za-z][\w-]*(?:\.[\w-]+)*"
-        rf"|[0-9]{{1,3}}(?:\.[0-9]{{1,3}}){{3}})(?=[:\s\]~]|$)", FLAGS), 0.7, _host_is_plausible),
+        rf"|[0-9]{{1,3}}(?:\.[0-9]{{1,3}}){{3}})(?=[:\s\]~]|$)", FLAGS), 0.7, _host_is_plausible,
+        anchors=frozenset({"at"})),
 )
 
 
@@ -342,16 +359,22 @@ _SAP_WP_ANCHOR: Final = rf"[0-9]{{2}}:[0-9]{{2}}[ \t]+{_SAP_WP}[ \t]+[0-9]{{3}}"
 _PAIR_VALUE: Final = regex.compile(rf"[ \t]{{0,8}}>[ \t]{{0,8}}{_NAME}[ \t]*</")
 _SAP_WP_VALUE: Final = regex.compile(rf"(?:[ \t]{{1,8}}[0-9]{{3}})?[ ]{{1,2}}{_SAP_NAME}(?=[ \t])")
 _CLF_VALUE: Final = regex.compile(rf"[ ]{_NAME}\Z")
+#: The anchors' patterns and trigger names (each shape lists the names it needs).
 _ANCHORS: Final = (
-    rf"<(?i:{_KEYS})>",
-    r"(?i:uid)=",
-    r"sudo(?:\[[0-9]+\])?:",
-    r"(?:--user(?:name)?|--login|--owner|-u|-U)(?:[ \t]|=)",
-    r"(?i:user|usu[aá]rio|benutzer)[ \t]",
-    r"(?i:password|publickey|keyboard-interactive(?:/pam)?|hostbased)[ \t]+(?i:for)",
-    r"/home/|/Users/|(?i:[a-z]:(?:\\|/)+(?:users|documents and settings)(?:\\|/))",
-    r"@",
+    (rf"<(?i:{_KEYS})>", "xml element"),
+    (r"(?i:uid)=", "uid"),
+    (r"sudo(?:\[[0-9]+\])?:", "sudo"),
+    (r"(?:--user(?:name)?|--login|--owner|-u|-U)(?:[ \t]|=)", "command flag"),
+    (r"(?i:user|usu[aá]rio|benutzer)[ \t]", "user word"),
+    (r"(?i:password|publickey|keyboard-interactive(?:/pam)?|hostbased)[ \t]+(?i:for)",
+     "auth for"),
+    (r"/home/|/Users/|(?i:[a-z]:(?:\\|/)+(?:users|documents and settings)(?:\\|/))",
+     "home path"),
+    (r"@", "at"),
 )
+#: The names of every trigger of the shapes (a hit named otherwise runs every shape).
+_ANCHOR_NAMES: Final = frozenset({name for _, name in _ANCHORS} | {
+    "key/value", "xml name/value", "sap work process", "access log", "aws user"})
 #: How far after the IAM anchor's start a user's name may end (3 path segments, a name).
 _ARN_REACH: Final = 300
 #: How far after a key the name may end: spaces, a display name of four words.
@@ -590,16 +613,33 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
     def load(self) -> None:
         """Nothing to load: the patterns are compiled at import."""
 
+    #: ``analyze`` takes the prefilter's hits: a shape that none of its anchors hit is
+    #: not run.
+    takes_hits: Final = True
+
     def analyze(
         self,
         text: str,
         entities: list[str],
         nlp_artifacts: NlpArtifacts | None = None,
+        hits: Sequence[tuple[int, int, str]] | None = None,
     ) -> list[RecognizerResult]:
-        """Return one result per name, spanning the name only."""
+        """Return one result per name, spanning the name only.
+
+        ``hits``: the prefilter's accepted hits in ``text`` with their triggers' names,
+        when the engine analyses the windows around them.  Every match of a shape holds
+        a hit of one of its anchors (_Shape.anchors), so a shape whose anchors did not
+        hit finds nothing there and is skipped: a PostgreSQL log's ``user=x`` lines run
+        the key/value shapes only, not all nineteen.  A hit of a union of triggers
+        (named "any": backends that cannot tell its triggers apart) runs every shape."""
+        names = None if hits is None else {name for _, _, name in hits}
+        if names is not None and not names <= _ANCHOR_NAMES:
+            names = None
         best: dict[tuple[int, int], RecognizerResult] = {}
         spread: dict[tuple[int, int], str] = {}
         for shape in _SHAPES:
+            if names is not None and names.isdisjoint(shape.anchors):
+                continue
             for match in shape.pattern.finditer(text, overlapped=True):
                 value = match.group("v")
                 if not self._may_report(value):
@@ -632,8 +672,8 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
         # The name follows the key: where the key starts does not matter (max_length).
         triggers = [Trigger(_KEY_VALUE_TRIGGER, after=_NAME_REACH, accept=self._key_may_name,
                             name="key/value", max_length=1)]
-        triggers.extend(Trigger(anchor, before=72, after=_NAME_REACH, name="anchor")
-                        for anchor in _ANCHORS)
+        triggers.extend(Trigger(anchor, before=72, after=_NAME_REACH, name=name)
+                        for anchor, name in _ANCHORS)
         triggers += [
             Trigger(_PAIR_ANCHOR, before=72, after=_NAME_REACH, name="xml name/value",
                     accept=self._names_after(_PAIR_VALUE)),

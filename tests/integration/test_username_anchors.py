@@ -1,0 +1,91 @@
+"""USERNAME runs only the shapes whose anchors the prefilter hit (issue 33).
+
+Every match of a shape holds a hit of one of its anchors (_Shape.anchors): checked on
+each family of the log zoo and on the documented log formats, on every backend.  With
+those hits, the recognizer's results equal its results without them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks import zoo
+from recognizers import username
+from recognizers.username import UsernameRecognizer
+from redactor.candidates import Scanner
+from tests import needs
+from tests.integration.test_username_log_formats import test_log_formats_name_their_users
+
+FORMATS = [text for text, _ in test_log_formats_name_their_users.pytestmark[0].args[1]]
+EXTRA = [
+    "sudo: jsilva : TTY=pts/0 ; PWD=/home/jsilva ; COMMAND=/bin/ls",
+    "uid=1000(jsilva) gid=1000(jsilva) groups=1000(jsilva)",
+    "sudo -u mcosta psql -U rlima --user=ffreitas db",
+    "Failed password for invalid user pgomes from 192.0.2.8 port 22 ssh2",
+    "pam_unix(sshd:session): session opened for user acastro by (uid=0)",
+    "Logon failed for user JSILVA in client 100", "usuário 'maria' bloqueado",
+    "C:\\Users\\jsilva\\AppData /home/rlima/.bashrc /Users/bcosta/x",
+    "ssh jsilva@10.0.0.5; [rlima@srv01 ~]$ scp f mcosta@build01:/tmp",
+    "<user>jsilva</user><login>rlima</login>", "login = 'acastro'", "BNAME = JSILVA",
+]
+
+
+def _texts() -> list[str]:
+    texts = FORMATS + EXTRA
+    for family in zoo.FAMILIES:
+        text, _ = zoo.generate(family, 0.1)
+        texts.append(text)
+    return texts
+
+
+TEXTS = _texts()
+
+
+def test_every_shape_names_triggers_of_the_prefilter() -> None:
+    recognizer = UsernameRecognizer()
+    names = {t.name for t in recognizer.prefilter(0.5).triggers}
+    for shape in username._SHAPES:
+        assert shape.anchors and shape.anchors <= names, shape.name
+
+
+@pytest.mark.parametrize("backend", needs.backends())
+def test_every_match_of_a_shape_holds_a_hit_of_its_anchors(backend: str) -> None:
+    recognizer = UsernameRecognizer()
+    scanner = Scanner([recognizer.prefilter(0.5)], backend)
+    matched = 0
+    for text in TEXTS:
+        hits = scanner._find(text)
+        for shape in username._SHAPES:
+            anchored = [(start, end) for _, trigger, start, end in hits
+                        if trigger.name in shape.anchors or trigger.name == "any"]
+            for match in shape.pattern.finditer(text, overlapped=True):
+                matched += 1
+                assert any(start < match.end() and end > match.start()
+                           for start, end in anchored), (shape.name, match.group())
+    assert matched > 100  # the texts hold the shapes
+
+
+@pytest.mark.parametrize("backend", needs.backends())
+def test_results_with_the_hits_equal_results_without(backend: str) -> None:
+    recognizer = UsernameRecognizer()
+    scanner = Scanner([recognizer.prefilter(0.5)], backend)
+    skipped = 0
+    for text in TEXTS:
+        hits = [(start, end, trigger.name) for _, trigger, start, end in scanner._find(text)
+                if trigger.accept is None or trigger.accept(text, start, end)]
+        names = {name for _, _, name in hits}
+        skipped += sum(1 for shape in username._SHAPES if names.isdisjoint(shape.anchors))
+        expected = recognizer.analyze(text, ["USERNAME"])
+        got = recognizer.analyze(text, ["USERNAME"], hits=hits)
+        assert [(r.start, r.end, r.score) for r in got] == \
+               [(r.start, r.end, r.score) for r in expected]
+    if backend == "hyperscan":
+        assert skipped  # the shortcut is taken where the triggers keep their names
+
+
+def test_a_hit_of_an_unknown_name_runs_every_shape() -> None:
+    recognizer = UsernameRecognizer()
+    text = "Failed password for invalid user pgomes from 192.0.2.8 port 22"
+    found = recognizer.analyze(text, ["USERNAME"], hits=[(0, 3, "any")])
+    assert [text[r.start:r.end] for r in found] == ["pgomes"]
+    assert recognizer.analyze(text, ["USERNAME"], hits=[(0, 3, "at")]) == []
