@@ -18,6 +18,8 @@ from __future__ import annotations
 import bisect
 import codecs
 import contextlib
+import heapq
+import itertools
 import os
 import re
 import threading
@@ -69,9 +71,11 @@ class Region:
     end: int
     trust_from: int
     trust_to: int
-    #: The accepted trigger hits the region was built around, as matched (not widened
-    #: by their reach), sorted, each with its trigger's name ("any" for a union of plain
+    #: The trigger hits the region was built around, as matched (not widened by their
+    #: reach), sorted, each with its trigger's name ("any" for a union of plain
     #: triggers): a recognizer that ``takes_hits`` reads only the candidates near them.
+    #: Every accepted hit, and hits inside the region whose accept was not asked (see
+    #: _merged): a superset of the accepted ones.
     hits: tuple[tuple[int, int, str], ...] = ()
 
 
@@ -300,30 +304,20 @@ class Scanner:
         (whose hits are not checked), are left out."""
         size = len(text)
         skipped = {i for i, e in enumerate(self._entities) if e.name in skip} if skip else ()
-        spans: dict[int, list[tuple[int, int, int, int, str]]] = {}
+        spans: dict[int, list[tuple[int, int, int, int, Trigger]]] = {}
         for index, trigger, start, end in self._find(text):
             if index in skipped:
                 continue
-            if trigger.accept is not None and not trigger.accept(text, start, end):
-                continue
             spans.setdefault(index, []).append(
-                (start - trigger.before, end + trigger.after, start, end, trigger.name))
+                (start - trigger.before, end + trigger.after, start, end, trigger))
         result: dict[str, list[Region]] = {}
         for index, cores in spans.items():
             entity = self._entities[index]
-            cores.sort()
-            merged: list[Region] = []
-            lo, hi, first, last, name = cores[0]
-            hits = [(first, last, name)]
-            for start, end, first, last, name in cores[1:]:
-                if start - hi <= MERGE_GAP + entity.margin_before + entity.margin_after:
-                    hi = max(hi, end)
-                    hits.append((first, last, name))
-                    continue
-                merged.append(_region(lo, hi, entity, size, hits))
-                lo, hi, hits = start, end, [(first, last, name)]
-            merged.append(_region(lo, hi, entity, size, hits))
-            result[entity.name] = merged
+            cores.sort(key=_span_order)
+            merged = _merged(text, cores, MERGE_GAP + entity.margin_before
+                             + entity.margin_after, entity, size)
+            if merged:
+                result[entity.name] = merged
         return result
 
 
@@ -641,6 +635,87 @@ def _widest(entity: _Entity) -> Trigger:
     from recognizers.prefilter import Trigger
 
     return Trigger("", before=entity.before, after=entity.after, name="any")
+
+
+class _Open:
+    """A region being built: its extent so far (from its accepted hits), its hits, and
+    the hits whose accept is not asked yet (each would widen it), widest first."""
+
+    __slots__ = ("hi", "hits", "lo", "pending")
+
+    def __init__(self, lo: int, hi: int, hit: tuple[int, int, str]) -> None:
+        self.lo, self.hi = lo, hi
+        self.hits = [hit]
+        #: A heap of (-window end, order, hit start, hit end, trigger).
+        self.pending: list[tuple[int, int, int, int, Trigger]] = []
+
+    @property
+    def pending_end(self) -> int:
+        return -self.pending[0][0] if self.pending else self.hi
+
+    def resolve_widest(self, text: str) -> None:
+        """Ask the accept of the pending hit that would widen the region most: accepted,
+        it widens the region over every other pending hit, which joins unasked;
+        refused, it is left out."""
+        negative_end, _, first, last, trigger = heapq.heappop(self.pending)
+        if trigger.accept is None or trigger.accept(text, first, last):
+            self.hi = max(self.hi, -negative_end)
+            self.hits.append((first, last, trigger.name))
+            self.hits.extend((p[2], p[3], p[4].name) for p in self.pending)
+            self.pending.clear()
+
+    def close(self, text: str, entity: _Entity, size: int) -> Region:
+        while self.pending:
+            self.resolve_widest(text)
+        return _region(self.lo, self.hi, entity, size, self.hits)
+
+
+def _merged(text: str, cores: list[tuple[int, int, int, int, Trigger]], gap: int,
+            entity: _Entity, size: int) -> list[Region]:
+    """The regions of one entity's hits (sorted by _span_order): windows less than
+    ``gap`` apart merged.  The same regions as asking every hit's accept first and
+    merging the accepted ones; an accept is asked only when its answer decides
+    something: whether a region opens, or how far one reaches.
+
+    A hit whose window lies inside a region so far joins it unasked, and one that
+    would widen a region waits (pending) until a later hit needs to know how far the
+    region reaches, or the region ends: then the widest pending hit is asked first,
+    and the hits it covers join unasked.  The recognizers that read the hits then
+    also read the candidates next to those (a superset of the accepted hits'): a
+    key word's value is judged once, by the recognizer.
+    """
+    merged: list[Region] = []
+    current: _Open | None = None
+    order = itertools.count()  # ties in the pending heap never compare triggers
+    for span in cores:
+        start, end, first, last, trigger = span
+        if current is not None:
+            while start - current.hi > gap and current.pending \
+                    and start - current.pending_end <= gap:
+                current.resolve_widest(text)
+            if start - current.hi <= gap:
+                if end <= current.hi:
+                    current.hits.append((first, last, trigger.name))
+                elif trigger.accept is None:
+                    current.hi = end
+                    current.hits.append((first, last, trigger.name))
+                else:
+                    heapq.heappush(current.pending, (-end, next(order), first, last, trigger))
+                continue
+            merged.append(current.close(text, entity, size))
+            current = None
+        if trigger.accept is not None and not trigger.accept(text, first, last):
+            continue
+        current = _Open(start, end, (first, last, trigger.name))
+    if current is not None:
+        merged.append(current.close(text, entity, size))
+    return merged
+
+
+def _span_order(span: tuple[int, int, int, int, Trigger]) -> tuple[int, int, int, int, str]:
+    """Hits by where their windows start, then end (then the hit, then the trigger's
+    name: the order does not depend on how the backend listed them)."""
+    return span[0], span[1], span[2], span[3], span[4].name
 
 
 def _region(core_start: int, core_end: int, entity: _Entity, size: int,

@@ -366,8 +366,10 @@ def _assignment_of(text: str, key_start: int, key_end: int, key: str) -> Hit | N
     return Hit(span.start, span.end, *verdict)
 
 
-#: How many (key, value) verdicts :func:`_verdict` remembers.
-VERDICT_CACHE_SIZE: Final = 4096
+#: How many (key, value) verdicts :func:`_verdict` remembers: the accepts of a block's
+#: key words (a megabyte of JSON debug lines holds about 15,000) are asked before the
+#: recognizer reads the same words.
+VERDICT_CACHE_SIZE: Final = 1 << 15
 
 
 @functools.lru_cache(maxsize=VERDICT_CACHE_SIZE)
@@ -404,11 +406,12 @@ ACCEPT_SLACK: Final = 8
 def key_values(text: str, accepted: Sequence[tuple[int, int]] | None = None) -> Iterator[Hit]:
     """The values given to keys that name a secret.
 
-    ``accepted``: the key trigger's accepted hits in ``text`` (sorted by start), from
-    the prefilter that judged every key word of the text it scanned.  A word no
-    accepted hit reaches was judged to give nothing (its hit's accept asked
-    :func:`assignment` about this very word): only its key's end is read, which later
-    words need.  (The trigger's words include every word of KEY_WORD, and a hit stands
+    ``accepted``: the key trigger's hits in ``text`` (sorted by start) that its accept
+    accepted or was not asked about (redactor.candidates._merged: a hit inside a
+    region joins it unasked), from the prefilter that scanned every key word of the
+    text.  A word no such hit reaches was judged to give nothing (its hit's accept
+    asked :func:`assignment` about this very word): only its key's end is read, which
+    later words need.  (The trigger's words include every word of KEY_WORD, and a hit stands
     at each word's start: python's ``re`` and RE2 are restarted at every position,
     and hyperscan reports each end, with its leftmost start.)"""
     done_to = -1
