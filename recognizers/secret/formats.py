@@ -204,6 +204,18 @@ def compiled_formats() -> tuple[_Format, ...]:
     return tuple(formats)
 
 
+def may_open_aws_secret(text: str, start: int, end: int) -> bool:
+    """detect-secrets' AWS secret-key pattern (``aws``, a key word, a quoted 40-character
+    key) matches from the ``aws`` at ``text[start:end]``: an accept for the prefilter,
+    so that a CloudTrail record's ``arn:aws:…`` opens no window."""
+    return _aws_secret_key().match(text, start) is not None
+
+
+@functools.cache
+def _aws_secret_key() -> re.Pattern[str]:
+    return next(f.pattern for f in compiled_formats() if f.kind is AWS_SECRET_KEY)
+
+
 @functools.cache
 def _needles() -> tuple[tuple[str, tuple[int, ...]], ...]:
     """Each needle of the formats, with the formats (their indexes) it opens."""

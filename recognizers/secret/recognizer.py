@@ -17,7 +17,12 @@ from recognizers.secret.commands import MAX_COMMAND_VALUE, may_hold_command_pass
 from recognizers.secret.common import ENTITY, KEYED_SCORE, MAX_KEY, MAX_VALUE, RECOGNIZER_NAME
 from recognizers.secret.filters import chave_is_other, message, placeholder
 from recognizers.secret.finder import find_secrets
-from recognizers.secret.formats import FORMAT_REACH, FORMAT_STARTS, compiled_formats
+from recognizers.secret.formats import (
+    FORMAT_REACH,
+    FORMAT_STARTS,
+    compiled_formats,
+    may_open_aws_secret,
+)
 from recognizers.secret.keys import KEY_WORD, key_class
 from recognizers.secret.kubernetes import MANIFEST_REACH
 from recognizers.secret.pem import KEY_REACH, MAX_B64_KEY, PEM_LABEL
@@ -135,7 +140,7 @@ class SecretRecognizer(EntityRecognizer):
             Trigger("(?:AC|SK)[a-z0-9]{32}|[0-9]{8,10}:[0-9A-Za-z_-]{35}"
                     "|[MNO][a-zA-Z0-9_-]{23,25}[.][a-zA-Z0-9_-]{6}[.]", after=64,
                     name="format-shape"),
-            Trigger("(?i:aws)", after=128, name="aws"),
+            Trigger("(?i:aws)", after=128, name="aws", accept=may_open_aws_secret),
             Trigger("eyJ", after=MAX_JWT, name="jwt"),
             Trigger(f"BEGIN {PEM_LABEL}", before=16, after=KEY_REACH + 256,
                     name="pem-begin"),

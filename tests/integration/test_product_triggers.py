@@ -67,6 +67,15 @@ def test_the_same_words_elsewhere_still_open_a_window(text: str, entity: str) ->
     assert _regions(f"x {text} y").get(entity), text
 
 
+def test_an_arn_opens_no_secret_window_and_an_aws_key_is_still_found() -> None:
+    record = '{"arn":"arn:aws:sts::123456789012:assumed-role/deploy","region":"sa-east-1"}'
+    assert "SECRET" not in _regions("\n".join([record] * 30))
+    key = 'aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"'
+    assert _regions(f"{record}\n{key}").get("SECRET")
+    found = _unfiltered()._spans(key, None)
+    assert [key[f.start:f.end] for f in found] == ["wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"]
+
+
 # ------------------------------------------------------------------ phone keywords
 
 _KEYWORD_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?=[^A-Za-z0-9]|\Z)")
@@ -147,6 +156,8 @@ _URL_PARTS = st.sampled_from([
     "mongodb+srv://", "jdbc:oracle:thin:", "scott/tiger", "curl", " -u ", "--user ", "mysql",
     " -p", "Segredo1", "curl/8.5.0", "'", '"', "IDENTIFIED BY ", "GRANT x TO y ", "docker",
     " login", "sshpass", "\n", "redis-cli -a ", "sqlplus ", "keytool -storepass ",
+    "aws", "AWS", "arn:aws:sts::123456789012:assumed-role/x", "_secret_access_key", " = ",
+    "token", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
 ])
 
 
