@@ -163,6 +163,10 @@ def _outside_characters() -> frozenset[str]:
     # Ŀ and ŀ fold to "l·": a word the triggers read as one is two words to fold().
     # So do ¼ ½ ¾ ("1⁄4"): "stcd½" holds the keyword stcd1 (found by review).
     chars.extend("\u013f\u0140\u00bc\u00bd\u00be")
+    # İ, ı and ſ are "i", "i" and "s" to the recognizers' caseless patterns (Python's
+    # case matching), not to hyperscan's: "LOGİN: jsilva" held a login no trigger hit
+    # (found by review).
+    chars.extend("\u0130\u0131\u017f")
     return frozenset(chars)
 
 
