@@ -280,10 +280,7 @@ class ContextWords:
         """
         if "/" not in text and ";" not in text:
             return text
-        patterns = self._products
-        if patterns is None:
-            patterns = self._products = _product_patterns(
-                tuple(k for k in self._single if k.isascii() and k.isalpha()))
+        patterns = self._keyword_products()
         if not patterns:
             return text
         # ASCII text is searched lower-cased (the same length) without IGNORECASE, which
@@ -303,6 +300,13 @@ class ContextWords:
         pieces.append(text[done:])
         return "".join(pieces)
 
+    def _keyword_products(self) -> tuple[re.Pattern[str], ...]:
+        """_product_patterns of the ASCII single-word keywords, built on first use."""
+        if self._products is None:
+            self._products = _product_patterns(
+                tuple(k for k in self._single if k.isascii() and k.isalpha()))
+        return self._products
+
     def lifts_at(self, text: str, start: int, end: int) -> bool:
         """False when the keyword a prefilter hit ``text[start:end]`` ends with (and the
         character after it, if any) is one that :meth:`outside_products` writes over,
@@ -321,10 +325,7 @@ class ContextWords:
             word_start -= 1
         if word_start == word_end or (word_start and _ASCII_LETTER(text[word_start - 1])):
             return True  # no word, or more of it before the hit than the hit holds
-        patterns = self._products
-        if patterns is None:
-            patterns = self._products = _product_patterns(
-                tuple(k for k in self._single if k.isascii() and k.isalpha()))
+        patterns = self._keyword_products()
         if not patterns:
             return True
         # The piece the pattern reads: the word and its lookahead (outside_products

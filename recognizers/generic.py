@@ -1109,8 +1109,7 @@ def _compressed_may_be_address(text: str, start: int, end: int) -> bool:
     first = run.start() if run is not None else start
     if first == 0 or (first == low and low > 0):
         return True  # the text's start, or a run longer than an address may reach
-    before = text[first - 1]
-    return not (before.isascii() and (before.isalnum() or before == "_"))
+    return not _ascii_word_or_colon(text[first - 1])  # (no colon: the run holds those)
 
 
 def _pattern_name(result: RecognizerResult) -> str:

@@ -60,6 +60,8 @@ _URL_PASSWORD: Final = re.compile(
 #: blanks, slashes, colons or at-signs, a colon, then an at-sign before any blank or
 #: slash.  A wider class than either pattern's: a superset of their matches.
 _URL_CREDENTIALS: Final = re.compile(r"://[^\s/:@]+:[^\s/]*@", re.ASCII)
+
+
 def may_hold_url_password(text: str, start: int, end: int) -> bool:
     """The ``://`` at ``text[start:end]`` may open a URL's credentials (an accept for
     the prefilter: a referer or a link without ``user:password@`` holds none)."""
