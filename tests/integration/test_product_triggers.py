@@ -14,6 +14,7 @@ against unfiltered analysis on every backend.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -29,6 +30,7 @@ from recognizers.secret.kinds import CONNECTION_STRING_PASSWORD
 from recognizers.secret.web import may_hold_url_password, url_passwords
 from redactor.config import Settings
 from redactor.engine import Redactor
+from redactor.engine.spans import Span
 from tests import needs
 
 IOS = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_6 like Mac OS X) AppleWebKit/605.1.15 "
@@ -131,21 +133,12 @@ def test_a_product_keyword_near_a_number_decides_as_unfiltered_at_every_distance
         agent: str) -> None:
     """A number's own window (its trigger's) holds a keyword of a user agent at the edge
     of the context words: what makes the keyword part of a product must be in it too."""
-    settings = Settings()
-    unfiltered = Redactor(settings, prefilter=False)
-    engines = []
-    for backend in needs.backends():
-        engine = Redactor(settings, prefilter=backend)
-        engine.prefilter_min_chars = 0
-        engines.append(engine)
     for number in _NUMBERS:
         for count in range(8):
             for word in _DISTANCE_WORDS:
                 gap = " ".join([word] * count)
                 for text in (f"{agent} {gap} {number} fim", f"x {number} {gap} {agent}"):
-                    expected = unfiltered._spans(text, None)
-                    for engine in engines:
-                        assert engine._spans(text, None) == expected, text
+                    _same(text)
 
 
 # ------------------------------------------------------------------ SECRET
@@ -236,29 +229,30 @@ def _command_trigger() -> re.Pattern[str]:
                       max_size=30))
 def test_prefiltered_equals_unfiltered_on_web_and_command_text(parts: list[str]) -> None:
     text = "".join(parts)
+    _same(text)
+
+
+@functools.cache
+def _unfiltered() -> Redactor:
+    return Redactor(Settings(), prefilter=False)
+
+
+@functools.cache
+def _prefiltered() -> tuple[Redactor, ...]:
+    engines = []
+    for backend in needs.backends():
+        engine = Redactor(Settings(), prefilter=backend)
+        engine.prefilter_min_chars = 0
+        engines.append(engine)
+    return tuple(engines)
+
+
+def _same(text: str) -> list[Span]:
+    """The unfiltered spans of ``text``, checked equal to those of every backend."""
     expected = _unfiltered()._spans(text, None)
     for engine in _prefiltered():
         assert engine._spans(text, None) == expected, text
-
-
-_ENGINES: dict[str, list[Redactor]] = {}
-
-
-def _unfiltered() -> Redactor:
-    if "unfiltered" not in _ENGINES:
-        _ENGINES["unfiltered"] = [Redactor(Settings(), prefilter=False)]
-    return _ENGINES["unfiltered"][0]
-
-
-def _prefiltered() -> list[Redactor]:
-    if "prefiltered" not in _ENGINES:
-        engines = []
-        for backend in needs.backends():
-            engine = Redactor(Settings(), prefilter=backend)
-            engine.prefilter_min_chars = 0
-            engines.append(engine)
-        _ENGINES["prefiltered"] = engines
-    return _ENGINES["prefiltered"]
+    return expected
 
 
 # ------------------------------------------------------------------ IPv6 triggers
@@ -277,9 +271,7 @@ def test_colon_runs_that_hold_no_address_open_no_window() -> None:
 ])
 def test_prefiltered_equals_unfiltered_around_colon_runs(text: str) -> None:
     for line in (text, f"ok {text} ok", f"{text}\n{text}"):
-        expected = _unfiltered()._spans(line, None)
-        for engine in _prefiltered():
-            assert engine._spans(line, None) == expected, line
+        _same(line)
 
 
 @pytest.mark.parametrize("text", [
@@ -303,9 +295,7 @@ _IPV6_PARTS = st.sampled_from([
 @given(parts=st.lists(_IPV6_PARTS, min_size=1, max_size=24))
 def test_prefiltered_equals_unfiltered_on_colon_runs(parts: list[str]) -> None:
     text = "".join(parts)
-    expected = _unfiltered()._spans(text, None)
-    for engine in _prefiltered():
-        assert engine._spans(text, None) == expected, text
+    _same(text)
 
 
 # ------------------------------------------------------------------ Windows events
@@ -338,11 +328,9 @@ def test_a_windows_event_opens_no_person_or_phone_window() -> None:
 ])
 def test_names_and_phones_next_to_the_refused_hits_are_still_found(text: str,
                                                                      found: str) -> None:
-    expected = _unfiltered()._spans(text, None)
+    expected = _same(text)
     assert any(found in text[span.start:span.end] or text[span.start:span.end] in found
                for span in expected), expected
-    for engine in _prefiltered():
-        assert engine._spans(text, None) == expected, text
 
 
 def test_the_digits_of_a_uuid_are_no_phone() -> None:
@@ -365,6 +353,4 @@ _EVENT_PARTS = st.sampled_from([
 @given(parts=st.lists(_EVENT_PARTS, min_size=1, max_size=24))
 def test_prefiltered_equals_unfiltered_on_event_like_text(parts: list[str]) -> None:
     text = "".join(parts)
-    expected = _unfiltered()._spans(text, None)
-    for engine in _prefiltered():
-        assert engine._spans(text, None) == expected, text
+    _same(text)

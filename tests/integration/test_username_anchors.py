@@ -41,6 +41,10 @@ def _texts() -> list[str]:
 TEXTS = _texts()
 
 
+def _scanner(recognizer: UsernameRecognizer, backend: str) -> Scanner:
+    return Scanner([recognizer.prefilter(0.5)], backend)
+
+
 def test_every_shape_names_triggers_of_the_prefilter() -> None:
     recognizer = UsernameRecognizer()
     names = {t.name for t in recognizer.prefilter(0.5).triggers}
@@ -50,8 +54,7 @@ def test_every_shape_names_triggers_of_the_prefilter() -> None:
 
 @pytest.mark.parametrize("backend", needs.backends())
 def test_every_match_of_a_shape_holds_a_hit_of_its_anchors(backend: str) -> None:
-    recognizer = UsernameRecognizer()
-    scanner = Scanner([recognizer.prefilter(0.5)], backend)
+    scanner = _scanner(UsernameRecognizer(), backend)
     matched = 0
     for text in TEXTS:
         hits = scanner._find(text)
@@ -68,7 +71,7 @@ def test_every_match_of_a_shape_holds_a_hit_of_its_anchors(backend: str) -> None
 @pytest.mark.parametrize("backend", needs.backends())
 def test_results_with_the_hits_equal_results_without(backend: str) -> None:
     recognizer = UsernameRecognizer()
-    scanner = Scanner([recognizer.prefilter(0.5)], backend)
+    scanner = _scanner(recognizer, backend)
     skipped = 0
     for text in TEXTS:
         hits = [(start, end, trigger.name) for _, trigger, start, end in scanner._find(text)
