@@ -45,7 +45,7 @@ from types import FrameType
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, cast
 
 from redactor.errors import ConfigError, EngineBuildError, InputError, UsageError
-from redactor.jsonio import DUPLICATE_KEY_MARK, TooDeep
+from redactor.jsonio import DUPLICATE_KEY_MARK, TooDeep, key_name
 
 if TYPE_CHECKING:
     from redactor.baseline import Baseline
@@ -590,7 +590,7 @@ def keys_lift(engine: Any, value: Any) -> bool:
     while pending:
         item = pending.pop()
         if isinstance(item, dict):
-            keys.update(str(k) for k in item)
+            keys.update(key_name(str(k)) for k in item)
             pending.extend(v for v in item.values() if isinstance(v, dict | list))
         elif isinstance(item, list):
             pending.extend(v for v in item if isinstance(v, dict | list))
@@ -696,14 +696,17 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     # keys lift nothing and whose texts (those redact_json analyses: each value after
     # its key, each key, each number's digits) no trigger hits has nothing to redact;
     # a line that is no JSON is redacted as text, and its text is scanned.  A line
-    # whose keys lift an entity is analysed whatever the scan says: left out of it.
-    from redactor.engine.jsonredact import analysed_texts
+    # whose keys lift an entity is analysed whatever the scan says, and so are its
+    # texts under such keys: they are left out of the scan.  Of the lines analysed,
+    # the texts no hit reaches are quiet (redact_json does not scan them again).
+    from redactor.engine.jsonredact import labelled_texts, quiet_from_scan, redact_json
 
     can_scan = hasattr(engine, "pieces_hit")
     # Per line: (its text, its body and ending, the parsed value or _MALFORMED, clean).
     lines: list[tuple[str, str, str, Any, bool]] = []
-    # Per line scanned: its number and the texts the analysis reads of it.
-    scanned: list[tuple[int, list[str]]] = []
+    # Per line scanned: its number, the texts scanned of it, and whether its keys lift
+    # an entity (then it is analysed whatever the scan says).
+    scanned: list[tuple[int, list[str], bool]] = []
     for line in text.splitlines(keepends=True):
         body = line.rstrip("\r\n")
         ending = line[len(body):]
@@ -716,25 +719,32 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
             value = _MALFORMED
         if can_scan:
             if value is _MALFORMED:
-                scanned.append((len(lines), [body]))
-            elif not keys_lift(engine, value):
-                texts = analysed_texts(value)
-                if texts is not None:
-                    scanned.append((len(lines), texts))
+                scanned.append((len(lines), [body], False))
+            else:
+                labelled = labelled_texts(value)
+                if labelled is not None:
+                    lifting = keys_lift(engine, value)
+                    scanned.append((len(lines), [
+                        piece for piece, labels in labelled
+                        if not (lifting and labels and engine.labels_lift(labels))], lifting))
         lines.append((line, body, ending, value, False))
     read: dict[int, str] = {}  # what was read of each line found clean
+    quiet: dict[int, frozenset[str]] = {}  # the quiet texts of the lines analysed
     if scanned:
         # Each text apart: a hit in one says nothing of another, however far its
         # trigger reaches, and is judged on its own text.
-        pieces = [piece for _, texts in scanned for piece in texts]
+        pieces = [piece for _, texts, _ in scanned for piece in texts]
         hit = engine.pieces_hit(pieces)
         if hit is not None:
             index = 0
-            for number, texts in scanned:
-                if not any(i in hit for i in range(index, index + len(texts))):
+            for number, texts, lifting in scanned:
+                hit_here = [i - index for i in range(index, index + len(texts)) if i in hit]
+                if not hit_here and not lifting:
                     line, body, ending, value, _ = lines[number]
                     lines[number] = (line, body, ending, value, True)
                     read[number] = "\n".join(texts)
+                elif lines[number][3] is not _MALFORMED:
+                    quiet[number] = quiet_from_scan(texts, hit_here)
                 index += len(texts)
     out: list[str] = []
     for number, (line, body, ending, value, vouched) in enumerate(lines):
@@ -751,8 +761,12 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
         try:
             # Keys and numbers too: an export holds CPFs as integers (floats where its
             # column has nulls) and maps keyed by them.
-            result = engine.redact_json(value, keys_and_numbers=True, numbers=numbers,
-                                        names=names)
+            if number in quiet:
+                result = redact_json(engine, value, keys_and_numbers=True, numbers=numbers,
+                                     names=names, known_quiet=quiet[number])
+            else:
+                result = engine.redact_json(value, keys_and_numbers=True, numbers=numbers,
+                                            names=names)
         except TooDeep:  # parsed, but deeper than the JSON walk goes: read as text
             report.malformed_lines += 1
             out.append(_redact_text(engine, body, report, names) + ending)

@@ -96,6 +96,12 @@ class Document:
         """Did the first pass find names to propagate across the document's texts?"""
         return bool(self.persons or self.logins.usernames or self.logins.caseless_usernames)
 
+    def reuses_first_pass(self) -> bool:
+        """May the second pass take every text's first findings as they are, without
+        asking :meth:`first_findings_stand` text by text?  Yes when the first pass found
+        no names to propagate (redact_json asks it when no key was found either)."""
+        return not self.carries()
+
     #: Most user names the second pass looks for one by one before reusing a text's
     #: first findings (see first_findings_stand).
     REUSE_MAX_NAMES: Final = 32

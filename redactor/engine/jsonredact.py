@@ -4,7 +4,7 @@ numbers that hold an identifier) analysed with its keys as context and redacted.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from redactor.engine.analysis import Document
@@ -80,6 +80,16 @@ def labelled_texts(value: Any, max_depth: int = MAX_DEPTH
 QUIET_MIN_TEXTS: Final = 4
 
 
+def quiet_from_scan(texts: Sequence[str], hit: Collection[int]) -> frozenset[str]:
+    """Of a document's ``texts`` (as :func:`analysed_texts` lists them, no key of the
+    document lifting an entity), those quiet, given the indexes of those a prefilter
+    hit reaches (``Analysis.pieces_hit`` of them all): what ``Analysis.quiet_texts``
+    would answer (an empty text is never quiet; a text written twice is quiet only
+    when no copy is hit)."""
+    touched = {texts[index] for index in hit}
+    return frozenset(text for text in texts if text and text not in touched)
+
+
 def _number_digits(item: Any) -> str | None:
     """The digits redact_json reads in a JSON number, or None for one it leaves alone
     (see one_number)."""
@@ -94,8 +104,14 @@ def _number_digits(item: Any) -> str | None:
 def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
                 entities: Collection[str] | None = None,
                 numbers: str = "placeholder",
-                names: StreamNames | None = None) -> JsonRedaction:
-    """Redact every string leaf of a JSON value with ``engine``: see Redactor.redact_json."""
+                names: StreamNames | None = None,
+                known_quiet: frozenset[str] | None = None) -> JsonRedaction:
+    """Redact every string leaf of a JSON value with ``engine``: see Redactor.redact_json.
+
+    ``known_quiet`` (with ``keys_and_numbers``): the texts of ``value`` that no prefilter hit
+    reaches, when the caller scanned them all and no key of ``value`` lifts an entity
+    (see :func:`quiet_from_scan`): the document's texts are not scanned again (a JSON
+    Lines block scans all its lines at once)."""
     if numbers not in JSON_NUMBERS:
         raise ValueError(f"numbers must be one of {JSON_NUMBERS}")
     findings: list[Finding] = []
@@ -117,9 +133,15 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
             return None
         return first.get((path, text, is_key))
 
+    # Did the first pass find something in a key?  (The second pass then renames it, and
+    # the paths under it change.)
+    keys_found: list[bool] = [False]
+
     def remember(path: JsonPath, text: str, is_key: bool, spans: list[Span]) -> None:
         if document is not None and document.person_pass is PersonPass.COLLECT:
             first[(path, text, is_key)] = spans
+            if is_key and spans:
+                keys_found[0] = True
 
     def spans_of(path: JsonPath, text: str) -> list[Span]:
         labels = [key_name(p) for p in path if isinstance(p, str)]
@@ -204,9 +226,12 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
 
     # The texts no prefilter hit reaches, found in one scan of the document's texts.
     quiet: frozenset[str] = frozenset()
-    labelled = labelled_texts(value)
-    if labelled is not None and len(labelled) >= QUIET_MIN_TEXTS:
-        quiet = engine.quiet_texts(labelled)
+    if known_quiet is not None and keys_and_numbers:
+        quiet = known_quiet
+    else:
+        labelled = labelled_texts(value)
+        if labelled is not None and len(labelled) >= QUIET_MIN_TEXTS:
+            quiet = engine.quiet_texts(labelled)
     persons = engine._person is not None and (only is None or "PERSON" in only)
     logins = engine._propagate_names and (only is None or "USERNAME" in only)
     if persons or logins:
@@ -235,7 +260,26 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
                 (names.caseless_usernames if caseless else names.usernames).add(name)
         document.settle_logins()
         document.person_pass = PersonPass.PROPAGATE
-    if keys_and_numbers:
+    if document is not None and not keys_found[0] and document.reuses_first_pass():
+        # No names to spread and no key renamed: every text's findings are the first
+        # pass's, under the same paths (what ``remembered`` would answer, asked directly).
+        def reused_leaf(path: JsonPath, leaf: str) -> str:
+            spans = first.get((path, leaf, False))
+            if spans is None:
+                return one_leaf(path, leaf)
+            if not spans:
+                return leaf
+            record(path, spans)
+            return engine._apply(leaf, spans, issued)
+
+        def reused_key(path: JsonPath, key: str) -> str:
+            return key if (path, key, True) in first else one_key(path, key)
+
+        if keys_and_numbers:
+            new_value = walk_json(value, reused_leaf, key=reused_key, scalar=one_number)
+        else:
+            new_value = walk_json(value, reused_leaf)
+    elif keys_and_numbers:
         new_value = walk_json(value, one_leaf, key=one_key, scalar=one_number)
     else:
         new_value = walk_json(value, one_leaf)

@@ -35,13 +35,15 @@ def engine() -> Redactor:
 @contextlib.contextmanager
 def shortcuts_off() -> Iterator[None]:
     """Every text of a document analysed, on both passes."""
-    saved = Analysis.quiet_texts, Document.first_findings_stand
+    saved = Analysis.quiet_texts, Document.first_findings_stand, Document.reuses_first_pass
     Analysis.quiet_texts = lambda self, labelled: frozenset()  # type: ignore[method-assign]
     Document.first_findings_stand = lambda self, text, context: False  # type: ignore[method-assign]
+    Document.reuses_first_pass = lambda self: False  # type: ignore[method-assign]
     try:
         yield
     finally:
-        Analysis.quiet_texts, Document.first_findings_stand = saved  # type: ignore[method-assign]
+        (Analysis.quiet_texts, Document.first_findings_stand,  # type: ignore[method-assign]
+         Document.reuses_first_pass) = saved
 
 
 def _both(engine: Redactor, document: Any) -> tuple[Any, Any]:
@@ -257,3 +259,29 @@ def test_json_lines_give_what_the_slow_way_gives(engine: Redactor,
                    for i, d in enumerate(documents))
     fast, slow = _lines_both(engine, text)
     assert fast == slow
+
+
+def test_lines_whose_keys_lift_take_their_quiet_texts_from_the_block_scan(
+        engine: Redactor, monkeypatch: pytest.MonkeyPatch) -> None:
+    # nginx's JSON access log: "remote_user" and "http_user_agent" lift USERNAME, so no
+    # line is vouched clean; the texts under other keys are still judged by the one
+    # scan of the block, and no document is scanned again.
+    lines = [json.dumps({"time": f"2024-11-08T10:45:{index:02d}Z", "remote_addr": "10.1.2.3",
+                         "remote_user": "-", "request": f"GET /pedidos/{index} HTTP/1.1",
+                         "status": 200, "http_user_agent": "curl/8.5.0",
+                         "msg": f"cpf {CPF}" if index % 5 == 0 else "ok"})
+             for index in range(30)]
+    text = "\n".join(lines) + "\n"
+    slow_text = _lines_both(engine, text)[1]
+    asked: list[int] = []
+    original = Analysis.quiet_texts
+
+    def counted(self: Analysis, labelled: Any) -> frozenset[str]:
+        asked.append(1)
+        return original(self, labelled)
+
+    monkeypatch.setattr(Analysis, "quiet_texts", counted)
+    fast = batch._redact_lines(engine, text, batch.FileReport("x"), names=StreamNames())
+    assert not asked
+    assert fast == slow_text
+    assert CPF not in fast and fast.count("[CPF]") == 6 and "10.1.2.3" not in fast
