@@ -407,6 +407,8 @@ def cap_scores(results: list[RecognizerResult], text: str,
 #: How far from a hit :func:`windows_near` looks for a separator before it gives up
 #: (the caller then reads the whole text).
 EDGE_SEARCH: Final = 512
+#: How far back :func:`windows_near` looks for a separator character by character.
+_NEAR_SEPARATOR: Final = 32
 
 
 def windows_near(text: str, hits: Iterable[tuple[int, int]], before: int, after: int,
@@ -425,6 +427,7 @@ def windows_near(text: str, hits: Iterable[tuple[int, int]], before: int, after:
         raise ValueError("the windows are joined by line breaks: a line break must separate")
     last_separator = re.compile(f"[{re.escape(separators)}][^{re.escape(separators)}]*\\Z")
     separator = re.compile(f"[{re.escape(separators)}]")
+    separating = frozenset(separators)
     size = len(text)
     windows: list[tuple[int, int]] = []
     for first, last in sorted(hits):
@@ -440,10 +443,20 @@ def windows_near(text: str, hits: Iterable[tuple[int, int]], before: int, after:
             windows[-1] = (windows[-1][0], hi)
             continue
         if lo > 0:
-            found = last_separator.search(text, max(0, lo - EDGE_SEARCH), lo)
-            if found is None and lo > EDGE_SEARCH:
-                return None
-            lo = found.start() + 1 if found is not None else 0
+            # The last separator before ``lo``: a few characters back, mostly (a
+            # blank, a quote); the pattern, which tries every place of its reach
+            # from the far end, only past them.
+            position = lo - 1
+            near = max(0, lo - _NEAR_SEPARATOR)
+            while position >= near and text[position] not in separating:
+                position -= 1
+            if position >= near:
+                lo = position + 1
+            else:
+                found = last_separator.search(text, max(0, lo - EDGE_SEARCH), near)
+                if found is None and lo > EDGE_SEARCH:
+                    return None
+                lo = found.start() + 1 if found is not None else 0
         if windows and lo <= windows[-1][1]:
             windows[-1] = (windows[-1][0], hi)
         else:

@@ -939,6 +939,19 @@ def _address(written: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | No
         return None
 
 
+def _may_end_version_words(before: str) -> bool:
+    """Whether :data:`_VERSION_BEFORE` may match at the end of ``before``, by its last
+    characters (each of its forms ends in a slash, a colon, an equals sign or a letter,
+    then blanks, or in a section word, blanks and a line break): the pattern, tried
+    from every place of the look-back, costs more than an address's other checks."""
+    tail = before.rstrip(" \t")
+    last = tail[-1:]
+    if last == "\n":
+        last = tail[:-1].rstrip("\r").rstrip(" \t")[-1:]
+        return last.isalpha()
+    return last in ("/", ":", "=") or last.isalpha()
+
+
 def not_a_host(text: str, start: int, end: int) -> bool:
     """Whether the address at ``text[start:end]`` names no one's machine.
 
@@ -970,7 +983,7 @@ def not_a_host(text: str, start: int, end: int) -> bool:
         if written.startswith("255.") and zeros & (zeros + 1) == 0:
             return True  # a netmask: ones, then zeros
         before = text[max(0, start - _HOST_LOOKBACK):start]
-        if _VERSION_BEFORE.search(before):
+        if _may_end_version_words(before) and _VERSION_BEFORE.search(before):
             return True
         newline = before.rfind("\n")
         at_line_start = not before[newline + 1:].strip(" \t") and (

@@ -65,3 +65,76 @@ def test_windows_give_up_without_a_separator_near() -> None:
     assert windows_near(short, [(3, 11)], 2, 2, " \n") == [(0, 14)]
     with pytest.raises(ValueError, match="line break"):
         windows_near(short, [(3, 11)], 0, 0, " ")
+
+
+def _windows_reference(text: str, hits: list[tuple[int, int]], before: int, after: int,
+                       separators: str) -> list[tuple[int, int]] | None:
+    """windows_near as its docstring says, written the slow way: each window widened to
+    the nearest separator within EDGE_SEARCH on each side, then merged."""
+    size = len(text)
+    widened: list[tuple[int, int]] = []
+    for first, last in sorted(hits):
+        lo, hi = max(0, first - before), min(size, last + after)
+        right = next((i for i in range(hi, min(size, hi + EDGE_SEARCH))
+                      if text[i] in separators), None)
+        if right is None and hi < size and hi + EDGE_SEARCH < size:
+            return None
+        left = next((i for i in range(lo - 1, max(0, lo - EDGE_SEARCH) - 1, -1)
+                     if text[i] in separators), None)
+        if left is None and lo > EDGE_SEARCH:
+            return None
+        widened.append((left + 1 if left is not None else 0,
+                        right if right is not None else size))
+    merged: list[tuple[int, int]] = []
+    for lo, hi in widened:
+        if merged and lo <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
+        else:
+            merged.append((lo, hi))
+    return merged
+
+
+@settings(max_examples=400, deadline=None)
+@given(pieces=st.lists(st.sampled_from(["x" * 40, "a", "1.2.3.4", " ", "\n", '"', "xyz" * 60]),
+                       max_size=30),
+       picks=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 12)), max_size=6),
+       reach=st.integers(0, 20))
+def test_windows_are_the_stretches_between_separators_around_the_hits(
+        pieces: list[str], picks: list[tuple[int, int]], reach: int) -> None:
+    text = "".join(pieces)
+    if not text:
+        return
+    hits = [(p % len(text), min(len(text), p % len(text) + width)) for p, width in picks]
+    expected = _windows_reference(text, hits, reach, reach, " \n\"")
+    found = windows_near(text, hits, reach, reach, " \n\"")
+    if expected is None:
+        assert found is None
+    else:
+        # A window that ends where the next starts (a hit inside the one before) merges.
+        assert found is not None and _merged_touching(found) == _merged_touching(expected)
+
+
+def _merged_touching(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for lo, hi in windows:
+        if merged and lo <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
+        else:
+            merged.append((lo, hi))
+    return merged
+
+
+@settings(max_examples=600, deadline=None)
+@given(before=st.text(st.sampled_from("vV rR:=/\n\t\r.-_9aoçãÇAxSeçãocapítulorelase"
+                                      "versãokernel buildsection chapter step item"),
+                      max_size=24))
+@example(before="Seção\n ")
+@example(before="rv:")
+@example(before="Firefox/")
+@example(before="kernel ")
+@example(before="vejaSeção ")
+def test_the_version_check_is_skipped_only_where_its_pattern_cannot_match(before: str) -> None:
+    from recognizers.generic import _VERSION_BEFORE, _may_end_version_words
+
+    if _VERSION_BEFORE.search(before):
+        assert _may_end_version_words(before)
