@@ -707,6 +707,8 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     # Per line scanned: its number, the texts scanned of it, and whether its keys lift
     # an entity (then it is analysed whatever the scan says).
     scanned: list[tuple[int, list[str], bool]] = []
+    # Per JSON line: its texts with their labels (as redact_json analyses them).
+    labelled_of: dict[int, list[tuple[str, tuple[str, ...]]]] = {}
     for line in text.splitlines(keepends=True):
         body = line.rstrip("\r\n")
         ending = line[len(body):]
@@ -723,6 +725,7 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
             else:
                 labelled = labelled_texts(value)
                 if labelled is not None:
+                    labelled_of[len(lines)] = labelled
                     lifting = keys_lift(engine, value)
                     scanned.append((len(lines), [
                         piece for piece, labels in labelled
@@ -746,6 +749,11 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
                 elif lines[number][3] is not _MALFORMED:
                     quiet[number] = quiet_from_scan(texts, hit_here)
                 index += len(texts)
+    # The texts of the lines to analyse that are not quiet, analysed together: a run
+    # per entity for the whole block rather than one per text.
+    known = engine.found_many(
+        (text, labels or None) for number, texts in quiet.items()
+        for text, labels in labelled_of[number] if text not in texts) if quiet else None
     out: list[str] = []
     for number, (line, body, ending, value, vouched) in enumerate(lines):
         # A line with nothing of its own may hold a name an earlier line found.
@@ -763,7 +771,7 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
             # column has nulls) and maps keyed by them.
             if number in quiet:
                 result = redact_json(engine, value, keys_and_numbers=True, numbers=numbers,
-                                     names=names, known_quiet=quiet[number])
+                                     names=names, known_quiet=quiet[number], found=known)
             else:
                 result = engine.redact_json(value, keys_and_numbers=True, numbers=numbers,
                                             names=names)

@@ -133,6 +133,12 @@ class Scanner:
     def entities(self) -> tuple[str, ...]:
         return tuple(e.name for e in self._entities)
 
+    def reach(self, entity: str) -> int:
+        """How far past a region's ends the recognizers of ``entity`` may read for a
+        finding it trusts: its widest margin (0 for an entity not scanned)."""
+        return max((max(e.margin_before, e.margin_after)
+                    for e in self._entities if e.name == entity), default=0)
+
     # ------------------------------------------------------------------ backends
 
     def _scans(self) -> list[tuple[int, str, Trigger]]:

@@ -56,6 +56,11 @@ LIFTED_CACHE_MAX_CHARS: Final = 512
 #: The findings depend on the text and its labels alone.
 SHORT_CACHE_CHARS: Final = 160
 SHORT_CACHE_SIZE: Final = 8_192
+#: The widest reach past a region (see Scanner.reach) of an entity whose regions in the
+#: texts of a batch are analysed in one run (see Analysis._regions_analysed): a wall of
+#: this many line breaks per text costs little; people's names and secrets, which read
+#: further, are analysed text by text.
+BATCH_WALL: Final = 512
 
 #: Invisible format characters (Unicode category Cf in common use: soft hyphen, zero-width
 #: and joiner characters, bidirectional marks, word joiner, BOM, tags).  Detection reads
@@ -199,12 +204,13 @@ class Analysis:
 
     def _spans(self, text: str, context: Sequence[str] | None,
                names: StreamNames | None = None, only: frozenset[str] | None = None, *,
-               document: Document | None = None) -> list[Span]:
+               document: Document | None = None, known: Memo | None = None) -> list[Span]:
         """Disjoint sorted spans of ``text``.
 
         ``names`` carries names across the pieces of a stream; ``document``, when given,
         carries the words of people's names across the values of a JSON document
-        instead, and the findings from its first pass to its second.
+        instead, and the findings from its first pass to its second.  ``known``: the
+        recognizers' findings of texts analysed beforehand (see :meth:`found_many`).
         """
         if not text:
             return []
@@ -214,35 +220,26 @@ class Analysis:
         if _has_invisible(text):
             return self._spans_seen_through(text, context, names, only, document=document)
         from recognizers._text import normalize_for_matching
-        from recognizers.prefilter import outside_trigger_alphabet
 
         normalized = normalize_for_matching(text)
         ctx = list(context) if context else None
         memo_key = (normalized, tuple(ctx) if ctx else None)
         scanner = self._scanner if len(text) >= self.prefilter_min_chars else None
         memo = document.memo if document is not None else None
-        short_key = _short_key(normalized, ctx) if len(normalized) <= SHORT_CACHE_CHARS \
-            else None
-        cached = self._short_found.get(short_key) if short_key is not None else None
-        if memo is not None and memo_key in memo:
-            found = memo[memo_key]
-        elif cached is not None:
+        found = known.get(memo_key) if known is not None else None
+        if found is None and memo is not None:
+            found = memo.get(memo_key)
+        if found is None:
+            short_key = _short_key(normalized, ctx) if len(normalized) <= SHORT_CACHE_CHARS \
+                else None
             # A JSON log repeats its keys and many of its values on every line.
-            found = cached
-        else:
-            if scanner is not None and not outside_trigger_alphabet(normalized):
-                # Labels that hold a keyword of an entity lift every candidate of it,
-                # which the triggers cannot see: those entities read the whole text.
-                lifted = self._lifted_by(tuple(ctx)) if ctx else ()
-                found = self._prefiltered(scanner, normalized, skip=lifted)
-                if lifted:
-                    found.update(self._analyze(normalized, list(lifted), ctx))
-            else:
-                found = self._analyze(normalized, self._entities, ctx)
-            if short_key is not None:
-                if len(self._short_found) >= SHORT_CACHE_SIZE:
-                    self._short_found.clear()
-                self._short_found[short_key] = found
+            found = self._short_found.get(short_key) if short_key is not None else None
+            if found is None:
+                found = self._found(normalized, ctx, scanner)
+                if short_key is not None:
+                    if len(self._short_found) >= SHORT_CACHE_SIZE:
+                        self._short_found.clear()
+                    self._short_found[short_key] = found
         if memo is not None:
             memo[memo_key] = found
         if document is not None and document.person_pass is PersonPass.COLLECT:
@@ -282,6 +279,20 @@ class Analysis:
             spans = [s for s in spans if baseline.keeps(s.entity, text[s.start:s.end])]
         return spans
 
+    def _found(self, normalized: str, ctx: list[str] | None, scanner: Scanner | None) -> Found:
+        """The recognizers' findings in ``normalized`` read with the labels ``ctx``."""
+        from recognizers.prefilter import outside_trigger_alphabet
+
+        if scanner is None or outside_trigger_alphabet(normalized):
+            return self._analyze(normalized, self._entities, ctx)
+        # Labels that hold a keyword of an entity lift every candidate of it, which the
+        # triggers cannot see: those entities read the whole text.
+        lifted = self._lifted_by(tuple(ctx)) if ctx else ()
+        found = self._prefiltered(scanner, normalized, skip=lifted)
+        if lifted:
+            found.update(self._analyze(normalized, list(lifted), ctx))
+        return found
+
     def _spans_seen_through(self, text: str, context: Sequence[str] | None,
                             names: StreamNames | None, only: frozenset[str] | None = None,
                             *, document: Document | None = None) -> list[Span]:
@@ -298,6 +309,54 @@ class Analysis:
         return [Span(original(s.start), original(s.end - 1) + 1, s.entity, s.score,
                      s.recognizer, s.distance)
                 for s in self._spans(stripped, context, names, only, document=document)]
+
+    def found_many(self, items: Iterable[tuple[str, Sequence[str] | None]]) -> Memo:
+        """The recognizers' findings in each of many texts (each with its labels), as
+        :meth:`_spans` would find them text by text, found in few runs of them all
+        (see :meth:`_regions_analysed`): what ``_spans(text, labels, known=...)`` then
+        takes instead of analysing the text again.  Texts the prefilter cannot read
+        (an invisible character, characters its triggers cannot spell) are left out."""
+        from recognizers._text import normalize_for_matching
+        from recognizers.prefilter import outside_trigger_alphabet
+
+        known: Memo = {}
+        scanner = self._scanner
+        if scanner is None:
+            return known
+        keys: list[tuple[str, tuple[str, ...] | None]] = []
+        texts: list[str] = []
+        regions: list[dict[str, list[Region]]] = []
+        lifts: list[tuple[str, ...]] = []
+        pending: set[tuple[str, tuple[str, ...] | None]] = set()
+        for text, context in items:
+            if not text or len(text) < self.prefilter_min_chars or _has_invisible(text):
+                continue
+            normalized = normalize_for_matching(text)
+            labels = tuple(context) if context else None
+            key = (normalized, labels)
+            if key in known or key in pending or outside_trigger_alphabet(normalized):
+                continue
+            if len(normalized) <= SHORT_CACHE_CHARS:
+                cached = self._short_found.get(_short_key(normalized, list(labels or ()) or None))
+                if cached is not None:
+                    known[key] = cached
+                    continue
+            lifted = self._lifted_by(labels) if labels else ()
+            pending.add(key)
+            keys.append(key)
+            texts.append(normalized)
+            regions.append(scanner.regions(normalized, lifted))
+            lifts.append(lifted)
+        founds = self._regions_analysed(scanner, texts, regions)
+        for key, normalized, lifted, found in zip(keys, texts, lifts, founds, strict=True):
+            if lifted:
+                found.update(self._analyze(normalized, list(lifted), list(key[1] or ())))
+            known[key] = found
+            if len(normalized) <= SHORT_CACHE_CHARS:
+                if len(self._short_found) >= SHORT_CACHE_SIZE:
+                    self._short_found.clear()
+                self._short_found[_short_key(normalized, list(key[1] or ()) or None)] = found
+        return known
 
     # ------------------------------------------------------------------ prefilter
 
@@ -454,45 +513,80 @@ class Analysis:
         where the recognizers saw all the text they read.  The result equals
         :meth:`_analyze` on the whole text (tests/integration/test_prefilter.py).
         """
-        found: Found = {}
-        by_entity = scanner.regions(normalized, skip)
+        return self._regions_analysed(scanner, [normalized],
+                                      [scanner.regions(normalized, skip)])[0]
+
+    def _regions_analysed(self, scanner: Scanner, texts: Sequence[str],
+                          regions: Sequence[dict[str, list[Region]]]) -> list[Found]:
+        """The findings of each of ``texts`` in its candidate ``regions``, per entity.
+
+        One text: its regions joined as :meth:`_prefiltered` says.  Several (the short
+        texts of a block of JSON lines): an entity whose recognizers read at most
+        BATCH_WALL characters past a region has the regions of all the texts analysed
+        in one run, each text's apart from the next by a wall of line breaks wider
+        than that reach, so that nothing of one text is read for another's findings
+        (tests/integration/test_found_many.py); the others, text by text.
+        """
+        founds: list[Found] = [{} for _ in texts]
+        entities: dict[str, None] = {}
+        for by_entity in regions:
+            entities.update(dict.fromkeys(by_entity))
         # An entity whose findings decide another's candidates first (see _owned).
-        for entity, regions in sorted(by_entity.items(), key=lambda item: item[0] not in
-                                      self._owners):
-            pieces: list[str] = []
-            starts: list[int] = []
-            hits: list[tuple[int, int, str]] = []
-            position = 0
-            for region in regions:
+        for entity in sorted(entities, key=lambda name: name not in self._owners):
+            wall = scanner.reach(entity) + 1 if len(texts) > 1 else 0
+            chosen = [i for i, by_entity in enumerate(regions) if entity in by_entity]
+            groups = [chosen] if wall <= BATCH_WALL else [[i] for i in chosen]
+            for group in groups:
+                self._group_analysed(entity, [(i, texts[i], regions[i][entity]) for i in group],
+                                     founds, wall)
+        return founds
+
+    def _group_analysed(self, entity: str, group: Sequence[tuple[int, str, list[Region]]],
+                        founds: list[Found], wall: int) -> None:
+        """The findings of ``entity`` in the regions of a group of texts (index, text,
+        its regions), analysed in one run, added to ``founds``: each region followed by
+        a line break, each text's after the one before by ``wall`` more."""
+        pieces: list[str] = []
+        starts: list[int] = []
+        places: list[tuple[int, Region]] = []
+        hits: list[tuple[int, int, str]] = []
+        position = 0
+        for index, text, text_regions in group:
+            if pieces and wall:
+                pieces.append("\n" * wall)
+                position += wall
+            for region in text_regions:
                 starts.append(position)
-                pieces.append(normalized[region.start:region.end])
+                places.append((index, region))
+                pieces.append(text[region.start:region.end])
                 pieces.append("\n")
                 shift = position - region.start
                 hits.extend((max(first, region.start) + shift, min(last, region.end) + shift,
                              name) for first, last, name in region.hits)
                 position += region.end - region.start + 1
-            joined = "".join(pieces)
-            owned = self._owned(entity, found, regions, starts)
-            for key, span in self._analyze(joined, [entity], None, hits,
-                                           owned=owned).items():
-                index = bisect.bisect_right(starts, span.start) - 1
-                region = regions[index]
-                shift = region.start - starts[index]
-                start, end = span.start + shift, span.end + shift
-                if not region.trust_from <= start < end <= region.trust_to:
-                    continue
-                moved = Span(start, end, span.entity, span.score, span.recognizer,
-                             span.distance, span.spread)
-                new_key = (start, end, key[2])
-                if new_key not in found or found[new_key].score < moved.score:
-                    found[new_key] = moved
-        return found
+        joined = "".join(pieces)
+        owned = self._owned(entity, founds, places, starts)
+        for key, span in self._analyze(joined, [entity], None, hits, owned=owned).items():
+            at = bisect.bisect_right(starts, span.start) - 1
+            index, region = places[at]
+            shift = region.start - starts[at]
+            start, end = span.start + shift, span.end + shift
+            if not region.trust_from <= start < end <= region.trust_to:
+                continue
+            moved = Span(start, end, span.entity, span.score, span.recognizer,
+                         span.distance, span.spread)
+            new_key = (start, end, key[2])
+            found = founds[index]
+            if new_key not in found or found[new_key].score < moved.score:
+                found[new_key] = moved
 
-    def _owned(self, entity: str, found: Found, regions: Sequence[Region],
-               starts: Sequence[int]) -> dict[str, list[tuple[int, int]]] | None:
+    def _owned(self, entity: str, founds: Sequence[Found],
+               places: Sequence[tuple[int, Region]], starts: Sequence[int],
+               ) -> dict[str, list[tuple[int, int]]] | None:
         """For an entity some of whose recognizers declare an ``owner_entity``: where that
         owner's findings so far score above the recognizer's ``owned_above`` (merged,
-        in the coordinates of the joined regions), else None.  Such a recognizer skips
+        in the coordinates of the joined regions: ``places`` are the regions joined, by
+        text, ``starts`` where each begins), else None.  Such a recognizer skips
         the candidates inside them: whatever it found there would lie inside a finding
         that outranks it, and :func:`~redactor.engine.spans.resolve` would leave
         nothing of it (tests/integration/test_phones_once.py)."""
@@ -500,23 +594,30 @@ class Analysis:
         if wanted is None:
             return None
         owner, above = wanted
-        spans = sorted((s.start, s.end) for s in found.values()
-                       if s.entity == owner and s.score > above)
-        if not spans:
-            return None
-        region_starts = [region.start for region in regions]
         merged: list[tuple[int, int]] = []
-        for start, end in spans:
-            index = bisect.bisect_right(region_starts, start) - 1
-            if index < 0 or end > regions[index].end:
-                continue  # not wholly inside one region of this entity
-            shift = starts[index] - regions[index].start
-            first, last = start + shift, end + shift
-            if merged and first <= merged[-1][1]:
-                merged[-1] = (merged[-1][0], max(last, merged[-1][1]))
-            else:
-                merged.append((first, last))
-        return {owner: merged}
+        any_spans = False
+        first = 0
+        while first < len(places):
+            index = places[first][0]
+            last = first
+            while last < len(places) and places[last][0] == index:
+                last += 1
+            spans = sorted((s.start, s.end) for s in founds[index].values()
+                           if s.entity == owner and s.score > above)
+            any_spans = any_spans or bool(spans)
+            region_starts = [region.start for _, region in places[first:last]]
+            for start, end in spans:
+                at = bisect.bisect_right(region_starts, start) - 1
+                if at < 0 or end > places[first + at][1].end:
+                    continue  # not wholly inside one region of this entity
+                shift = starts[first + at] - places[first + at][1].start
+                low, high = start + shift, end + shift
+                if merged and low <= merged[-1][1]:
+                    merged[-1] = (merged[-1][0], max(high, merged[-1][1]))
+                else:
+                    merged.append((low, high))
+            first = last
+        return {owner: merged} if any_spans else None
 
     # ------------------------------------------------------------------ Presidio
 

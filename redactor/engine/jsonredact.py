@@ -7,7 +7,7 @@ import math
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from redactor.engine.analysis import Document
+from redactor.engine.analysis import Document, Memo
 from redactor.engine.propagation import PersonPass, StreamNames, logins_standing_in
 from redactor.engine.spans import Span
 from redactor.jsonio import MAX_DEPTH, key_name
@@ -105,13 +105,16 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
                 entities: Collection[str] | None = None,
                 numbers: str = "placeholder",
                 names: StreamNames | None = None,
-                known_quiet: frozenset[str] | None = None) -> JsonRedaction:
+                known_quiet: frozenset[str] | None = None,
+                found: Memo | None = None) -> JsonRedaction:
     """Redact every string leaf of a JSON value with ``engine``: see Redactor.redact_json.
 
     ``known_quiet`` (with ``keys_and_numbers``): the texts of ``value`` that no prefilter hit
     reaches, when the caller scanned them all and no key of ``value`` lifts an entity
     (see :func:`quiet_from_scan`): the document's texts are not scanned again (a JSON
-    Lines block scans all its lines at once)."""
+    Lines block scans all its lines at once).  ``found``: the findings of texts of
+    ``value`` found beforehand (``Analysis.found_many`` of its texts with their labels, as
+    :func:`labelled_texts` lists them), taken instead of analysing them again."""
     if numbers not in JSON_NUMBERS:
         raise ValueError(f"numbers must be one of {JSON_NUMBERS}")
     findings: list[Finding] = []
@@ -157,7 +160,7 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
             remember(path, text, False, spans)
             return spans
         for span in engine._spans(analysed, labels[-2:] or None, None, only,
-                                  document=document):
+                                  document=document, known=found):
             start, end = max(span.start - shift, 0), span.end - shift
             if end > 0:
                 spans.append(Span(start, end, span.entity, span.score, span.recognizer))
@@ -212,7 +215,7 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
             spans: list[Span] = []
         else:
             spans = engine._spans(analysed, labels[-1:] or None, None, only,
-                                  document=document)
+                                  document=document, known=found)
         remember(path, key, True, spans)
         return spans
 
