@@ -295,6 +295,8 @@ class Scanner:
             if first != last:
                 hit.update(range(first, last + 1))
                 continue
+            if first in hit:
+                continue  # an accepted hit of this piece is enough
             if trigger.accept is not None:
                 piece_start = starts[first]
                 piece_end = starts[first + 1] - 1 if first + 1 < len(starts) else size
