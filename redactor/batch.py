@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from redactor.baseline import Baseline
     from redactor.config import Settings
     from redactor.engine import StreamNames
+    from redactor.engine.analysis import Memo
 
 __all__ = ["MAX_JSON_BYTES", "MAX_JSON_VALUES", "NAME_MAX", "NAME_PLACEHOLDER", "FileReport",
            "Format", "Job", "Names", "Options", "check_encoding",
@@ -771,7 +772,9 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
             # column has nulls) and maps keyed by them.
             if number in quiet:
                 result = redact_json(engine, value, keys_and_numbers=True, numbers=numbers,
-                                     names=names, known_quiet=quiet[number], found=known)
+                                     names=names, known_quiet=quiet[number], found=known,
+                                     one_pass=_collects_nothing(labelled_of[number],
+                                                                quiet[number], known, names))
             else:
                 result = engine.redact_json(value, keys_and_numbers=True, numbers=numbers,
                                             names=names)
@@ -783,6 +786,26 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
         out.append((dumps_keeping_numbers(result.value, ensure_ascii=False)
                     if result.findings else body) + ending)
     return "".join(out)
+
+
+def _collects_nothing(labelled: list[tuple[str, tuple[str, ...]]], quiet: frozenset[str],
+                      known: Memo | None, names: StreamNames | None) -> bool:
+    """Would redact_json's first pass over a line collect nothing?  Yes when ``names``
+    carries no user name and each of the line's texts (``labelled``) is quiet or was
+    analysed beforehand (``known``) with no finding whose words spread: a person's
+    name, a user name found by its shape."""
+    from recognizers._text import normalize_for_matching
+
+    if known is None or (names is not None and (names.usernames or names.caseless_usernames)):
+        return False
+    for text, labels in labelled:
+        if not text or text in quiet:
+            continue
+        found = known.get((normalize_for_matching(text), labels or None))
+        if found is None or any(span.spread or span.entity == "PERSON"
+                                for span in found.values()):
+            return False
+    return True
 
 
 #: A line of a JSON Lines block that is no JSON (see _redact_lines).

@@ -106,7 +106,7 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
                 numbers: str = "placeholder",
                 names: StreamNames | None = None,
                 known_quiet: frozenset[str] | None = None,
-                found: Memo | None = None) -> JsonRedaction:
+                found: Memo | None = None, one_pass: bool = False) -> JsonRedaction:
     """Redact every string leaf of a JSON value with ``engine``: see Redactor.redact_json.
 
     ``known_quiet`` (with ``keys_and_numbers``): the texts of ``value`` that no prefilter hit
@@ -114,7 +114,10 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
     (see :func:`quiet_from_scan`): the document's texts are not scanned again (a JSON
     Lines block scans all its lines at once).  ``found``: the findings of texts of
     ``value`` found beforehand (``Analysis.found_many`` of its texts with their labels, as
-    :func:`labelled_texts` lists them), taken instead of analysing them again."""
+    :func:`labelled_texts` lists them), taken instead of analysing them again.
+    ``one_pass``: the caller knows that no text of ``value`` holds a finding whose words
+    spread (a person's name, a user name found by its shape) and that ``names`` carries
+    no user name: the first pass would collect nothing, and is skipped."""
     if numbers not in JSON_NUMBERS:
         raise ValueError(f"numbers must be one of {JSON_NUMBERS}")
     findings: list[Finding] = []
@@ -237,7 +240,7 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
             quiet = engine.quiet_texts(labelled)
     persons = engine._person is not None and (only is None or "PERSON" in only)
     logins = engine._propagate_names and (only is None or "USERNAME" in only)
-    if persons or logins:
+    if (persons or logins) and not one_pass:
         # First pass: collect the names in leaves and keys (no propagation yet); the
         # second pass propagates them and reuses its findings.
         document = Document(PersonPass.COLLECT)
