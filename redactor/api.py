@@ -125,6 +125,11 @@ class LazyRedactor:
     def built(self) -> bool:
         return self._engine is not None
 
+    def built_engine(self) -> Redactor:
+        """The engine itself, built now if it was not: for a caller about to ask it
+        many things (each through this object costs a lookup more)."""
+        return self._get()
+
     def _get(self) -> Redactor:
         engine = self._engine
         if engine is None:

@@ -702,6 +702,11 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     # the texts no hit reaches are quiet (redact_json does not scan them again).
     from redactor.engine.jsonredact import labelled_texts, quiet_from_scan, redact_json
 
+    # A block asks the engine a few things per text: of the engine itself, not through
+    # the lazy wrapper the batch holds (api.LazyRedactor).
+    built = getattr(engine, "built_engine", None)
+    if built is not None:
+        engine = built()
     can_scan = hasattr(engine, "pieces_hit")
     # Per line: (its text, its body and ending, the parsed value or _MALFORMED, clean).
     lines: list[tuple[str, str, str, Any, bool]] = []
