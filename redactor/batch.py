@@ -700,7 +700,12 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     # whose keys lift an entity is analysed whatever the scan says, and so are its
     # texts under such keys: they are left out of the scan.  Of the lines analysed,
     # the texts no hit reaches are quiet (redact_json does not scan them again).
-    from redactor.engine.jsonredact import labelled_texts, quiet_from_scan, redact_json
+    from redactor.engine.jsonredact import (
+        labelled_texts,
+        quiet_from_scan,
+        redact_json,
+        redact_leaves_in_place,
+    )
 
     # A block asks the engine a few things per text: of the engine itself, not through
     # the lazy wrapper the batch holds (api.LazyRedactor).
@@ -776,10 +781,18 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
             # Keys and numbers too: an export holds CPFs as integers (floats where its
             # column has nulls) and maps keyed by them.
             if number in quiet:
+                one_pass = _collects_nothing(labelled_of[number], quiet[number], known, names)
+                # Nothing to collect and nothing but leaves to redact: redacted in place.
+                counts = redact_leaves_in_place(engine, value, quiet[number], known) \
+                    if one_pass and not engine._pseudonymous else None
+                if counts is not None:
+                    report.counts.update(counts)
+                    out.append((dumps_keeping_numbers(value, ensure_ascii=False)
+                                if counts else body) + ending)
+                    continue
                 result = redact_json(engine, value, keys_and_numbers=True, numbers=numbers,
                                      names=names, known_quiet=quiet[number], found=known,
-                                     one_pass=_collects_nothing(labelled_of[number],
-                                                                quiet[number], known, names))
+                                     one_pass=one_pass)
             else:
                 result = engine.redact_json(value, keys_and_numbers=True, numbers=numbers,
                                             names=names)
@@ -795,20 +808,32 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
 
 def _collects_nothing(labelled: list[tuple[str, tuple[str, ...]]], quiet: frozenset[str],
                       known: Memo | None, names: StreamNames | None) -> bool:
-    """Would redact_json's first pass over a line collect nothing?  Yes when ``names``
-    carries no user name and each of the line's texts (``labelled``) is quiet or was
-    analysed beforehand (``known``) with no finding whose words spread: a person's
-    name, a user name found by its shape."""
+    """Would redact_json's first pass over a line collect nothing?  Yes when each of the
+    line's texts (``labelled``) is quiet or was analysed beforehand (``known``) with no
+    finding whose words spread (a person's name, a user name found by its shape), and
+    no user name ``names`` carries stands in them (looked for as the first pass looks:
+    in its texts joined by line breaks; here in the numbers' digits too)."""
     from recognizers._text import normalize_for_matching
 
-    if known is None or (names is not None and (names.usernames or names.caseless_usernames)):
+    if known is None:
         return False
+    read: list[str] = []
     for text, labels in labelled:
-        if not text or text in quiet:
+        if not text:
             continue
-        found = known.get((normalize_for_matching(text), labels or None))
+        normalized = normalize_for_matching(text)
+        read.append(normalized)
+        if text in quiet:
+            continue
+        found = known.get((normalized, labels or None))
         if found is None or any(span.spread or span.entity == "PERSON"
                                 for span in found.values()):
+            return False
+    if names is not None and (names.usernames or names.caseless_usernames):
+        from redactor.engine.propagation import logins_standing_in
+
+        standing = logins_standing_in("\n".join(read), names)
+        if standing.usernames or standing.caseless_usernames:
             return False
     return True
 

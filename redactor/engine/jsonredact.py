@@ -4,6 +4,7 @@ numbers that hold an identifier) analysed with its keys as context and redacted.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -99,6 +100,69 @@ def _number_digits(item: Any) -> str | None:
     if type(item) is int and item.bit_length() <= 90:
         return str(abs(item))
     return None
+
+
+def redact_leaves_in_place(engine: Redactor, value: Any, quiet: frozenset[str],
+                           found: Memo | None) -> Counter[str] | None:
+    """What ``redact_json(engine, value, keys_and_numbers=True, known_quiet=quiet,
+    found=found, one_pass=True)`` does to ``value`` (a parsed JSON line, none of whose
+    texts' findings spread), done in place: its string leaves redacted, the number of
+    findings per entity returned.  None, and ``value`` left as it was, when a key or a
+    number holds a finding (redact_json renames or rewrites those: the caller takes it
+    then).  Each text is analysed as redact_json analyses it (the same labels, the key
+    before a leaf, the zero-filled digits of a number under a CPF's or CNPJ's key), but
+    the value is walked once, without paths.  Not for a pseudonymous engine."""
+    counts: Counter[str] = Counter()
+    # (the container, the key or index, the leaf's redaction), written once all is read.
+    changes: list[tuple[Any, Any, str]] = []
+
+    def spans_of(text: str, labels: tuple[str, ...]) -> list[Span]:
+        if text in quiet and engine.quiet_spans(text, labels or None, None):
+            return []
+        return engine._spans(text, list(labels) or None, None, None, known=found)
+
+    # (item, its container, its key or index there, depth, labels), as labelled_texts.
+    stack: list[tuple[Any, Any, Any, int, tuple[str, ...]]] = [(value, None, None, 0, ())]
+    while stack:
+        item, container, last, depth, labels = stack.pop()
+        if isinstance(item, dict | list):
+            if depth >= MAX_DEPTH:
+                return None  # redact_json raises TooDeep: the caller's way
+            if isinstance(item, dict):
+                for name, inner in item.items():
+                    written = key_name(str(name))
+                    if spans_of(written, labels[-1:]):
+                        return None
+                    stack.append((inner, item, name, depth + 1, (*labels[-1:], written)))
+            else:
+                stack.extend((inner, item, index, depth + 1, labels)
+                             for index, inner in enumerate(item))
+            continue
+        key = key_name(last) if isinstance(last, str) else ""
+        prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
+        if isinstance(item, str):
+            shift = len(prefix)
+            spans = [Span(max(s.start - shift, 0), s.end - shift, s.entity, s.score,
+                          s.recognizer)
+                     for s in spans_of(prefix + item, labels[-2:]) if s.end - shift > 0]
+            if spans:
+                if container is None:
+                    return None  # a bare string: no container to write it into
+                changes.append((container, last, engine._apply(item, spans)))
+                counts.update(s.entity for s in spans)
+            continue
+        digits = _number_digits(item)
+        if digits is None:
+            continue
+        if spans_of(prefix + digits, labels[-2:]):
+            return None
+        folded = key.casefold()
+        width = 14 if "cnpj" in folded else 11 if "cpf" in folded else 0
+        if len(digits) < width and spans_of(prefix + digits.zfill(width), labels[-2:]):
+            return None
+    for container, place, redacted in changes:
+        container[place] = redacted
+    return counts
 
 
 def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,

@@ -188,7 +188,10 @@ def test_logins_standing_in_a_text_are_found_with_few_names_and_many() -> None:
 
 
 def _lines_both(engine: Redactor, text: str) -> tuple[str, str]:
+    # Each way finds its own: the findings of short texts are remembered across calls.
+    engine._short_found.clear()
     fast = batch._redact_lines(engine, text, batch.FileReport("x"), names=StreamNames())
+    engine._short_found.clear()
 
     class Unscanned:
         """The engine with no prefilter answer: every line goes the slow way."""
@@ -285,3 +288,45 @@ def test_lines_whose_keys_lift_take_their_quiet_texts_from_the_block_scan(
     assert not asked
     assert fast == slow_text
     assert CPF not in fast and fast.count("[CPF]") == 6 and "10.1.2.3" not in fast
+
+
+@pytest.mark.parametrize("lines", [
+    # A key two levels up lifts the leaf: the leaf is read with its last two keys.
+    ['{"telefone": {"numero": "11987654321"}}', '{"a": {"celular": {"n": "21987654321"}}}'],
+    # A number holding a CPF (zero-filled under its key), and a key holding one.
+    ['{"cpf": 4312345608, "m": "ok"}', '{"529.982.247-25": "x", "m": "ok"}'],
+    # A bare string and a bare number as the line.
+    ['"cpf 529.982.247-25"', "52998224725", '"ok"'],
+    # A login found on one line spreads to the later ones; then lines without it.
+    ['{"user": "rcunha"}', '{"msg": "rcunha saiu", "ip": "10.1.2.3"}',
+     '{"msg": "nada", "ip": "10.1.2.4"}'],
+])
+def test_lines_redacted_in_place_give_what_the_slow_way_gives(
+        engine: Redactor, lines: list[str]) -> None:
+    text = "\n".join(lines) + "\n"
+    fast, slow = _lines_both(engine, text)
+    assert fast == slow
+    assert fast != text
+
+
+def test_plain_lines_are_redacted_in_place(engine: Redactor,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # Addresses and CPFs in leaves, no name that spreads: no document walk at all.
+    lines = [json.dumps({"remote_addr": f"10.1.2.{index}", "status": 200,
+                         "msg": f"cpf {CPF}" if index % 3 == 0 else "ok",
+                         "nested": {"ip": f"192.168.0.{index}"}}) for index in range(1, 20)]
+    text = "\n".join(lines) + "\n"
+    slow = _lines_both(engine, text)[1]
+    from redactor.engine import jsonredact
+
+    walked: list[int] = []
+    original = jsonredact.redact_json
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        walked.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(jsonredact, "redact_json", counted)
+    fast = batch._redact_lines(engine, text, batch.FileReport("x"), names=StreamNames())
+    assert not walked
+    assert fast == slow and "10.1.2.5" not in fast and CPF not in fast
