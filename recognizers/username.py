@@ -756,6 +756,9 @@ class KnownUsernameRecognizer(EntityRecognizer):
         for tails in index.values():
             tails.sort(key=lambda tail: (-len(tail), tail))  # longest entry first
         self._index = index
+        #: An entry of several words matches across any white space, line breaks too:
+        #: texts joined by line breaks (Analysis.found_many) would join their words.
+        self.matches_across_lines = any(tail for tails in index.values() for tail in tails)
         super().__init__(
             supported_entities=[ENTITY],
             supported_language=supported_language,

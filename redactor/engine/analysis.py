@@ -177,6 +177,13 @@ class Analysis:
                     if owner is not None and owner in self._entities and owner != entity:
                         self._owned_by[entity] = (owner, float(recognizer.owned_above))
         self._owners = frozenset(owner for owner, _ in self._owned_by.values())
+        #: Entities a recognizer of which may match across line breaks, however many
+        #: (a known user name of several words): never analysed a wall apart from
+        #: another text (see _regions_analysed).
+        self._across_lines = frozenset(
+            entity for entity in self._entities
+            if any(getattr(r, "matches_across_lines", False)
+                   for r in self._analyzer.registry.get_recognizers(build.LANGUAGE, [entity])))
         self._recognizers_of: dict[tuple[str, ...], list[Any]] = {}
         #: The no-op engine's artifacts, which no recognizer of the pack reads.
         self._artifacts: Any = (self._analyzer.nlp_engine.process_text("", build.LANGUAGE)
@@ -525,7 +532,8 @@ class Analysis:
         BATCH_WALL characters past a region has the regions of all the texts analysed
         in one run, each text's apart from the next by a wall of line breaks wider
         than that reach, so that nothing of one text is read for another's findings
-        (tests/integration/test_found_many.py); the others, text by text.
+        (tests/integration/test_found_many.py); the others, and the entities one of
+        whose recognizers matches across line breaks however many, text by text.
         """
         founds: list[Found] = [{} for _ in texts]
         entities: dict[str, None] = {}
@@ -535,7 +543,8 @@ class Analysis:
         for entity in sorted(entities, key=lambda name: name not in self._owners):
             wall = scanner.reach(entity) + 1 if len(texts) > 1 else 0
             chosen = [i for i, by_entity in enumerate(regions) if entity in by_entity]
-            groups = [chosen] if wall <= BATCH_WALL else [[i] for i in chosen]
+            together = wall <= BATCH_WALL and entity not in self._across_lines
+            groups = [chosen] if together else [[i] for i in chosen]
             for group in groups:
                 self._group_analysed(entity, [(i, texts[i], regions[i][entity]) for i in group],
                                      founds, wall)

@@ -139,3 +139,21 @@ def test_entities_that_read_far_are_analysed_text_by_text(
     assert ("IP_ADDRESS", 5) in runs
     assert [size for entity, size in runs if entity in far] == [1] * 5 * len(
         {entity for entity, _ in runs if entity in far})
+
+
+def test_a_known_user_name_of_several_words_is_never_joined_across_texts() -> None:
+    # Found by review: an entry's words match across any white space, a wall of line
+    # breaks included: "oi maria" and "souza e maria" made "maria souza" across the wall,
+    # and both real findings were lost.  USERNAME is then analysed text by text.
+    engine = Redactor(Settings(known_users=("maria", "maria souza", "souza lima")))
+    items: list[tuple[str, tuple[str, ...] | None]] = [
+        ("oi maria", None), ("souza e maria", None), ("fala maria", None),
+        ("souza lima chegou", None), ("souza lima", ("m",))]
+    batched = _check(engine, items)
+    assert all(any(span.entity == "USERNAME" for span in found.values())
+               for found in batched.values())
+    text = '{"a": "oi maria"}\n{"b": ["souza e maria"]}\n'
+    from tests.integration.test_quiet_texts import _lines_both
+
+    fast, slow = _lines_both(engine, text)
+    assert fast == slow and "maria" not in fast
