@@ -720,7 +720,7 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     scanned: list[tuple[int, list[str], bool]] = []
     # Per JSON line: its texts with their labels (as redact_json analyses them).
     labelled_of: dict[int, list[tuple[str, tuple[str, ...]]]] = {}
-    for line in text.splitlines(keepends=True):
+    for line in _json_lines(text):
         body = line.rstrip("\r\n")
         ending = line[len(body):]
         if not body.strip():
@@ -781,7 +781,8 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
             # Keys and numbers too: an export holds CPFs as integers (floats where its
             # column has nulls) and maps keyed by them.
             if number in quiet:
-                one_pass = _collects_nothing(labelled_of[number], quiet[number], known, names)
+                one_pass = _collects_nothing(engine, labelled_of[number], quiet[number], known,
+                                             names)
                 # Nothing to collect and nothing but leaves to redact: redacted in place.
                 counts = redact_leaves_in_place(engine, value, quiet[number], known) \
                     if one_pass and not engine._pseudonymous else None
@@ -806,8 +807,25 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     return "".join(out)
 
 
-def _collects_nothing(labelled: list[tuple[str, tuple[str, ...]]], quiet: frozenset[str],
-                      known: Memo | None, names: StreamNames | None) -> bool:
+#: The line breaks of a JSON Lines block.
+_LINE_BREAK: Final = re.compile(r"\r\n|\r|\n")
+
+
+def _json_lines(text: str) -> Iterator[str]:
+    """The lines of a JSON Lines block, each with its line break (``\r\n``, ``\r`` or
+    ``\n``).  JSON writes U+2028, U+2029 and U+0085 raw inside strings, where
+    ``str.splitlines`` would cut a line in two (and write it back as no JSON)."""
+    start = 0
+    for match in _LINE_BREAK.finditer(text):
+        yield text[start:match.end()]
+        start = match.end()
+    if start < len(text):
+        yield text[start:]
+
+
+def _collects_nothing(engine: Any, labelled: list[tuple[str, tuple[str, ...]]],
+                      quiet: frozenset[str], known: Memo | None,
+                      names: StreamNames | None) -> bool:
     """Would redact_json's first pass over a line collect nothing?  Yes when each of the
     line's texts (``labelled``) is quiet or was analysed beforehand (``known``) with no
     finding whose words spread (a person's name, a user name found by its shape), and
@@ -823,9 +841,9 @@ def _collects_nothing(labelled: list[tuple[str, tuple[str, ...]]], quiet: frozen
             continue
         normalized = normalize_for_matching(text)
         read.append(normalized)
-        if text in quiet:
-            continue
         found = known.get((normalized, labels or None))
+        if found is None and text in quiet and not (labels and engine.labels_lift(labels)):
+            continue  # (a copy of a quiet text under a lifting label is analysed)
         if found is None or any(span.spread or span.entity == "PERSON"
                                 for span in found.values()):
             return False

@@ -330,3 +330,26 @@ def test_plain_lines_are_redacted_in_place(engine: Redactor,
     fast = batch._redact_lines(engine, text, batch.FileReport("x"), names=StreamNames())
     assert not walked
     assert fast == slow and "10.1.2.5" not in fast and CPF not in fast
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_a_json_line_holding_a_unicode_line_separator_stays_one_line(
+        engine: Redactor, separator: str) -> None:
+    # Found by review: JSON writes these raw inside strings; str.splitlines cut the line
+    # in two, and each half was redacted as text ("[CPF].0").
+    line = '{"m": "a' + separator + 'b", "cpf": 52998224725.0}'
+    text = line + "\r\n" + '{"ip": "10.1.2.3"}\n' + '{"n": 1}'
+    fast, slow = _lines_both(engine, text)
+    assert fast == slow
+    first, second, third = fast.split("\n")
+    assert first.endswith("\r") and json.loads(first) == {"m": f"a{separator}b", "cpf": "[CPF]"}
+    assert json.loads(second) == {"ip": "[IP]"} and third == '{"n": 1}'
+
+
+def test_a_quiet_text_copied_under_a_lifting_label_is_judged_for_the_first_pass(
+        engine: Redactor) -> None:
+    # The same key under a key that lifts USERNAME and under one that lifts nothing.
+    lines = ['{"user": {"rcunha": 1}, "a": {"rcunha": 2}, "m": "rcunha saiu"}',
+             '{"a": {"rcunha": 3}, "user": {"rcunha": 4}}']
+    fast, slow = _lines_both(engine, "\n".join(lines) + "\n")
+    assert fast == slow
