@@ -244,9 +244,7 @@ class Analysis:
             if found is None:
                 found = self._found(normalized, ctx, scanner)
                 if short_key is not None:
-                    if len(self._short_found) >= SHORT_CACHE_SIZE:
-                        self._short_found.clear()
-                    self._short_found[short_key] = found
+                    self._remember_short(short_key, found)
         if memo is not None:
             memo[memo_key] = found
         if document is not None and document.person_pass is PersonPass.COLLECT:
@@ -285,6 +283,12 @@ class Analysis:
         if baseline is not None:
             spans = [s for s in spans if baseline.keeps(s.entity, text[s.start:s.end])]
         return spans
+
+    def _remember_short(self, short_key: bytes, found: Found) -> None:
+        """Keep a short text's findings (see SHORT_CACHE_CHARS), starting over when full."""
+        if len(self._short_found) >= SHORT_CACHE_SIZE:
+            self._short_found.clear()
+        self._short_found[short_key] = found
 
     def _found(self, normalized: str, ctx: list[str] | None, scanner: Scanner | None) -> Found:
         """The recognizers' findings in ``normalized`` read with the labels ``ctx``."""
@@ -331,6 +335,7 @@ class Analysis:
         if scanner is None:
             return known
         keys: list[tuple[str, tuple[str, ...] | None]] = []
+        short_keys: list[bytes | None] = []
         texts: list[str] = []
         regions: list[dict[str, list[Region]]] = []
         lifts: list[tuple[str, ...]] = []
@@ -343,11 +348,13 @@ class Analysis:
             key = (normalized, labels)
             if key in known or key in pending or outside_trigger_alphabet(normalized):
                 continue
-            if len(normalized) <= SHORT_CACHE_CHARS:
-                cached = self._short_found.get(_short_key(normalized, list(labels or ()) or None))
-                if cached is not None:
-                    known[key] = cached
-                    continue
+            short_key = _short_key(normalized, list(labels or ()) or None) \
+                if len(normalized) <= SHORT_CACHE_CHARS else None
+            cached = self._short_found.get(short_key) if short_key is not None else None
+            if cached is not None:
+                known[key] = cached
+                continue
+            short_keys.append(short_key)
             lifted = self._lifted_by(labels) if labels else ()
             pending.add(key)
             keys.append(key)
@@ -355,14 +362,13 @@ class Analysis:
             regions.append(scanner.regions(normalized, lifted))
             lifts.append(lifted)
         founds = self._regions_analysed(scanner, texts, regions)
-        for key, normalized, lifted, found in zip(keys, texts, lifts, founds, strict=True):
-            if lifted:
+        for key, short_key, normalized, lifted, found in zip(keys, short_keys, texts, lifts,
+                                                             founds, strict=True):
+            if lifted:  # as _found adds them
                 found.update(self._analyze(normalized, list(lifted), list(key[1] or ())))
             known[key] = found
-            if len(normalized) <= SHORT_CACHE_CHARS:
-                if len(self._short_found) >= SHORT_CACHE_SIZE:
-                    self._short_found.clear()
-                self._short_found[_short_key(normalized, list(key[1] or ()) or None)] = found
+            if short_key is not None:
+                self._remember_short(short_key, found)
         return known
 
     # ------------------------------------------------------------------ prefilter

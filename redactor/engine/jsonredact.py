@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from redactor.engine.analysis import Document, Memo
@@ -50,7 +50,7 @@ def labelled_texts(value: Any, max_depth: int = MAX_DEPTH
         item, last, depth, labels = stack.pop()
         key = key_name(last) if isinstance(last, str) else ""
         # As spans_of writes a leaf or a number's digits: after its key.
-        prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
+        prefix = _key_prefix(key)
         if isinstance(item, str):
             texts.append((prefix + item, labels[-2:]))
         elif isinstance(item, dict):
@@ -69,11 +69,31 @@ def labelled_texts(value: Any, max_depth: int = MAX_DEPTH
             if digits is None:
                 continue
             texts.append((prefix + digits, labels[-2:]))
-            folded = key.casefold()
-            width = 14 if "cnpj" in folded else 11 if "cpf" in folded else 0
+            width = _filled_width(key)
             if len(digits) < width:
                 texts.append((prefix + digits.zfill(width), labels[-2:]))
     return texts
+
+
+def _key_prefix(key: str) -> str:
+    """What a leaf or a number's digits are analysed after: their key (its first
+    KEY_PREFIX_CHARS characters) and ``": "``; nothing without a key, or when the key
+    holds a line break."""
+    return f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
+
+
+def _filled_width(key: str) -> int:
+    """How many digits a number under ``key`` had, its leading zeros lost, when the key
+    names a CNPJ (14) or a CPF (11); 0 under any other key."""
+    folded = key.casefold()
+    return 14 if "cnpj" in folded else 11 if "cpf" in folded else 0
+
+
+def _after_prefix(spans: Iterable[Span], shift: int) -> list[Span]:
+    """Spans of a text analysed after a prefix of ``shift`` characters, moved onto the
+    text: cut at its start, those wholly in the prefix left out."""
+    return [Span(max(s.start - shift, 0), s.end - shift, s.entity, s.score, s.recognizer)
+            for s in spans if s.end - shift > 0]
 
 
 #: Documents of fewer texts than this are analysed text by text without a first scan
@@ -139,12 +159,9 @@ def redact_leaves_in_place(engine: Redactor, value: Any, quiet: frozenset[str],
                              for index, inner in enumerate(item))
             continue
         key = key_name(last) if isinstance(last, str) else ""
-        prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
+        prefix = _key_prefix(key)
         if isinstance(item, str):
-            shift = len(prefix)
-            spans = [Span(max(s.start - shift, 0), s.end - shift, s.entity, s.score,
-                          s.recognizer)
-                     for s in spans_of(prefix + item, labels[-2:]) if s.end - shift > 0]
+            spans = _after_prefix(spans_of(prefix + item, labels[-2:]), len(prefix))
             if spans:
                 if container is None:
                     return None  # a bare string: no container to write it into
@@ -156,8 +173,7 @@ def redact_leaves_in_place(engine: Redactor, value: Any, quiet: frozenset[str],
             continue
         if spans_of(prefix + digits, labels[-2:]):
             return None
-        folded = key.casefold()
-        width = 14 if "cnpj" in folded else 11 if "cpf" in folded else 0
+        width = _filled_width(key)
         if len(digits) < width and spans_of(prefix + digits.zfill(width), labels[-2:]):
             return None
     for container, place, redacted in changes:
@@ -180,8 +196,9 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
     ``value`` found beforehand (``Analysis.found_many`` of its texts with their labels, as
     :func:`labelled_texts` lists them), taken instead of analysing them again.
     ``one_pass``: the caller knows that no text of ``value`` holds a finding whose words
-    spread (a person's name, a user name found by its shape) and that ``names`` carries
-    no user name: the first pass would collect nothing, and is skipped."""
+    spread (a person's name, a user name found by its shape) and that no user name
+    ``names`` carries stands in them: the first pass would collect nothing, and is
+    skipped."""
     if numbers not in JSON_NUMBERS:
         raise ValueError(f"numbers must be one of {JSON_NUMBERS}")
     findings: list[Finding] = []
@@ -216,21 +233,17 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
     def spans_of(path: JsonPath, text: str) -> list[Span]:
         labels = [key_name(p) for p in path if isinstance(p, str)]
         key = labels[-1] if path and isinstance(path[-1], str) else ""
-        prefix = f"{key[:KEY_PREFIX_CHARS]}: " if key and "\n" not in key else ""
+        prefix = _key_prefix(key)
         analysed = prefix + text
         known = remembered(path, text, False, analysed, labels[-2:] or None)
         if known is not None:
             return known
-        shift = len(prefix)
         spans: list[Span] = []
         if analysed in quiet and engine.quiet_spans(analysed, labels[-2:] or None, document):
             remember(path, text, False, spans)
             return spans
-        for span in engine._spans(analysed, labels[-2:] or None, None, only,
-                                  document=document, known=found):
-            start, end = max(span.start - shift, 0), span.end - shift
-            if end > 0:
-                spans.append(Span(start, end, span.entity, span.score, span.recognizer))
+        spans = _after_prefix(engine._spans(analysed, labels[-2:] or None, None, only,
+                                            document=document, known=found), len(prefix))
         remember(path, text, False, spans)
         return spans
 
@@ -257,8 +270,7 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
         spans = spans_of(path, digits)
         if not spans:
             # A number loses a CPF's or CNPJ's leading zeros; its key says what it was.
-            key = str(path[-1]).casefold() if path and isinstance(path[-1], str) else ""
-            width = 14 if "cnpj" in key else 11 if "cpf" in key else 0
+            width = _filled_width(str(path[-1])) if path and isinstance(path[-1], str) else 0
             if len(digits) >= width:
                 return item
             digits = digits.zfill(width)

@@ -85,13 +85,7 @@ def _windows_reference(text: str, hits: list[tuple[int, int]], before: int, afte
             return None
         widened.append((left + 1 if left is not None else 0,
                         right if right is not None else size))
-    merged: list[tuple[int, int]] = []
-    for lo, hi in widened:
-        if merged and lo <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
-        else:
-            merged.append((lo, hi))
-    return merged
+    return _merged_touching(widened)
 
 
 @settings(max_examples=400, deadline=None)
