@@ -211,9 +211,35 @@ def _is_domain_name(value: str) -> bool:
 
 def _strong_separator(text: str, match: regex.Match[str]) -> bool:
     """A qualified key counts written as data writes it (``remote_user=x``,
-    ``"targetUserName": "x"``), not as code declares a name (``current_user: User``,
-    ``fetchUser: async``)."""
-    return _as_data(match.group("sep")) and _value_stands_alone(text, match)
+    ``"targetUserName": "x"``, a line ``remote_user: x`` of its own), not as code
+    declares a name (``current_user: User``, ``fetchUser: async``)."""
+    return (_as_data(match.group("sep")) or _line_of_its_own(text, match)) \
+        and _value_stands_alone(text, match)
+
+
+#: How far back from a qualified key's "_user" its key's start is looked for.
+_KEY_REACH: Final = 64
+_KEY_HEAD: Final = regex.compile(r"[A-Za-z0-9_.-]*")
+#: A capital after a small letter: a type's name (``current_user: UserModel``).
+_CAMEL: Final = regex.compile(r"\p{Ll}\p{Lu}")
+
+
+def _line_of_its_own(text: str, match: regex.Match[str]) -> bool:
+    """The key starts its line, unindented, and the value ends it: ``remote_user: x``
+    as a YAML setting or a JSON member's ``key: value`` writes it.  Code declares
+    names inside a signature or a block (``def me(current_user: User)``, an indented
+    field, ``fetchUser: async (id) =>``); a key in capitals names a constant."""
+    end = match.end("v")
+    if text[end:end + 1] not in ("", "\n", "\r") or _CAMEL.search(match.group("v")):
+        return False
+    start = match.start()
+    line_start = text.rfind("\n", max(0, start - _KEY_REACH), start) + 1
+    if line_start == 0 and start > _KEY_REACH:
+        return False
+    head = _KEY_HEAD.fullmatch(text, line_start, start)
+    # A key of capitals alone names a constant (``SRP_USERNAME: DEPRECATED`` in a list
+    # of API changes), not a setting.
+    return head is not None and any(c.islower() for c in text[line_start:match.end("key")])
 
 
 def _as_data(separator: str) -> bool:

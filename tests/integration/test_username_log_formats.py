@@ -4,6 +4,9 @@ LDAP entries, qualified keys; and what looks like those places but holds no logi
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from redactor.engine import Redactor
@@ -49,6 +52,9 @@ def entities(engine: Redactor, text: str) -> list[tuple[str, str]]:
     ('"remoteUser": "bcosta"', "bcosta"),
     ("TargetUserName=pfreitas LogonType=3", "pfreitas"),
     ("DB_USER=rlima", "rlima"),
+    # a qualified key on a line of its own, as YAML writes a setting
+    ("remote_user: jsilva", "jsilva"),
+    ("hosts: web\nremote_user: maria.souza\nbecome: true", "maria.souza"),
 ])
 def test_log_formats_name_their_users(engine: Redactor, text: str, name: str) -> None:
     assert name in usernames(engine, text)
@@ -76,6 +82,11 @@ def test_log_formats_name_their_users(engine: Redactor, text: str, name: str) ->
     # code declares names with qualified keys: types and functions, no logins
     "async def me(current_user: Annotated[User, Depends(auth)]) -> User:",
     "const { currentUser: UserModel, fetchUser: async (id) => x, setUser: setCurrentUser }",
+    # ... on a line of its own too: indented (a field), followed by more, or a type
+    "class Request:\n    current_user: jsilva", "current_user: jsilva = Depends(auth)",
+    "current_user: UserModel", "x.remote_user: jsilva, y",
+    # ... and a constant's name in capitals, as API change lists write them
+    "LIBFOO_E_UNKNOWN_USER: DEPRECATED\nLIBFOO_E_BAD_USERNAME: REMOVED",
     # Windows built-in accounts and groups
     '<Data Name="TargetUserName">Administrators</Data><Data Name="SubjectUserName">krbtgt'
     "</Data>",
@@ -122,3 +133,27 @@ def test_an_iam_user_under_a_long_path_is_found_with_and_without_the_prefilter()
         engine = Redactor(Settings(), prefilter=prefilter)
         engine.prefilter_min_chars = 0
         assert usernames(engine, text) == ["jsilva"], prefilter
+
+
+@pytest.mark.parametrize("key", ["remote_user", "targetUserName", "db_user", "remoteUser"])
+def test_a_qualified_user_key_in_json_names_its_login(engine: Redactor, key: str) -> None:
+    # nginx's JSON access log writes the basic-auth user as "remote_user": the JSON path
+    # reads a member as "key: value", the shape a qualified key refuses in code.
+    document = {key: "jsilva", "status": 200, "nested": {key: "maria.souza"}}
+    result = engine.redact_json(document)
+    assert result.value == {key: "[USERNAME]", "status": 200, "nested": {key: "[USERNAME]"}}
+    assert result.entity_counts() == {"USERNAME": 2}
+
+
+def test_a_qualified_user_key_in_json_lines_names_its_login(tmp_path: Path) -> None:
+    from redactor.cli import main
+
+    source = tmp_path / "access.jsonl"
+    lines = [{"remote_addr": "10.0.0.5", "remote_user": "", "status": 200},
+             {"remote_addr": "10.0.0.5", "remote_user": "jsilva", "status": 401},
+             {"remote_addr": "10.0.0.5", "remote_user": "-", "status": 200}]
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["redact", "-q", str(source), "--output", str(out)]) == 0
+    written = [json.loads(line) for line in (out / "access.jsonl").read_text().splitlines()]
+    assert [line["remote_user"] for line in written] == ["", "[USERNAME]", "-"]
