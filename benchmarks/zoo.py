@@ -264,10 +264,14 @@ def _apache_line(rng: random.Random, planted: list[str]) -> str:
 def _nginx_json_line(rng: random.Random, planted: list[str]) -> str:
     draw = rng.random()
     forwarded = "-"
+    user = ""
     if draw < PLANT:
         target, ip = _web_plant(rng, planted)
         forwarded = ip or forwarded
         method = "GET"
+        if rng.random() < 0.25:  # behind basic auth, nginx logs the user
+            user = _login(rng)
+            planted.append(user)
     else:
         method = _method(rng)
         target = _web_near(rng) if draw < PLANT + NEAR else _path(rng)
@@ -276,7 +280,7 @@ def _nginx_json_line(rng: random.Random, planted: list[str]) -> str:
     record = {
         "time_local": _moment(rng).strftime("%d/%b/%Y:%H:%M:%S %z"),
         "remote_addr": _private_ip(rng),
-        "remote_user": "",
+        "remote_user": user,
         "request": f"{method} {target} HTTP/{rng.choice(('1.1', '2.0'))}",
         "status": status,
         "body_bytes_sent": rng.randint(0, 250_000),
