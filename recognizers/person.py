@@ -840,7 +840,7 @@ class PersonRecognizer(EntityRecognizer):
         when given: sorted, disjoint windows)."""
         found: list[tuple[int, int, float, str]] = []
         index = 0
-        for start, chain in _chains(text):
+        for start, chain in _chains(text, near):
             if near is not None:
                 end = start + len(chain)
                 while index < len(near) and near[index][1] <= start:
@@ -1563,12 +1563,54 @@ _FIELD_SEPARATOR: Final = re.compile(r"[;\t|]|,(?! )")
 _TOKEN_START: Final = re.compile(_TOKEN)
 
 
-def _chains(text: str) -> Iterator[tuple[int, str]]:
-    """Where each run of capitalised words starts, and its text.  A run goes on past a
+#: The characters a run of capitalised words may hold (see _CHAIN): any other one
+#: stands outside every run.
+_RUN_CHARACTERS: Final = frozenset(
+    [chr(c) for c in range(0x180) if re.fullmatch(_L, chr(c))]
+    + [chr(c) for c in range(0x300, 0x370)] + list("'’-. \t\r\n"))
+#: How far back from a window a character outside every run is looked for.
+RUN_BARRIER_REACH: Final = 64
+
+
+def _runs(text: str, near: Sequence[tuple[int, int]] | None) -> Iterator[re.Match[str]]:
+    """The matches of _CHAIN in ``text``, left to right; with ``near`` (sorted, disjoint
+    windows), those that touch a window, and maybe a few others, found without reading
+    the text between windows.
+
+    Each window's search starts after the last character before the window that no run
+    may hold (a run touching the window starts after it), or where the previous
+    window's search stopped: the leftmost match from such a place is the whole text's
+    (no match of the whole text runs across it), so the matches are the whole text's.
+    """
+    if near is None:
+        yield from _CHAIN.finditer(text)
+        return
+    position = 0
+    for lo, hi in near:
+        at = max(lo, 0)
+        floor = max(position, at - RUN_BARRIER_REACH)
+        while at > floor and text[at - 1] in _RUN_CHARACTERS:
+            at -= 1
+        if at > position and (at == 0 or text[at - 1] not in _RUN_CHARACTERS):
+            position = at
+        while True:
+            match = _CHAIN.search(text, position)
+            if match is None:
+                return
+            if match.start() >= hi:
+                break
+            position = match.end()
+            yield match
+
+
+def _chains(text: str, near: Sequence[tuple[int, int]] | None = None
+            ) -> Iterator[tuple[int, str]]:
+    """Where each run of capitalised words starts, and its text (with ``near``, see
+    _runs: those touching a window, and maybe a few others).  A run goes on past a
     line break only where the line is prose wrapped in lines (long, without the field
     separators of a table or a CSV file): ``escrita por Ian\\n    Murdock``, not the last
     field of one CSV record and the first of the next."""
-    for match in _CHAIN.finditer(text):
+    for match in _runs(text, near):
         start, end = match.span()
         cut = text.find("\n", start, end)
         while cut >= 0:
