@@ -202,10 +202,12 @@ class ContextWords:
         """
         # 24 characters per word is generous for log text and bounds the work per match.
         lo, hi = max(0, start - 24 * self.before), min(len(text), end + 24 * self.after)
-        if not self.anywhere(text[lo:hi]):
-            return None  # no keyword in reach: the words need not be counted
+        # Asked first: a keyword right before lies in the reach, so anywhere() would
+        # have said yes (``user=alice`` on every line of a log).
         if self.before and self._keyword_right_before(text, lo, start):
             return 0  # ``user=alice``: no keyword can be nearer
+        if not self.anywhere(text[lo:hi]):
+            return None  # no keyword in reach: the words need not be counted
         index = _index_for(text)
         if index is not None and index.is_ascii(lo, start) and index.is_ascii(end, hi):
             left = index.last_words(lo, start, self.before)

@@ -168,3 +168,27 @@ def test_a_word_at_the_window_edge_is_cut_alike_with_and_without_the_index() -> 
         assert words.distance(text, start, end) == by_slices, text[-12:]
         answers.add(by_slices)
     assert None in answers and len(answers) > 1
+
+
+LOGIN_PIECES = ["jsilva", "maria.souza", "svc-app", "app", "x", ".", "-", "_", " ", "\n",
+                "@", "=", "/", "1", "é", "JSILVA", "ção", "..", "--"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(LOGIN_PIECES), max_size=60),
+       st.sets(st.sampled_from(["jsilva", "maria.souza", "svc-app", "app", "x1", "ção"]),
+               min_size=1))
+def test_each_name_searched_alone_finds_what_one_pass_finds(
+        pieces: list[str], names: set[str]) -> None:
+    # login_spans searches each of a few names with str.find, and many names in one
+    # pass over the text's word chains (username._FIND_NAMES): the two agree.
+    from unittest import mock
+
+    from recognizers import username
+
+    text = "".join(pieces)
+    with mock.patch.object(username, "_FIND_NAMES", 10**6):
+        alone = username.login_spans(text, names, {"jsilva"})
+    with mock.patch.object(username, "_FIND_NAMES", 0):
+        together = username.login_spans(text, names, {"jsilva"})
+    assert alone == together
