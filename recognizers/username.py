@@ -630,6 +630,9 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
     ) -> None:
         self.service_accounts = service_accounts if service_accounts is not None \
             else ServiceAccounts()
+        #: _may_report's answers, for the allowlist they were given with.
+        self._reportable: dict[str, bool] = {}
+        self._reportable_for = self.service_accounts
         words = self._init_context(context)
         super().__init__(
             supported_entities=[ENTITY],
@@ -731,10 +734,21 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
 
     def _may_report(self, value: str) -> bool:
         """Whether the shapes may report ``value`` as a login: "_usuário_" and "<user>"
-        are placeholders of documentation, marked up, and service accounts none."""
-        core = value.strip("_")
-        return _is_plausible_name(core) and value not in self.service_accounts \
-            and core not in self.service_accounts
+        are placeholders of documentation, marked up, and service accounts none.
+
+        Remembered per value (a log names the same few logins on every line)."""
+        if self._reportable_for is not self.service_accounts:
+            self._reportable_for = self.service_accounts  # replaced since: start over
+            self._reportable.clear()
+        known = self._reportable.get(value)
+        if known is None:
+            core = value.strip("_")
+            known = _is_plausible_name(core) and value not in self.service_accounts \
+                and core not in self.service_accounts
+            if len(self._reportable) >= ServiceAccounts.MEMORY:
+                self._reportable.clear()
+            self._reportable[value] = known
+        return known
 
     def _key_may_name(self, text: str, start: int, end: int) -> bool:
         """False only when the value after this key can be nothing but a non-name.

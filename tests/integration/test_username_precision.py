@@ -81,3 +81,19 @@ def test_the_common_word_lexicon() -> None:
 ])
 def test_documentation_placeholders_are_no_user_names(engine: Redactor, text: str) -> None:
     assert not [f for f in engine.analyze(text) if f.entity_type == "USERNAME"]
+
+
+def test_the_verdicts_remembered_follow_the_allowlist() -> None:
+    # _may_report remembers its answer per value; an allowlist given afterwards (a
+    # Presidio user setting the attribute) is obeyed, not the remembered answer.
+    from recognizers.username import ServiceAccounts, UsernameRecognizer
+
+    recognizer = UsernameRecognizer()
+
+    def found(text: str) -> list[str]:
+        return [text[r.start:r.end] for r in recognizer.analyze(text, ["USERNAME"])]
+
+    assert found("user=metabase") == ["metabase"]
+    recognizer.service_accounts = ServiceAccounts(["metabase"])
+    assert found("user=metabase") == []
+    assert found("user=jsilva") == ["jsilva"]
