@@ -260,11 +260,19 @@ class Scanner:
             if len(data) != len(text):
                 to_char = _byte_to_char(data, {o for _, s, e in raw for o in (s, e)})
                 raw = [(i, to_char[s], to_char[e]) for i, s, e in raw]
-            hits = []
+            hits: list[tuple[int, Trigger, int, int]] = []
             for ident, first, end in raw:
                 index, trigger = owners[ident]
-                start = max(0, end - trigger.max_length) if trigger.max_length else first
-                hits.append((index, trigger, start, end))
+                if trigger.max_length:
+                    hits.append((index, trigger, max(0, end - trigger.max_length), end))
+                elif trigger.accept is None and hits and hits[-1][1] is trigger \
+                        and hits[-1][0] == index \
+                        and hits[-1][2] == first:
+                    # The same start, a longer match (an address's last octet, digit
+                    # by digit): one hit, the longest, whose window holds the others'.
+                    hits[-1] = (index, trigger, first, max(end, hits[-1][3]))
+                else:
+                    hits.append((index, trigger, first, end))
             return hits
 
         return find

@@ -805,9 +805,11 @@ def _short_key(normalized: str, ctx: list[str] | None) -> bytes:
 def _has_invisible(text: str) -> bool:
     """Does ``text`` hold an invisible format character?  All of them are beyond ASCII:
     the text's few distinct such characters are tested instead of the whole text."""
+    if text.isascii():
+        return False  # (before the import: most texts are, and this is asked per text)
     from recognizers._text import wide_characters
 
-    return not text.isascii() and _INVISIBLE.search("".join(wide_characters(text))) is not None
+    return _INVISIBLE.search("".join(wide_characters(text))) is not None
 
 
 def seen_as_analysed(text: str) -> str:

@@ -275,3 +275,26 @@ def test_regions_keep_their_hits_with_the_trigger_names() -> None:
     regions = scanner.regions(text)["E"]
     assert [r.hits for r in regions] == [((3, 5, "one"), (9, 11, "any")),
                                          ((5012, 5014, "any"),)]
+
+
+@needs_hyperscan
+def test_hyperscan_reports_a_growing_match_once_at_its_longest() -> None:
+    # An unbounded trigger's match grows digit by digit (192.0.2.254 ends at .2, .25
+    # and .254): hyperscan reports each end; one hit, the longest, is kept when the
+    # trigger has no accept (its window holds the others'), each one when it has.
+    quad = "[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}"
+    plain = Scanner([Prefilter("IP", (Trigger(quad, name="ipv4", alone=True),))],
+                    backend="hyperscan")
+    text = "de 192.0.2.254 e 10.0.0.1 x"
+    assert [(text[s:e], t.name) for _, t, s, e in plain._find(text)] == [
+        ("192.0.2.254", "ipv4"), ("10.0.0.1", "ipv4")]
+    judged = Scanner([Prefilter("IP", (Trigger(quad, name="ipv4", alone=True,
+                                               accept=lambda t, s, e: True),))],
+                     backend="hyperscan")
+    assert [text[s:e] for _, _, s, e in judged._find(text)] == [
+        "192.0.2.2", "192.0.2.25", "192.0.2.254", "10.0.0.1"]
+    # The same regions either way.
+    def extents(scanner: Scanner) -> list[tuple[int, int, int, int]]:
+        return [(r.start, r.end, r.trust_from, r.trust_to) for r in scanner.regions(text)["IP"]]
+
+    assert extents(plain) == extents(judged)
