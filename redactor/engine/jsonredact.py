@@ -123,7 +123,9 @@ def _number_digits(item: Any) -> str | None:
 
 
 def redact_leaves_in_place(engine: Redactor, value: Any, quiet: frozenset[str],
-                           found: Memo | None) -> Counter[str] | None:
+                           found: Memo | None,
+                           busy: Collection[tuple[str, tuple[str, ...]]] | None = None,
+                           ) -> Counter[str] | None:
     """What ``redact_json(engine, value, keys_and_numbers=True, known_quiet=quiet,
     found=found, one_pass=True)`` does to ``value`` (a parsed JSON line, none of whose
     texts' findings spread), done in place: its string leaves redacted, the number of
@@ -131,12 +133,17 @@ def redact_leaves_in_place(engine: Redactor, value: Any, quiet: frozenset[str],
     number holds a finding (redact_json renames or rewrites those: the caller takes it
     then).  Each text is analysed as redact_json analyses it (the same labels, the key
     before a leaf, the zero-filled digits of a number under a CPF's or CNPJ's key), but
-    the value is walked once, without paths.  Not for a pseudonymous engine."""
+    the value is walked once, without paths.  Not for a pseudonymous engine.
+
+    ``busy``, when given: the texts (with their labels) that may give a span; the
+    others are known to give none and are not analysed (see batch._collects_nothing)."""
     counts: Counter[str] = Counter()
     # (the container, the key or index, the leaf's redaction), written once all is read.
     changes: list[tuple[Any, Any, str]] = []
 
     def spans_of(text: str, labels: tuple[str, ...]) -> list[Span]:
+        if busy is not None and (text, labels) not in busy:
+            return []
         if text in quiet and engine.quiet_spans(text, labels or None, None):
             return []
         return engine._spans(text, list(labels) or None, None, None, known=found)

@@ -314,6 +314,8 @@ def test_plain_lines_are_redacted_in_place(engine: Redactor,
     # Addresses and CPFs in leaves, no name that spreads: no document walk at all.
     lines = [json.dumps({"remote_addr": f"10.1.2.{index}", "status": 200,
                          "msg": f"cpf {CPF}" if index % 3 == 0 else "ok",
+                         # hit by a trigger, no finding: a loopback address
+                         "upstream": f"127.0.0.1:80{index:02d}",
                          "nested": {"ip": f"192.168.0.{index}"}}) for index in range(1, 20)]
     text = "\n".join(lines) + "\n"
     slow = _lines_both(engine, text)[1]
@@ -327,9 +329,21 @@ def test_plain_lines_are_redacted_in_place(engine: Redactor,
         return original(*args, **kwargs)
 
     monkeypatch.setattr(jsonredact, "redact_json", counted)
+    # Only the texts whose analysis found something are read again in place (not the
+    # loopback addresses, which the block's analysis found empty).
+    read_again: list[str] = []
+    spans = Redactor._spans
+
+    def spied(self: Redactor, text: str, *args: Any, **kwargs: Any) -> Any:
+        read_again.append(text)
+        return spans(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(Redactor, "_spans", spied)
     fast = batch._redact_lines(engine, text, batch.FileReport("x"), names=StreamNames())
     assert not walked
     assert fast == slow and "10.1.2.5" not in fast and CPF not in fast
+    assert read_again and all(
+        text.startswith(("remote_addr: ", "ip: ")) or CPF in text for text in read_again)
 
 
 @pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
