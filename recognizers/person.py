@@ -1586,19 +1586,26 @@ def _runs(text: str, near: Sequence[tuple[int, int]] | None) -> Iterator[re.Matc
         yield from _CHAIN.finditer(text)
         return
     position = 0
+    # The leftmost match from ``position``, once searched for: kept until a window
+    # reaches it, so that no stretch of text is searched twice.
+    ahead: re.Match[str] | None = None
     for lo, hi in near:
-        at = max(lo, 0)
+        at = min(max(lo, 0), len(text))
         floor = max(position, at - RUN_BARRIER_REACH)
         while at > floor and text[at - 1] in _RUN_CHARACTERS:
             at -= 1
         if at > position and (at == 0 or text[at - 1] not in _RUN_CHARACTERS):
             position = at
+            if ahead is not None and ahead.start() < at:
+                ahead = None  # (no match starts between ``position`` and it)
         while True:
-            match = _CHAIN.search(text, position)
-            if match is None:
-                return
-            if match.start() >= hi:
+            if ahead is None:
+                ahead = _CHAIN.search(text, position)
+                if ahead is None:
+                    return
+            if ahead.start() >= hi:
                 break
+            match, ahead = ahead, None
             position = match.end()
             yield match
 

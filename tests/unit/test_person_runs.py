@@ -62,3 +62,34 @@ def test_the_text_between_windows_is_not_searched() -> None:
     found = list(person._chains(text, [(start, start + 5)]))
     assert found == [(start, "Maria Souza")]
     assert len(list(person._chains(text))) > 100
+
+
+def test_windows_without_runs_do_not_search_the_same_text_again() -> None:
+    # A window holding no run found the next run far ahead, and the next window searched
+    # the same stretch again (8,000 windows on 190 kB took seconds).  Each stretch is
+    # searched once: counted here by the searches' starting places.
+    text = "migracao -- v2 aplicada\n" * 2000 + "Fim"
+    near = [(i * 24 + 9, i * 24 + 14) for i in range(2000)]
+    searched: list[int] = []
+    chain = person._CHAIN
+
+    class Counting:
+        def search(self, subject: str, position: int) -> object:
+            searched.append(position)
+            return chain.search(subject, position)
+
+        def finditer(self, subject: str) -> object:
+            return chain.finditer(subject)
+
+    from unittest import mock
+
+    with mock.patch.object(person, "_CHAIN", Counting()):
+        found = list(person._chains(text, near))
+    assert found == []  # "Fim" touches no window
+    assert len(searched) == 1
+
+
+def test_a_window_past_the_end_of_the_text_is_no_error() -> None:
+    # (the engine makes none; a caller of PersonRecognizer.spans could)
+    assert set(person._chains("Ana", [(9, 12)])) <= set(person._chains("Ana"))
+    assert list(person._chains("", [(9, 9)])) == []
