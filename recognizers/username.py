@@ -118,6 +118,9 @@ _STOPWORDS: Final = frozenset({
     "bloqueado", "desbloqueado", "logado", "nome", "senha", "conta", "tipo", "changed",
     "created", "deleted", "updated", "alterado", "criado", "excluido", "origin", "upstream",
     "interface", "agent", "profile", "settings", "mode", "list", "details",
+    # type names (``session_user: dict``)
+    "dict", "bool", "boolean", "float", "double", "tuple", "bytes", "number", "void",
+    "array", "set", "map",
 })
 
 _NAME: Final = r"(?P<v>[^\W\d][\w.-]{0,63}(?<![.-]))"
@@ -220,17 +223,26 @@ def _strong_separator(text: str, match: regex.Match[str]) -> bool:
 #: How far back from a qualified key's "_user" its key's start is looked for.
 _KEY_REACH: Final = 64
 _KEY_HEAD: Final = regex.compile(r"[A-Za-z0-9_.-]*")
-#: A capital after a small letter: a type's name (``current_user: UserModel``).
-_CAMEL: Final = regex.compile(r"\p{Ll}\p{Lu}")
+#: A login as a setting's value may write it: small letters, digits, ``._-``.
+_PLAIN_LOGIN: Final = regex.compile(r"[\p{Ll}0-9_.-]+")
 
 
 def _line_of_its_own(text: str, match: regex.Match[str]) -> bool:
-    """The key starts its line, unindented, and the value ends it: ``remote_user: x``
-    as a YAML setting or a JSON member's ``key: value`` writes it.  Code declares
-    names inside a signature or a block (``def me(current_user: User)``, an indented
-    field, ``fetchUser: async (id) =>``); a key in capitals names a constant."""
+    """The key starts its line, unindented, right before a colon, and the value, a
+    plain login, ends it (quoted or not): ``remote_user: x`` as a YAML setting or a
+    JSON member's ``key: value`` writes it.  Code declares names inside a signature or
+    a block (``def me(current_user: User)``, an indented field, ``fetchUser: async
+    (id) =>``) and writes types with capitals (``current_user: UserModel``,
+    ``models.User``); a key in capitals names a constant.  A login found so is weak: it
+    is not spread to the word's other places (see :func:`_weak_setting`)."""
+    if not match.group("sep").lstrip("\"'").startswith(":"):
+        return False  # ``x_user : dict``: no setting's colon
     end = match.end("v")
-    if text[end:end + 1] not in ("", "\n", "\r") or _CAMEL.search(match.group("v")):
+    quote = match.group("sep")[-1]
+    if quote in "\"'" and text[end:end + 1] == quote:
+        end += 1
+    if text[end:end + 1] not in ("", "\n", "\r") \
+            or _PLAIN_LOGIN.fullmatch(match.group("v")) is None:
         return False
     start = match.start()
     line_start = text.rfind("\n", max(0, start - _KEY_REACH), start) + 1
@@ -240,6 +252,13 @@ def _line_of_its_own(text: str, match: regex.Match[str]) -> bool:
     # A key of capitals alone names a constant (``SRP_USERNAME: DEPRECATED`` in a list
     # of API changes), not a setting.
     return head is not None and any(c.islower() for c in text[line_start:match.end("key")])
+
+
+def _weak_setting(shape: _Shape, match: regex.Match[str]) -> bool:
+    """A qualified key's login found on a line of its own only (not written as data
+    writes it): ``prometheus_system_user: prometheus`` names a service's account
+    after its software, whose name the text then uses everywhere."""
+    return shape.check is _strong_separator and not _as_data(match.group("sep"))
 
 
 def _as_data(separator: str) -> bool:
@@ -682,8 +701,10 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
                 if common and not strong:
                     continue  # "login: Disconnected", "do usuário ou"
                 start, end = match.span("v")
-                # Spread to the name's other occurrences only when it is no word.
-                how = "" if common else (SPREAD_CASELESS if caseless else SPREAD_EXACT)
+                # Spread to the name's other occurrences only when it is no word, nor
+                # a setting's value alone.
+                how = "" if common or _weak_setting(shape, match) \
+                    else (SPREAD_CASELESS if caseless else SPREAD_EXACT)
                 if how and spread.get((start, end)) != SPREAD_CASELESS:
                     spread[(start, end)] = how
                 known = best.get((start, end))

@@ -55,6 +55,7 @@ def entities(engine: Redactor, text: str) -> list[tuple[str, str]]:
     # a qualified key on a line of its own, as YAML writes a setting
     ("remote_user: jsilva", "jsilva"),
     ("hosts: web\nremote_user: maria.souza\nbecome: true", "maria.souza"),
+    ('hosts: all\nremote_user: "jsilva"', "jsilva"),
 ])
 def test_log_formats_name_their_users(engine: Redactor, text: str, name: str) -> None:
     assert name in usernames(engine, text)
@@ -87,6 +88,8 @@ def test_log_formats_name_their_users(engine: Redactor, text: str, name: str) ->
     "current_user: UserModel", "x.remote_user: jsilva, y",
     # ... and a constant's name in capitals, as API change lists write them
     "LIBFOO_E_UNKNOWN_USER: DEPRECATED\nLIBFOO_E_BAD_USERNAME: REMOVED",
+    # ... and types, as annotations write them
+    "request_user: models.User", "session_user : dict", "auth_user: bool",
     # Windows built-in accounts and groups
     '<Data Name="TargetUserName">Administrators</Data><Data Name="SubjectUserName">krbtgt'
     "</Data>",
@@ -157,3 +160,21 @@ def test_a_qualified_user_key_in_json_lines_names_its_login(tmp_path: Path) -> N
     assert main(["redact", "-q", str(source), "--output", str(out)]) == 0
     written = [json.loads(line) for line in (out / "access.jsonl").read_text().splitlines()]
     assert [line["remote_user"] for line in written] == ["", "[USERNAME]", "-"]
+
+
+@pytest.mark.parametrize("text", [
+    # An Ansible role's defaults and README (shapes of public files): the account is
+    # named after its software, which the text names everywhere.
+    "prometheus_system_user: prometheus\nInstall [prometheus](https://github.com/prometheus/"
+    "prometheus) into /etc/prometheus; run `prometheus --help`",
+    "grafana_user: grafana\ngrafana_home: /var/lib/grafana",
+])
+def test_a_login_found_as_a_setting_only_is_not_spread(engine: Redactor, text: str) -> None:
+    found = [(f.start, f.end) for f in engine.analyze(text) if f.entity_type == "USERNAME"]
+    value = text.index(": ") + 2
+    assert found == [(value, text.index("\n"))]
+
+
+def test_a_login_written_as_data_is_spread(engine: Redactor) -> None:
+    text = 'remote_user="jsilva" saiu\njsilva voltou'
+    assert usernames(engine, text) == ["jsilva", "jsilva"]
