@@ -789,7 +789,8 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
                     if busy is not None and not engine._pseudonymous else None
                 if counts is not None:
                     report.counts.update(counts)
-                    out.append((dumps_keeping_numbers(value, ensure_ascii=False)
+                    out.append((dumps_keeping_numbers(value, ensure_ascii=False,
+                                                      separators=_separators_of(body))
                                 if counts else body) + ending)
                     continue
                 result = redact_json(engine, value, keys_and_numbers=True, numbers=numbers,
@@ -803,9 +804,22 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
             out.append(_redact_text(engine, body, report, names) + ending)
             continue
         report.counts.update(f.entity_type for f in result.findings)
-        out.append((dumps_keeping_numbers(result.value, ensure_ascii=False)
+        out.append((dumps_keeping_numbers(result.value, ensure_ascii=False,
+                                          separators=_separators_of(body))
                     if result.findings else body) + ending)
     return "".join(out)
+
+
+#: An object's first key and what follows its colon.
+_FIRST_COLON: Final = re.compile(r'[ \t]*\{[ \t]*"(?:[^"\\]|\\.)*"[ \t]*:([ \t]?)')
+
+
+def _separators_of(body: str) -> tuple[str, str]:
+    """The separators a redacted line is written back with: compact (``{"a":1,"b":2}``,
+    as nginx and most loggers write JSON Lines) when the line's first colon is followed
+    by no blank, else json.dumps's own."""
+    found = _FIRST_COLON.match(body)
+    return (",", ":") if found is not None and not found.group(1) else (", ", ": ")
 
 
 #: The line breaks of a JSON Lines block.

@@ -587,3 +587,18 @@ def test_a_value_spanning_a_folder_and_a_file_name_is_redacted_in_both(tmp_path:
     assert scan.returncode == 1
     assert "0001-81" not in scan.stdout.decode() + scan.stderr.decode()
     assert "in its name: BR_CNPJ=1" in scan.stdout.decode()
+
+
+def test_a_redacted_json_line_keeps_its_compact_separators(engine: Redactor) -> None:
+    # nginx and most loggers write JSON Lines without blanks; a redacted line is written
+    # back the same way (a spaced one spaced), whichever way it is redacted: in place,
+    # or by redact_json (a key holding a finding), its numbers as they were read.
+    lines = ['{"remote_addr":"192.0.2.7","status":200,"t":1.50}',
+             '{"529.982.247-25":{"x":1},"n":1e400}',
+             '{"remote_addr": "192.0.2.7", "status": 200}',
+             ' { "a" :"529.982.247-25"}']
+    out = batch._redact_lines(engine, "\n".join(lines) + "\n", batch.FileReport("x"))
+    assert out.splitlines() == ['{"remote_addr":"[IP]","status":200,"t":1.50}',
+                                '{"[CPF]":{"x":1},"n":1e400}',
+                                '{"remote_addr": "[IP]", "status": 200}',
+                                '{"a":"[CPF]"}']

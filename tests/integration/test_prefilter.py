@@ -670,7 +670,8 @@ def _jsonl_expected(unfiltered: Redactor, text: str) -> str:
             continue
         result = unfiltered.redact_json(batch.loads_keeping_numbers(line),
                                         keys_and_numbers=True)
-        out.append(batch.dumps_keeping_numbers(result.value, ensure_ascii=False)
+        out.append(batch.dumps_keeping_numbers(result.value, ensure_ascii=False,
+                                               separators=batch._separators_of(line))
                    if result.findings else line)
     return "\n".join(out) + "\n"
 
