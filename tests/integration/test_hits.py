@@ -72,17 +72,22 @@ def _windows_reference(text: str, hits: list[tuple[int, int]], before: int, afte
     """windows_near as its docstring says, written the slow way: each window widened to
     the nearest separator within EDGE_SEARCH on each side, then merged.  A hit whose
     window ends inside a window already widened makes no window of its own (it is read
-    there, whatever lies around it)."""
+    there, whatever lies around it); one whose window starts inside it needs no
+    separator before (the two merge)."""
     size = len(text)
     widened: list[tuple[int, int]] = []
     for first, last in sorted(hits):
         lo, hi = max(0, first - before), min(size, last + after)
-        if widened and hi <= max(end for _, end in widened):
+        reached = max((end for _, end in widened), default=-1)
+        if hi <= reached:
             continue
         right = next((i for i in range(hi, min(size, hi + EDGE_SEARCH))
                       if text[i] in separators), None)
         if right is None and hi < size and hi + EDGE_SEARCH < size:
             return None
+        if lo <= reached:
+            widened.append((lo, right if right is not None else size))
+            continue
         left = next((i for i in range(lo - 1, max(0, lo - EDGE_SEARCH) - 1, -1)
                      if text[i] in separators), None)
         if left is None and lo > EDGE_SEARCH:
@@ -100,6 +105,7 @@ def _windows_reference(text: str, hits: list[tuple[int, int]], before: int, afte
 # No separator at all: the first hit's window is the whole text, and a later hit too far
 # from the text's start for a window of its own is read in it (CI found this case).
 @example(pieces=["x" * 40] + ["xyz" * 60] * 3, picks=[(56, 12), (1673, 0)], reach=0)
+@example(pieces=["xyz" * 60] * 3 + [" "], picks=[(0, 9), (533, 0)], reach=20)
 def test_windows_are_the_stretches_between_separators_around_the_hits(
         pieces: list[str], picks: list[tuple[int, int]], reach: int) -> None:
     text = "".join(pieces)
