@@ -781,12 +781,13 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
             # Keys and numbers too: an export holds CPFs as integers (floats where its
             # column has nulls) and maps keyed by them.
             if number in quiet:
-                busy = _collects_nothing(engine, labelled_of[number], quiet[number], known,
-                                         names)
-                one_pass = busy is not None
+                # None: redact_json's first pass would collect names.
+                found_in = _texts_found_unspread(engine, labelled_of[number], quiet[number],
+                                                 known, names)
+                one_pass = found_in is not None
                 # Nothing to collect and nothing but leaves to redact: redacted in place.
-                counts = redact_leaves_in_place(engine, value, quiet[number], known, busy) \
-                    if busy is not None and not engine._pseudonymous else None
+                counts = redact_leaves_in_place(engine, value, quiet[number], known, found_in) \
+                    if found_in is not None and not engine._pseudonymous else None
                 if counts is not None:
                     report.counts.update(counts)
                     out.append((dumps_keeping_numbers(value, ensure_ascii=False,
@@ -838,24 +839,25 @@ def _json_lines(text: str) -> Iterator[str]:
         yield text[start:]
 
 
-def _collects_nothing(engine: Any, labelled: list[tuple[str, tuple[str, ...]]],
-                      quiet: frozenset[str], known: Memo | None,
-                      names: StreamNames | None) -> set[tuple[str, tuple[str, ...]]] | None:
-    """Would redact_json's first pass over a line collect nothing?  Yes when each of the
-    line's texts (``labelled``) is quiet or was analysed beforehand (``known``) with no
-    finding whose words spread (a person's name, a user name found by its shape), and
-    no user name ``names`` carries stands in them (looked for as the first pass looks:
-    in its texts joined by line breaks; here in the numbers' digits too).
+def _texts_found_unspread(engine: Any, labelled: list[tuple[str, tuple[str, ...]]],
+                          quiet: frozenset[str], known: Memo | None,
+                          names: StreamNames | None
+                          ) -> set[tuple[str, tuple[str, ...]]] | None:
+    """The texts of a line (with their labels) whose analysis found something, when
+    redact_json's first pass over the line would collect nothing; None when it would.
 
-    Then the texts (with their labels) whose analysis found something are returned:
-    each of the others gives no span, being quiet or found empty, with nothing carried
-    into it (redact_leaves_in_place need not ask); None when the pass would collect."""
+    It collects nothing when each of the line's texts (``labelled``) is quiet or was
+    analysed beforehand (``known``) with no finding whose words spread (a person's name,
+    a user name found by its shape), and no user name ``names`` carries stands in them
+    (looked for as the first pass looks: in its texts joined by line breaks; here in the
+    numbers' digits too).  Each text left out of the set then gives no span, being quiet
+    or found empty, with nothing carried into it (redact_leaves_in_place need not ask)."""
     from recognizers._text import normalize_for_matching
 
     if known is None:
         return None
     read: list[str] = []
-    busy: set[tuple[str, tuple[str, ...]]] = set()
+    found_in: set[tuple[str, tuple[str, ...]]] = set()
     for text, labels in labelled:
         if not text:
             continue
@@ -868,14 +870,14 @@ def _collects_nothing(engine: Any, labelled: list[tuple[str, tuple[str, ...]]],
                                 for span in found.values()):
             return None
         if found:
-            busy.add((text, labels))
+            found_in.add((text, labels))
     if names is not None and (names.usernames or names.caseless_usernames):
         from redactor.engine.propagation import logins_standing_in
 
         standing = logins_standing_in("\n".join(read), names)
         if standing.usernames or standing.caseless_usernames:
             return None
-    return busy
+    return found_in
 
 
 #: A line of a JSON Lines block that is no JSON (see _redact_lines).

@@ -136,7 +136,7 @@ def redact_leaves_in_place(engine: Redactor, value: Any, quiet: frozenset[str],
     the value is walked once, without paths.  Not for a pseudonymous engine.
 
     ``busy``, when given: the texts (with their labels) that may give a span; the
-    others are known to give none and are not analysed (see batch._collects_nothing)."""
+    others are known to give none and are not analysed (see batch._texts_found_unspread)."""
     counts: Counter[str] = Counter()
     # (the container, the key or index, the leaf's redaction), written once all is read.
     changes: list[tuple[Any, Any, str]] = []
