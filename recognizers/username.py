@@ -381,8 +381,9 @@ _SHAPES: Final = (
         rf"(?i:\b[A-Z]:(?:\\\\|\\|/)(?:Users|Documents and Settings)(?:\\\\|\\|/)){_NAME}{_END}",
         FLAGS), 0.85, strong=True, caseless=True, anchors=_HOME),
     # jsilva@srv01:~$, [jsilva@srv01 ~]$, ssh jsilva@10.0.0.5, scp f jsilva@host:/tmp
+    # (not a URL's password: http://user:pass@host)
     _Shape("user@host", regex.compile(
-        rf"(?<![\w.%+/@-]){_NAME}@(?P<host>[A-Za-z][\w-]*(?:\.[\w-]+)*"
+        rf"(?<![\w.%+/@-])(?<!://[^\s/@:]{{1,64}}:){_NAME}@(?P<host>[A-Za-z][\w-]*(?:\.[\w-]+)*"
         rf"|[0-9]{{1,3}}(?:\.[0-9]{{1,3}}){{3}})(?=[:\s\]~]|$)", FLAGS), 0.7, _host_is_plausible,
         anchors=frozenset({"at"})),
 )

@@ -179,6 +179,9 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[Value, str] |
     if separator is None or separator.end() == position:
         # A key of a few words (Portuguese puts them after): "senha do cofre: X".
         phrase = _PHRASE_KEY.match(text, position, min(size, position + 64))
+        if phrase is not None and phrase.end() < size and _phrase_names_other(
+                text[key_start:key_end], phrase.group()):
+            return None
         if phrase is not None and phrase.end() < size:
             value = _unquoted(text, phrase.end())
             written = text[value.start:value.end] if value is not None else ""
@@ -221,6 +224,21 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[Value, str] |
     if value is not None and colon and text[value.start:value.end].isalpha():
         return None  # a word after a colon in a sentence: "senha: incorreta", "token: expirado"
     return (value, "inline") if value else None
+
+
+#: Words that put a Portuguese key's qualifiers after it: "senha do usuário", "token de
+#: acesso" name the secret first.
+_QUALIFIER_AFTER: Final = frozenset({"de", "do", "da", "dos", "das", "para", "no", "na"})
+
+
+def _phrase_names_other(key: str, phrase: str) -> bool:
+    """Whether the words after a key name something about the secret rather than the
+    secret: in English the last word of a phrase decides, as a key's last segment does
+    ("Signature Algorithm: sha256WithRSAEncryption", "Token Type: Bearer")."""
+    words = phrase.replace(":", " ").split()
+    if not words or words[0].lower() in _QUALIFIER_AFTER:
+        return False
+    return key_class("_".join([key, *words])) is None
 
 
 _BLANKS: Final = re.compile(r"[ \t]{1,32}")

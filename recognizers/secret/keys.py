@@ -62,6 +62,17 @@ _NOT_SECRET_SEGMENTS: Final = frozenset({"public", "pub", "page", "continuation"
                                          "xsrf", "authenticity"})
 
 
+#: A key ending in one of these after a dot is a file's name (``signing-key.asc``,
+#: ``<rpcsvc/yppasswd.h>``): public keys, certificates, sources and archives, whose
+#: name is followed by prose in change logs.  (Not ``.txt``, ``.pem``, ``.env`` or a
+#: configuration file: ``grep -r . secrets/`` writes ``password.txt:value``.)
+_FILE_EXTENSIONS: Final = frozenset({
+    "asc", "gpg", "pgp", "sig", "crt", "cer", "csr", "h", "hh", "hpp", "c", "cc", "cpp",
+    "py", "rb", "go", "rs", "java", "js", "ts", "php", "pl", "sh", "md", "rst", "html",
+    "so", "dll", "jar", "gz", "xz", "bz2", "zip", "tar", "deb", "rpm",
+})
+
+
 def _segments(key: str) -> list[str]:
     """``AWS_SECRET_ACCESS_KEY`` -> ``aws secret access key``; camelCase split too."""
     pieces = re.split(r"[_.\-/]+", _CAMEL.sub("_", key))
@@ -78,9 +89,15 @@ def _names_secret(segments: list[str], index: int) -> bool:
 @functools.lru_cache(maxsize=4096)
 def key_class(key: str) -> str | None:
     """``password``, ``secret``, ``aws`` (an AWS secret key), ``weak`` or None."""
-    segments = _segments(key.lstrip("-"))
-    if not segments or segments[-1] in _NOT_SECRET_TAILS:
+    stem, dot, extension = key.rpartition(".")
+    if dot and stem and extension.lower() in _FILE_EXTENSIONS:
         return None
+    segments = _segments(key.lstrip("-"))
+    if not segments:
+        return None
+    tail = segments[-1]
+    if tail in _NOT_SECRET_TAILS or (tail.endswith("s") and tail[:-1] in _NOT_SECRET_TAILS):
+        return None  # about a secret (token_type), or about several (--list-token-urls)
     if any(s in _NOT_SECRET_SEGMENTS for s in segments):
         return None
     password = secret = weak = False

@@ -339,7 +339,35 @@ NOT_SECRETS = [
     "token = jwt.encode(payload, settings.SECRET_KEY, algorithm='HS256')",
     "const token = await getToken();\ntoken: Optional[str] = None",
     "token = response.json()['access_token']",
+    # Real change logs and manuals (gnutls NEWS, Debian changelogs, openssl x509 -text):
+    # a status, a flag's name or a word of the sentence after a key, a file's name.
+    "gnutls_psk_set_client_credentials2: Added\ngnutls_psk_netconf_derive_key: ADDED",
+    "gnutls_session_get_master_secret: Deprecated\nGNUTLS_PKCS_NULL_PASSWORD: Modified",
+    "** p11tool: Added --list-token-urls option, and print the token module name",
+    "Ask password when required and only if the '--password' option is not given.",
+    "- Fix certtool --password for PKCS #12\nEarlier, even if --password was given",
+    "  * debian/rules.d/build.mk: stop deleting <rpcsvc/yppasswd.h> and",
+    "  * d/upstream/signing-key.asc: re-export key without extra signatures",
+    '        "passwd:" and "group:" lines in /etc/nsswitch.conf.',
+    "    Signature Algorithm: sha256WithRSAEncryption\n    Token Type: Bearer",
+    "Added support for HTTP Basic authentication using ``http://user:pass@host``",
 ]
+
+#: What the look-alikes above must not cost: the same shapes holding a secret.
+STILL_SECRETS = [
+    ("GNUTLS_PSK: Xk9mq2Lp", "Xk9mq2Lp"),
+    ("certtool --password Zq8Kx7Lm2024 --key-info", "Zq8Kx7Lm2024"),
+    ("password.txt: Zq8Kx7Lm2024", "Zq8Kx7Lm2024"),
+    ("senha do usuário: Zq8Kx7Lm2024", "Zq8Kx7Lm2024"),
+    ("password: Added2024", "Added2024"),
+    ("http://bob:Zq8Kx7Lm2024@h.example.com/", "Zq8Kx7Lm2024"),
+]
+
+
+@pytest.mark.parametrize(("text", "value"), STILL_SECRETS)
+def test_the_shapes_of_the_look_alikes_still_hold_secrets(engine: Redactor, text: str,
+                                                          value: str) -> None:
+    assert [v for v, _ in secrets_in(engine, text)] == [value]
 
 
 @pytest.mark.parametrize("text", NOT_SECRETS)
