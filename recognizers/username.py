@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Final
 import regex
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
-from recognizers._text import fold, longest_first
+from recognizers._text import ContextWords, fold, longest_first
 from recognizers.base import FLAGS, RawContextMixin, make_result
 from recognizers.generic import not_a_person_address
 from recognizers.lexicon import is_common_word
@@ -625,6 +625,32 @@ def _strength(shape: _Shape, match: regex.Match[str]) -> tuple[bool, bool]:
     return _as_data(match.group("sep")), key == "benutzer"
 
 
+#: A JSON key that names a user as the key/value shapes read it: a user key
+#: (``user``, ``login``, ``owner``, ``userName``) or a qualified one (``remote_user``,
+#: ``TargetUserName``, ``DB_USER``).
+_DATA_KEY: Final = regex.compile(
+    rf"(?i:{_KEYS})|[A-Za-z0-9.-]*(?:[A-Za-z0-9]_(?i:(?:user|usu[aá]rio){_USER_KEY})"
+    rf"|[a-z0-9]U(?i:ser{_USER_KEY}))", FLAGS)
+#: How much of a key the engine writes before a JSON value
+#: (redactor.engine.jsonredact.KEY_PREFIX_CHARS).
+LABEL_PREFIX_CHARS: Final = 40
+#: The longest JSON value read as a member written as data (a login is shorter).
+_MEMBER_MAX: Final = 128
+
+
+class _LabelWords(ContextWords):
+    """USERNAME's keywords; a label (a JSON key) that names a user as data writes it
+    (:data:`_DATA_KEY`) counts too, so that the engine hands the recognizer the labels
+    of such a member (see UsernameRecognizer.enhance_using_context)."""
+
+    __slots__ = ()
+
+    def in_labels(self, labels: Iterable[str]) -> bool:
+        labels = tuple(labels)
+        return super().in_labels(labels) or any(
+            _DATA_KEY.fullmatch(label) is not None for label in labels)
+
+
 def _is_plausible_name(value: str) -> bool:
     folded = fold(value)
     # One character over and over (XXXXXX, xxxx) masks a name, it is none.
@@ -654,6 +680,7 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
         self._reportable: dict[str, bool] = {}
         self._reportable_for = self.service_accounts
         words = self._init_context(context)
+        self.context_words = _LabelWords(words)
         super().__init__(
             supported_entities=[ENTITY],
             supported_language=supported_language,
@@ -667,6 +694,56 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
     #: ``analyze`` takes the prefilter's hits: a shape that none of its anchors hit is
     #: not run.
     takes_hits: Final = True
+    #: The engine hands this recognizer the labels of a JSON value (its keys) even when
+    #: its text held nothing (see enhance_using_context).
+    reads_labels: Final = True
+
+    def enhance_using_context(
+        self,
+        text: str,
+        raw_recognizer_results: list[RecognizerResult],
+        other_raw_recognizer_results: list[RecognizerResult],
+        nlp_artifacts: NlpArtifacts | None,
+        context: list[str] | None = None,
+    ) -> list[RecognizerResult]:
+        """A JSON member under a user key is read as data writes it, then scored.
+
+        redactor's engine analyses a JSON value as ``"<key>: <value>"`` with its keys as
+        labels, which reads like a log line's ``login: Disconnected`` or a YAML setting.
+        The text of a JSON line reads ``"login": "x"``, a form that admits nothing but a
+        login: the member is judged as that text would be (``{"user": "clima"}``,
+        ``{"TargetUserName": "PFreitas"}``, ``{"DB_USER": "APP_RW"}``)."""
+        results = raw_recognizer_results
+        if context:
+            results = self._member_as_data(text, results, context[-1])
+        return super().enhance_using_context(text, results, other_raw_recognizer_results,
+                                             nlp_artifacts, context)
+
+    def _member_as_data(self, text: str, results: list[RecognizerResult],
+                        label: str) -> list[RecognizerResult]:
+        prefix = f"{label[:LABEL_PREFIX_CHARS]}: "
+        if not text.startswith(prefix) or _DATA_KEY.fullmatch(label) is None:
+            return results
+        value = text[len(prefix):]
+        if not value or len(value) > _MEMBER_MAX or value != value.strip() \
+                or any(c in value for c in "\"'\\\n\r"):
+            return results
+        written = f'"{label}": "{value}"'
+        start = len(label) + 5  # where the value stands in ``written``
+        shift = len(prefix) - start
+        found = [r for r in self.analyze(written, [ENTITY])
+                 if start <= r.start and r.end <= start + len(value)]
+        if not found:
+            return results
+        kept = {(r.start, r.end): r for r in results}
+        for result in found:
+            result.start += shift
+            result.end += shift
+            known = kept.get((result.start, result.end))
+            if known is None or known.score < result.score \
+                    or SPREAD_KEY not in (known.recognition_metadata or {}):
+                kept[(result.start, result.end)] = result
+        return sorted(kept.values(), key=lambda r: (r.start, r.end))
 
     def analyze(
         self,

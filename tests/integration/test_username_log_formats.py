@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from redactor.config import Settings
 from redactor.engine import Redactor
 
 
@@ -128,7 +129,6 @@ def test_a_login_found_in_a_log_format_is_spread(engine: Redactor) -> None:
 
 
 def test_an_iam_user_under_a_long_path_is_found_with_and_without_the_prefilter() -> None:
-    from redactor.config import Settings
 
     path = "".join(f"division-{i:02d}/" for i in range(3))
     text = f"arn:aws:iam::123456789012:user/{path}jsilva " + "trailing words " * 20
@@ -178,3 +178,45 @@ def test_a_login_found_as_a_setting_only_is_not_spread(engine: Redactor, text: s
 def test_a_login_written_as_data_is_spread(engine: Redactor) -> None:
     text = 'remote_user="jsilva" saiu\njsilva voltou'
     assert usernames(engine, text) == ["jsilva", "jsilva"]
+
+
+#: JSON members under user keys whose "key: value" reading a log line would refuse (a
+#: common word after a loose cue, capitals, a key in capitals), as SIEM exports and
+#: application logs write them.
+DATA_MEMBERS = [
+    {"user": "clima", "msg": "clima bom hoje"},
+    {"TargetUserName": "PFreitas", "msg": "logon by PFreitas ok"},
+    {"SubjectUserName": "RSOUZA", "LogonType": 3},
+    {"DB_USER": "APP_RW", "sql": "grant select to APP_RW"},
+    {"login": "Disconnected"},
+    {"owner": "calves", "path": "/srv/data"},
+    {"user": "admin", "user_agent": "curl/8.0"},
+    {"user": "-", "remote_user": ""},
+    {"user": "u_6e07ac5fed", "session": "x"},
+    {"remote_user": "jsilva", "request": "GET /users/jsilva/ HTTP/1.1"},
+]
+
+
+@pytest.mark.parametrize("document", DATA_MEMBERS)
+def test_a_json_member_under_a_user_key_is_read_as_its_line_reads_it(
+        engine: Redactor, document: dict[str, object]) -> None:
+    """The JSON path (hooks, JSON Lines) reads a member as "key: value"; its login is
+    judged as the text of the line judges ``"key": "value"``, data that admits nothing
+    but a login, and spread in the document as there."""
+    line = json.dumps(document)
+    as_text = json.loads(engine.redact(line).text)
+    assert engine.redact_json(document).value == as_text
+    for prefilter in (False, "re"):
+        other = Redactor(Settings(), prefilter=prefilter)
+        other.prefilter_min_chars = 0
+        assert other.redact_json(document).value == as_text, prefilter
+
+
+def test_the_data_reading_of_json_members_finds_what_the_log_reading_missed(
+        engine: Redactor) -> None:
+    found = engine.redact_json({"TargetUserName": "PFreitas", "user": "clima",
+                                "DB_USER": "APP_RW", "msg": "PFreitas"})
+    assert found.value == {"TargetUserName": "[USERNAME]", "user": "[USERNAME]",
+                           "DB_USER": "[USERNAME]", "msg": "[USERNAME]"}
+    # The same words in a log line's "key: value" stay: no JSON member there.
+    assert usernames(engine, "login: Disconnected\nuser: clima") == []
