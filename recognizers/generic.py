@@ -922,6 +922,11 @@ _VERSION_BEFORE: Final = re.compile(
     r"|(?i:se[cç][aã]o|section|cap[ií]tulo|chapter)[ \t]*\r?\n[ \t]*))\Z")
 #: A heading's section number: at a line's start, followed by a title ("3.11.3.3 Configurando").
 _TITLE_AFTER: Final = re.compile(r"\.[ \t]{1,8}\S|[ \t]{1,4}[A-ZÀ-Ý][a-zà-ÿ]")
+#: A Debian package revision after a four-part version (``1.2.5.1-2``, ``-0ubuntu1``,
+#: ``-3+deb12u8``): one or two digits, or digits and more, then no letter, digit or
+#: dotted number (``10.0.0.1-10.0.0.9`` and ``192.168.1.1-254`` are address ranges).
+_PACKAGE_REVISION: Final = re.compile(
+    r"-(?:[0-9]{1,2}|[0-9]+[A-Za-z+~][\w.+~]*)(?![A-Za-z0-9]|\.[0-9])")
 #: How far back the checks of :func:`not_a_host` read (the prefilter's margin is wider).
 _HOST_LOOKBACK: Final = 24
 _PREFIX_LENGTH: Final = re.compile(r"/([0-9]{1,3})(?![0-9])")
@@ -979,6 +984,10 @@ def not_a_host(text: str, start: int, end: int) -> bool:
         value = int(address)
         if value & 0xFF in (0, 0xFF) and not length:
             return True  # x.y.z.0 names a network, x.y.z.255 its broadcast address
+        if value >> 24 == 0:
+            return True  # 0.0.0.0/8, "this network" (RFC 1122): no host's address
+        if _PACKAGE_REVISION.match(text, end):
+            return True  # a package's version: alsa-lib (1.2.5.1-2), xft_2.1.8.2-5_all.deb
         zeros = ~value & 0xFFFFFFFF
         if written.startswith("255.") and zeros & (zeros + 1) == 0:
             return True  # a netmask: ones, then zeros

@@ -382,6 +382,8 @@ _PRODUCT_HEADS: Final = frozenset({
 })
 #: A version number right after a run: a product and its release (``Claude Opus 5.5``,
 #: ``Ubuntu Server 24.04``), never how a person's name goes on.
+#: What follows a word that starts an e-mail address (``Ralf.Wildenhues@gmx.de``).
+_EMAIL_GLUED: Final = re.compile(r"[\w.+-]{0,64}@[\w-]")
 _VERSION_AFTER: Final = re.compile(r"[ \t]{1,2}v?[0-9]+(?:\.[0-9]+)+\b")
 _VERSION_IN: Final = re.compile(r"(?<![0-9.])v?[0-9]+(?:\.[0-9]+)+(?![0-9])")
 
@@ -858,7 +860,11 @@ class PersonRecognizer(EntityRecognizer):
                found: list[tuple[int, int, float, str]] | None,
                singles: list[tuple[int, int]] | None) -> None:
         tokens = self._tokens(base, chain)
-        if len(tokens) == 1 and tokens[0].cls not in "GSUwC":
+        while tokens and _EMAIL_GLUED.match(text, tokens[-1].end):
+            # The local part of an address after the name, a column away ("Ralf
+            # Wildenhues <tab>Ralf.Wildenhues@gmx.de"): the address's, not the name's.
+            tokens.pop()
+        if not tokens or (len(tokens) == 1 and tokens[0].cls not in "GSUwC"):
             return
         if _in_work_title(text, base):
             return

@@ -145,7 +145,12 @@ _COMMAND_REACH: Final = 200
 _NON_USER_HOSTS: Final = frozenset({
     "latest", "next", "beta", "alpha", "canary", "rc", "stable", "dev", "main", "master",
     "head", "edge", "nightly", "lts",
+    # A symbol's version (Debian symbols files: LZ4_attach_dictionary@Base) and roff's
+    # renamed requests and macros (.rn wh wh@old, .als bp@orig bp, .de sgr@dummy).
+    "base", "orig", "old", "dummy",
 })
+#: A symbol's version after its name: memcpy@GLIBC_2.14, __cxa_throw@CXXABI_1.3.
+_SYMBOL_VERSION: Final = re.compile(r"[A-Z][A-Z0-9]*_[0-9][0-9.]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +273,8 @@ def _as_data(separator: str) -> bool:
 
 def _host_is_plausible(text: str, match: regex.Match[str]) -> bool:
     """Not a tag (``npm i x@latest``), nor a role or list address (``bug-grep@gnu.org``)."""
-    return fold(match.group("host")) not in _NON_USER_HOSTS \
+    host = match.group("host")
+    return fold(host) not in _NON_USER_HOSTS and _SYMBOL_VERSION.fullmatch(host) is None \
         and not not_a_person_address(f"{match.group('v')}@{match.group('host')}")
 
 
@@ -354,7 +360,9 @@ _SHAPES: Final = (
     _Shape("user message", regex.compile(
         # One space: a wider gap is a page layout ("Comandos de usuário     CKSUM(1)"),
         # and a name never stands before a manual section.
-        rf"(?i:\b(?:user|usu[aá]rio|benutzer)[ \t]){_SAP_NAME}(?![\w-]|\([0-9])", FLAGS), 0.75,
+        # (not an adjective's: per-user PKCS#11, multi-user X)
+        rf"(?<![\w-])(?i:(?:user|usu[aá]rio|benutzer)[ \t]){_SAP_NAME}(?![\w-]|\([0-9])", FLAGS),
+        0.75,
         caseless=True, anchors=_USER_WORD),
     _Shape("quoted user", regex.compile(
         rf"(?i:\b(?:user|usu[aá]rio|benutzer)[ \t]+)[\"'`]{_NAME}[\"'`]", FLAGS), 0.8,

@@ -26,6 +26,13 @@ def found(engine: Redactor, text: str) -> list[tuple[str, str]]:
     "os níveis estão em Seção\n          12.4.1.3, `Arquivo de configuração'.",
     "multicast 224.0.0.251 e ff02::1",
     "mapped loopback ::ffff:127.0.0.1 and ::ffff:0.0.0.0",
+    # Four-part package versions with their Debian revision (dpkg.log, apt, changelogs).
+    "Unpacking alsa-topology-conf (1.2.5.1-2) ...\nalsa-lib (1.2.5.1-1) unstable",
+    "Preparing to unpack .../021-alsa-topology-conf_1.2.5.1-2_all.deb ...",
+    "conflict with libxft-dev <= 2.1.8.2-5. Thanks\nlibxfixes (1:3.0.1.2-5) UNRELEASED",
+    "upgrade foo 4.3.2.1-0ubuntu1 and bar 4.3.2.7-3+deb12u8",
+    # 0.0.0.0/8 is "this network": p11-kit (0.23.18.1-2) and no host.
+    "version 0.23.18.1 and 0.5.7.1",
 ])
 def test_addresses_that_name_no_host(engine: Redactor, text: str) -> None:
     assert [v for e, v in found(engine, text) if e == "IP_ADDRESS"] == []
@@ -41,6 +48,11 @@ def test_addresses_that_name_no_host(engine: Redactor, text: str) -> None:
     # as reserved, the host it maps is not.
     ("Failed publickey for root from ::ffff:203.0.113.9 port 51332 ssh2",
      "::ffff:203.0.113.9"),
+    # Address ranges are no package revisions.
+    ("range 10.0.0.1-10.0.0.9 ok", "10.0.0.1"),
+    ("range 10.0.0.1-10.0.0.9 ok", "10.0.0.9"),
+    ("nmap -sn 192.168.1.1-254", "192.168.1.1"),
+    ("client 203.0.113.9-51234 x", "203.0.113.9"),
 ])
 def test_host_addresses_are_still_found(engine: Redactor, text: str, address: str) -> None:
     assert ("IP_ADDRESS", address) in found(engine, text)
@@ -89,3 +101,22 @@ def test_a_common_word_is_not_spread_as_a_name(engine: Redactor) -> None:
 def test_an_acronym_is_spread_only_from_a_name_in_capitals(engine: Redactor) -> None:
     text = "FAVORECIDO: JOSE DAS CHAGAS\nPlacas ISA e VESA. Depois JOSE assinou."
     assert [v for e, v in found(engine, text) if e == "PERSON"] == ["JOSE DAS CHAGAS", "JOSE"]
+
+
+@pytest.mark.parametrize("text", [
+    "      - LZ4_attach_dictionary@Base\n      - LZ4_attach_HC_dictionary@Base",
+    "memcpy@GLIBC_2.14 and __cxa_throw@CXXABI_1.3",
+    ".rn wh wh@old\n.als bp@orig bp\n.de sgr@dummy",
+    "This allows daemons outside user's session to use per-user PKCS#11 modules",
+])
+def test_symbols_macros_and_adjectives_name_no_login(engine: Redactor, text: str) -> None:
+    assert [v for e, v in found(engine, text) if e == "USERNAME"] == []
+
+
+def test_a_name_ends_before_the_address_written_after_it(engine: Redactor) -> None:
+    # THANKS files and changelogs: a name, a column away its address, whose local part
+    # repeats the name; the name's span holds neither the gap nor the local part.
+    text = "Ralf Wildenhues \tRalf.Wildenhues@example.org\nManfred Weichel\t\tmw@example.org"
+    assert found(engine, text) == [
+        ("PERSON", "Ralf Wildenhues"), ("EMAIL_ADDRESS", "Ralf.Wildenhues@example.org"),
+        ("PERSON", "Manfred Weichel"), ("EMAIL_ADDRESS", "mw@example.org")]
