@@ -75,6 +75,7 @@ DEFAULT_SERVICE_ACCOUNTS: Final = frozenset({
     # Windows built-ins and profile folders
     "public", "default", "default user", "all users", "defaultapppool", "system",
     "localsystem", "localservice", "networkservice", "shared", "iusr", "iis_iusrs", "krbtgt",
+    "network", "local", "network service", "local service", "anonymous logon",
     "wdagutilityaccount", "defaultaccount", "defaultuser0", "dnsupdateproxy",
     # Windows built-in groups (event 4799 names a group in TargetUserName)
     "administrators", "users", "guests", "dnsadmins", "replicator",
@@ -130,7 +131,8 @@ _DISPLAY_NAME: Final = (
     r"|[^\W\d][\w.-]{0,63}(?<![.-]))"
 )
 _SAP_NAME: Final = r"(?P<v>[A-Z][A-Z0-9_.-]{1,11}(?<![.-]))"
-_END: Final = r"(?![\w-])"
+# (nor a Windows computer account: WS01$ in a logon event names a machine)
+_END: Final = r"(?![\w$-])"
 # Commands whose -u / -U flag names a user; a bare -u elsewhere (git push -u,
 # python -u, sort -u) means something else.
 _USER_COMMANDS: Final = re.compile(
@@ -389,9 +391,8 @@ _SHAPES: Final = (
         rf"(?i:\b[A-Z]:(?:\\\\|\\|/)(?:Users|Documents and Settings)(?:\\\\|\\|/)){_NAME}{_END}",
         FLAGS), 0.85, strong=True, caseless=True, anchors=_HOME),
     # jsilva@srv01:~$, [jsilva@srv01 ~]$, ssh jsilva@10.0.0.5, scp f jsilva@host:/tmp
-    # (not a URL's password: http://user:pass@host)
     _Shape("user@host", regex.compile(
-        rf"(?<![\w.%+/@-])(?<!://[^\s/@:]{{1,64}}:){_NAME}@(?P<host>[A-Za-z][\w-]*(?:\.[\w-]+)*"
+        rf"(?<![\w.%+/@-]){_NAME}@(?P<host>[A-Za-z][\w-]*(?:\.[\w-]+)*"
         rf"|[0-9]{{1,3}}(?:\.[0-9]{{1,3}}){{3}})(?=[:\s\]~]|$)", FLAGS), 0.7, _host_is_plausible,
         anchors=frozenset({"at"})),
 )
@@ -724,6 +725,10 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
         results = raw_recognizer_results
         if context:
             results = self._member_as_data(text, results, context[-1])
+            if not ContextWords.in_labels(self.context_words, context):
+                # A key that lifts the recognizer only as a user key read as data
+                # (TargetUserName) lends no score: the text of the line does not.
+                context = None
         return super().enhance_using_context(text, results, other_raw_recognizer_results,
                                              nlp_artifacts, context)
 

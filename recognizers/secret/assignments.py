@@ -28,6 +28,7 @@ from recognizers.secret.common import (
 )
 from recognizers.secret.filters import (
     DIGITS_ONLY,
+    PROSE_WORD,
     WORDY,
     chave_is_other,
     high_entropy,
@@ -179,8 +180,7 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[Value, str] |
     if separator is None or separator.end() == position:
         # A key of a few words (Portuguese puts them after): "senha do cofre: X".
         phrase = _PHRASE_KEY.match(text, position, min(size, position + 64))
-        if phrase is not None and phrase.end() < size and _phrase_names_other(
-                text[key_start:key_end], phrase.group()):
+        if phrase is not None and phrase.end() < size and _phrase_names_other(phrase.group()):
             return None
         if phrase is not None and phrase.end() < size:
             value = _unquoted(text, phrase.end())
@@ -226,19 +226,31 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[Value, str] |
     return (value, "inline") if value else None
 
 
-#: Words that put a Portuguese key's qualifiers after it: "senha do usuário", "token de
-#: acesso" name the secret first.
-_QUALIFIER_AFTER: Final = frozenset({"de", "do", "da", "dos", "das", "para", "no", "na"})
+#: The last word of a key of a few words that names an attribute of the secret, not the
+#: secret ("Signature Algorithm: sha256WithRSAEncryption", "Token Type: Bearer",
+#: "Password Last Changed: 2024-01-01").  Not its owner: "Password for server: x",
+#: "Senha email: x" give a password.
+_PHRASE_ATTRIBUTES: Final = frozenset({
+    "algorithm", "alg", "type", "tipo", "length", "len", "policy", "expiry", "expires",
+    "expiration", "ttl", "timeout", "enabled", "required", "hint", "label", "field", "prompt",
+    "reset", "changed", "format", "mode", "scope", "scopes", "version", "size", "bits",
+    "rotation", "validity", "lifetime", "duration", "status", "level", "fingerprint",
+    "checksum", "digest", "strength", "age", "count", "attempts", "usage", "encoding",
+    "method", "provider", "issuer", "audience", "flow", "grant", "kind",
+})
 
 
-def _phrase_names_other(key: str, phrase: str) -> bool:
-    """Whether the words after a key name something about the secret rather than the
-    secret: in English the last word of a phrase decides, as a key's last segment does
-    ("Signature Algorithm: sha256WithRSAEncryption", "Token Type: Bearer")."""
-    words = phrase.replace(":", " ").split()
-    if not words or words[0].lower() in _QUALIFIER_AFTER:
-        return False
-    return key_class("_".join([key, *words])) is None
+def _phrase_names_other(phrase: str) -> bool:
+    """Whether the words after a key name an attribute of the secret rather than the
+    secret: its last word is one (:data:`_PHRASE_ATTRIBUTES`) and the first is no
+    preposition (which would put the secret's owner after it)."""
+    words = phrase.replace(":", " ").lower().split()
+    return bool(words) and words[-1] in _PHRASE_ATTRIBUTES and words[0] not in _PREPOSITIONS
+
+
+#: Words that put a key's owner after it: "password for server", "senha do usuário".
+_PREPOSITIONS: Final = frozenset({"for", "of", "to", "on", "at", "in", "de", "do", "da", "dos",
+                                  "das", "para", "no", "na", "em", "pro", "pra"})
 
 
 _BLANKS: Final = re.compile(r"[ \t]{1,32}")
@@ -400,7 +412,7 @@ def _verdict(key: str, value: str) -> tuple[Kind, float] | None:
     line).  The values stay in this process's memory only, like the text being redacted
     (as the check digits' cache does: recognizers.checksums)."""
     kind = key_class(key)
-    if kind is None or placeholder(value):
+    if kind is None or placeholder(value) or PROSE_WORD.fullmatch(value.strip()):
         return None
     if _IDENTIFIER.fullmatch(value) and key_class(value) in ("password", "secret", "aws"):
         return None  # a variable named after the secret: password=db_password

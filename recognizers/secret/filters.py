@@ -26,28 +26,33 @@ PLACEHOLDER: Final = re.compile(
     | <[^<>]*> | \[[^\[\]]*\] | \([^()]*\)   # <password>, [SECRET], (hidden)
     | (?:none|null|nil|true|false|yes|no|sim|n[aã]o|on|off|undefined|empty|required
        |optional|redacted|masked|hidden|removed|omitted|filtered|protected|secret|secrets
-       |password|passwd|pass|pwd|senha|token|string|str|int|bytes|any|object|text|value|default
+       |password|passwd|senha|token|string|str|int|bytes|any|object|text|value|default
        |example|exemplo|placeholder|dummy|changeit
        |test|teste|foo|bar|baz|qux|na|n/a|tbd|todo|fixme|unset|not[_\- ]set
        |(?:your|sua|seu|my|minha|meu)[_\-][\w\-]* | [\w\-]*[_\-](?:here|aqui)
        |await|new|this|self|function|lambda|yield|return|typeof|nullptr|undef|values
        |expired|expirad[oa]|invalid|inv[aá]lid[oa]|incorret[oa]|wrong|errad[oa]|required
        |obrigat[oó]ri[oa]|missing|ausente|valid|v[aá]lid[oa]|ok|valor|changed|alterad[oa]
-       |reset|redefinid[oa]|enviad[oa]|sent|accepted|aceit[oa]|rejected|rejeitad[oa]|yes|set
-       # a change list's status (gnutls NEWS: "gnutls_psk_set_client_credentials2: Added")
-       |added|adicionad[oa]s?|deprecated|obsolete|obsolet[oa]|descontinuad[oa]|modified
-       |modificad[oa]|updated|atualizad[oa]|renamed|renomead[oa]|introduced|unchanged
-       |fixed|corrigid[oa]|moved|replaced|substitu[ií]d[oa]|deleted|exclu[ií]d[oa]
-       |removid[oa]|unsupported|supported|experimental
-       # what a flag is called in prose ("the --password option is not given")
-       |options?|op[cç][aã]o|op[cç][oõ]es|flags?|arguments?|argumentos?|parameters?
-       |par[aâ]metros?|switch|switches|fields?|campos?|variables?|vari[aá]vel|settings?
-       # a word of a sentence ("--password for PKCS #12", "even if --password was")
-       |and|the|for|was|were|are|from|with|that|this|its|but|not|can|may|will|when|then
-       |into|onto|has|have|had|does|did|also|only|than|which|what|there|here
-       |que|para|com|por|uma|foi|ser|pelo|pela|como|mais|mas|quando|onde|sem|seu|sua)
+       |reset|redefinid[oa]|enviad[oa]|sent|accepted|aceit[oa]|rejected|rejeitad[oa]|yes|set)
     | \([^()]*                                # cut at a blank: (sensitive value)
     | [A-Za-z_][A-Za-z0-9_.]*[\[(].*          # code: os.environ["X"], jwt.encode(p, …
+    """)
+#: Words that stand after a key in prose, not as its value: a change list's status
+#: (gnutls NEWS: "gnutls_psk_set_client_credentials2: Added"), what a flag is called
+#: ("the --password option is not given"), a word of the sentence ("--password for
+#: PKCS #12", "even if --password was").  Asked of a key's value only: in a URL's
+#: password place (scheme://user:for@host) such a word is the password.
+PROSE_WORD: Final = re.compile(
+    r"""(?ix)
+    added|adicionad[oa]s?|deprecated|obsolete|obsolet[oa]|descontinuad[oa]|modified
+    |modificad[oa]|updated|atualizad[oa]|renamed|renomead[oa]|introduced|unchanged
+    |fixed|corrigid[oa]|moved|replaced|substitu[ií]d[oa]|deleted|exclu[ií]d[oa]
+    |removid[oa]|unsupported|supported|experimental
+    |options?|op[cç][aã]o|op[cç][oõ]es|flags?|arguments?|argumentos?|parameters?
+    |par[aâ]metros?|switch|switches|fields?|campos?|variables?|vari[aá]vel|settings?
+    |and|the|for|was|were|are|from|with|that|this|its|but|not|can|may|will|when|then
+    |into|onto|has|have|had|does|did|also|only|than|which|what|there|here
+    |que|para|com|por|uma|foi|ser|pelo|pela|como|mais|mas|quando|onde|sem|seu|sua
     """)
 #: A reference in code: ``self.password``, ``process.env.TOKEN``, ``args.token``,
 #: ``settings.SECRET_KEY`` (an attribute chain whose last name names a secret; a dotted

@@ -5,12 +5,12 @@ prefilter's triggers.  The only module of the package that imports Presidio."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Final
 
 from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult
 
-from recognizers._text import longest_first
+from recognizers._text import ContextWords, longest_first
 from recognizers.base import CONTEXT_DISTANCE_KEY
 from recognizers.secret.assignments import ACCEPT_SLACK, assignment, keyed_kind
 from recognizers.secret.commands import MAX_COMMAND_VALUE, may_hold_command_password
@@ -39,6 +39,24 @@ if TYPE_CHECKING:
 MARGIN: Final = MANIFEST_REACH + 256
 
 
+class _SecretLabels(ContextWords):
+    """SECRET's label words; a label that is a secret's key by its segments
+    (``MasterUserPassword``, ``dbPassword``: one token to the words) counts too, so that
+    the engine passes every label enhance_using_context reads, with or without the
+    prefilter."""
+
+    __slots__ = ()
+
+    def in_labels(self, labels: Iterable[str]) -> bool:
+        labels = tuple(labels)
+        return super().in_labels(labels) or any(
+            key_class(label) in _WHOLE_VALUE_KINDS for label in labels)
+
+
+#: The classes of keys whose JSON values enhance_using_context takes whole.
+_WHOLE_VALUE_KINDS: Final = ("password", "secret", "aws")
+
+
 class SecretRecognizer(EntityRecognizer):
     """Keys, tokens and passwords (entity SECRET); see the package docstring."""
 
@@ -46,12 +64,11 @@ class SecretRecognizer(EntityRecognizer):
     ENTITY: Final = ENTITY
 
     def __init__(self, supported_language: str = "pt", name: str | None = None) -> None:
-        from recognizers._text import ContextWords
-
         super().__init__(supported_entities=[ENTITY], supported_language=supported_language,
                          name=name or self.NAME)
-        #: Labels holding one of these words make the engine pass them (see _lifted_by).
-        self.context_words = ContextWords(LABEL_WORDS)
+        #: Labels holding one of these words, or naming a secret's key, make the engine
+        #: pass them (see _lifted_by).
+        self.context_words = _SecretLabels(LABEL_WORDS)
 
     #: The engine hands this recognizer the labels of a JSON value (its keys) even when
     #: its text held nothing (see enhance_using_context).
@@ -79,7 +96,7 @@ class SecretRecognizer(EntityRecognizer):
         label = context[-1]
         kind = key_class(label)
         prefix = f"{label[:LABEL_PREFIX_CHARS]}: "
-        if kind not in ("password", "secret", "aws") or not text.startswith(prefix):
+        if kind not in _WHOLE_VALUE_KINDS or not text.startswith(prefix):
             return raw_recognizer_results
         start, end = len(prefix), len(text.rstrip())
         while start < end and text[start] in " \t\r\n":

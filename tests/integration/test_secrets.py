@@ -350,7 +350,6 @@ NOT_SECRETS = [
     "  * d/upstream/signing-key.asc: re-export key without extra signatures",
     '        "passwd:" and "group:" lines in /etc/nsswitch.conf.',
     "    Signature Algorithm: sha256WithRSAEncryption\n    Token Type: Bearer",
-    "Added support for HTTP Basic authentication using ``http://user:pass@host``",
 ]
 
 #: What the look-alikes above must not cost: the same shapes holding a secret.
@@ -361,6 +360,17 @@ STILL_SECRETS = [
     ("senha do usuário: Zq8Kx7Lm2024", "Zq8Kx7Lm2024"),
     ("password: Added2024", "Added2024"),
     ("http://bob:Zq8Kx7Lm2024@h.example.com/", "Zq8Kx7Lm2024"),
+    # A key of a few words naming the secret's owner, not an attribute of it.
+    ("Password for server: Zq8Kx7Lm2024", "Zq8Kx7Lm2024"),
+    ("Password for user: Zq8Kx7Lm2024", "Zq8Kx7Lm2024"),
+    ("Senha email: Zq8Kx7Lm2024", "Zq8Kx7Lm2024"),
+    ("Senha usuario: Zq8Kx7Lm2024", "Zq8Kx7Lm2024"),
+    ("Password Used: Zq8Kx7Lm2024", "Zq8Kx7Lm2024"),
+    ("Token for service: Zq8Kx7Lm2024", "Zq8Kx7Lm2024"),
+    # A word of prose in a URL's password place is the password.
+    ("DATABASE_URL=postgres://app:pass@db.internal.example.com:5432/app", "pass"),
+    ("git clone https://jsilva:for@git.example.com/repo.git", "for"),
+    ("mongodb://admin:option@localhost:27017/db", "option"),
 ]
 
 
@@ -735,3 +745,15 @@ def test_batch_covers_a_key_cut_by_a_block_boundary(tmp_path: Path,
     assert out.count("[SECRET]") == 2  # one per block: the cut fell inside the key
     for line in key.splitlines():
         assert line not in out
+
+
+@pytest.mark.parametrize("prefilter", [False, "re", "hyperscan"])
+def test_a_json_key_naming_a_secret_by_its_segments_lifts_with_any_prefilter(
+        prefilter: str | bool) -> None:
+    # The label "MasterUserPassword" holds no label word as a token; enhance_using_context
+    # reads it by its segments, so the prefiltered engine must hand it over too.
+    engine = Redactor(Settings(), prefilter=prefilter)
+    engine.prefilter_min_chars = 0
+    document = {"MasterUserPassword": "mypassword", "n": {"dbPassword": "hunter2x"}}
+    assert engine.redact_json(document).value == {
+        "MasterUserPassword": "[SECRET]", "n": {"dbPassword": "[SECRET]"}}

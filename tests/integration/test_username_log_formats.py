@@ -194,6 +194,12 @@ DATA_MEMBERS = [
     {"user": "-", "remote_user": ""},
     {"user": "u_6e07ac5fed", "session": "x"},
     {"remote_user": "jsilva", "request": "GET /users/jsilva/ HTTP/1.1"},
+    # A person's name under a qualified key is the name's, as in the text; built-in
+    # accounts and computer accounts are no one's login.
+    {"TargetUserName": "Maria Silva"},
+    {"created_by": "João Pereira"},
+    {"TargetUserName": "NETWORK SERVICE", "SubjectUserName": "WS01$"},
+    {"TargetUserName": "LOCAL SERVICE"},
 ]
 
 
@@ -203,7 +209,7 @@ def test_a_json_member_under_a_user_key_is_read_as_its_line_reads_it(
     """The JSON path (hooks, JSON Lines) reads a member as "key: value"; its login is
     judged as the text of the line judges ``"key": "value"``, data that admits nothing
     but a login, and spread in the document as there."""
-    line = json.dumps(document)
+    line = json.dumps(document, ensure_ascii=False)
     as_text = json.loads(engine.redact(line).text)
     assert engine.redact_json(document).value == as_text
     for prefilter in (False, "re"):
@@ -220,3 +226,10 @@ def test_the_data_reading_of_json_members_finds_what_the_log_reading_missed(
                            "DB_USER": "[USERNAME]", "msg": "[USERNAME]"}
     # The same words in a log line's "key: value" stay: no JSON member there.
     assert usernames(engine, "login: Disconnected\nuser: clima") == []
+
+
+def test_built_in_and_computer_accounts_of_logon_events_are_no_logins(engine: Redactor) -> None:
+    found = engine.redact_json({"TargetUserName": "NETWORK SERVICE", "SubjectUserName": "WS01$",
+                                "TargetDomainName": "NT AUTHORITY"})
+    assert found.findings == ()
+    assert usernames(engine, '<Data Name="SubjectUserName">WS01$</Data> user=WS02$') == []

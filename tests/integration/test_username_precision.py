@@ -98,9 +98,3 @@ def test_the_verdicts_remembered_follow_the_allowlist() -> None:
     assert found("user=metabase") == []
     assert found("user=jsilva") == ["jsilva"]
 
-
-def test_a_urls_password_is_no_login_of_user_at_host(engine: Redactor) -> None:
-    """In ``scheme://user:password@host`` the part before the ``@`` is the password (the
-    SECRET rules judge it); ``ssh jsilva@srv01`` keeps its login."""
-    text = "use http://bob:pwd@h.example.com/ or https://user:senha@host, then ssh jsilva@srv01"
-    assert usernames(engine, text) == ["jsilva"]
