@@ -927,6 +927,10 @@ _TITLE_AFTER: Final = re.compile(r"\.[ \t]{1,8}\S|[ \t]{1,4}[A-ZÀ-Ý][a-zà-ÿ]
 #: dotted number (``10.0.0.1-10.0.0.9`` and ``192.168.1.1-254`` are address ranges).
 _PACKAGE_REVISION: Final = re.compile(
     r"-(?:[0-9]{1,2}|[0-9]+[A-Za-z+~][\w.+~]*)(?![A-Za-z0-9]|\.[0-9])")
+#: The rest of a Debian changelog's heading after a native package's version:
+#: ``base-passwd (3.5.52.1) unstable; urgency=medium``.
+_CHANGELOG_HEADER: Final = re.compile(r"\)[ \t]+[a-z][\w.+/-]*(?:[ \t]+[a-z][\w.+/-]*){0,4};"
+                                      r"[ \t]*urgency=")
 #: How far back the checks of :func:`not_a_host` read (the prefilter's margin is wider).
 _HOST_LOOKBACK: Final = 24
 _PREFIX_LENGTH: Final = re.compile(r"/([0-9]{1,3})(?![0-9])")
@@ -986,7 +990,7 @@ def not_a_host(text: str, start: int, end: int) -> bool:
             return True  # x.y.z.0 names a network, x.y.z.255 its broadcast address
         if value >> 24 == 0:
             return True  # 0.0.0.0/8, "this network" (RFC 1122): no host's address
-        if _PACKAGE_REVISION.match(text, end):
+        if _PACKAGE_REVISION.match(text, end) or _CHANGELOG_HEADER.match(text, end):
             return True  # a package's version: alsa-lib (1.2.5.1-2), xft_2.1.8.2-5_all.deb
         zeros = ~value & 0xFFFFFFFF
         if written.startswith("255.") and zeros & (zeros + 1) == 0:

@@ -33,6 +33,7 @@ def found(engine: Redactor, text: str) -> list[tuple[str, str]]:
     "upgrade foo 4.3.2.1-0ubuntu1 and bar 4.3.2.7-3+deb12u8",
     # 0.0.0.0/8 is "this network": p11-kit (0.23.18.1-2) and no host.
     "version 0.23.18.1 and 0.5.7.1",
+    "base-passwd (3.5.26.1) frozen unstable; urgency=high",
 ])
 def test_addresses_that_name_no_host(engine: Redactor, text: str) -> None:
     assert [v for e, v in found(engine, text) if e == "IP_ADDRESS"] == []
