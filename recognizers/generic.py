@@ -922,15 +922,44 @@ _VERSION_BEFORE: Final = re.compile(
     r"|(?i:se[cç][aã]o|section|cap[ií]tulo|chapter)[ \t]*\r?\n[ \t]*))\Z")
 #: A heading's section number: at a line's start, followed by a title ("3.11.3.3 Configurando").
 _TITLE_AFTER: Final = re.compile(r"\.[ \t]{1,8}\S|[ \t]{1,4}[A-ZÀ-Ý][a-zà-ÿ]")
-#: A Debian package revision after a four-part version (``1.2.5.1-2``, ``-0ubuntu1``,
-#: ``-3+deb12u8``): one or two digits, or digits and more, then no letter, digit or
-#: dotted number (``10.0.0.1-10.0.0.9`` and ``192.168.1.1-254`` are address ranges).
-_PACKAGE_REVISION: Final = re.compile(
-    r"-(?:[0-9]{1,2}|[0-9]+[A-Za-z+~][\w.+~]*)(?![A-Za-z0-9]|\.[0-9])")
-#: The rest of a Debian changelog's heading after a native package's version:
-#: ``base-passwd (3.5.52.1) unstable; urgency=medium``.
-_CHANGELOG_HEADER: Final = re.compile(r"\)[ \t]+[a-z][\w.+/-]*(?:[ \t]+[a-z][\w.+/-]*){0,4};"
-                                      r"[ \t]*urgency=")
+#: A Debian or Ubuntu revision after a four-part version, by its marks: ``-0ubuntu1``,
+#: ``-2build1``, ``-3+deb12u8``, ``-1~bpo11+1``, ``-1+b2`` (at most 13 characters: the
+#: IPv4 trigger's window reads 16 past the address).
+_DISTRO_REVISION: Final = re.compile(r"-[0-9]{1,3}(?:ubuntu|build|\+deb[0-9]|~bpo|~deb|\+b[0-9])")
+#: A plain revision (``-2``, an NMU's ``-0.1``) and the character after it.
+_PLAIN_REVISION: Final = re.compile(r"-[0-9]{1,3}(?:\.[0-9]{1,3})?(?![0-9]|\.[0-9])(.?)")
+#: What stands before a version in a package's dependency (``libxft-dev <= 2.1.8.2-5``)
+#: or in dpkg's log after the package and its architecture (``alsa-topology-conf:all
+#: <none> 1.2.5.1-2``, ``libfoo:amd64 1.2.3.4-1 1.2.3.5-1``).
+_PACKAGE_BEFORE: Final = re.compile(
+    r"(?:[<>]=|<<|>>|\(=|=)[ \t]?\Z|:(?:all|amd64|arm64|armhf|armel|i386|ppc64el|s390x"
+    r"|riscv64|mips64el)[ \t]+(?:<none>[ \t]+|[0-9][\w.:+~-]{0,20}[ \t]+)?\Z")
+
+
+_EPOCH: Final = re.compile(r"(?<![0-9:])[0-9]{1,2}:\Z")
+
+
+def _package_version(text: str, before: str, end: int) -> bool:
+    """Whether the dotted quad ending at ``end`` (``before`` the text before it) is a
+    package's version with its revision: one of Debian's or Ubuntu's marks, or a plain
+    revision inside parentheses (``alsa-lib (1.2.5.1-1)``, dpkg's ``Unpacking x
+    (1.2.5.1-2)``), between the underscores of a package file
+    (``x_1.2.5.1-2_all.deb``), after a dependency's operator or after dpkg's package
+    and architecture.  Address ranges (``192.0.2.1-10``, ``10.0.0.1-10.0.0.9``) are
+    none of these."""
+    if _DISTRO_REVISION.match(text, end):
+        return True
+    plain = _PLAIN_REVISION.match(text, end)
+    if plain is None:
+        return False
+    after = plain.group(1)
+    epoch = _EPOCH.search(before)
+    if epoch is not None:
+        before = before[:epoch.start()]  # libxfixes (1:3.0.1.2-5)
+    return (before.endswith("(") and after == ")") or (before.endswith("_") and after == "_") \
+        or _PACKAGE_BEFORE.search(before) is not None
+
+
 #: How far back the checks of :func:`not_a_host` read (the prefilter's margin is wider).
 _HOST_LOOKBACK: Final = 24
 _PREFIX_LENGTH: Final = re.compile(r"/([0-9]{1,3})(?![0-9])")
@@ -990,12 +1019,12 @@ def not_a_host(text: str, start: int, end: int) -> bool:
             return True  # x.y.z.0 names a network, x.y.z.255 its broadcast address
         if value >> 24 == 0:
             return True  # 0.0.0.0/8, "this network" (RFC 1122): no host's address
-        if _PACKAGE_REVISION.match(text, end) or _CHANGELOG_HEADER.match(text, end):
-            return True  # a package's version: alsa-lib (1.2.5.1-2), xft_2.1.8.2-5_all.deb
         zeros = ~value & 0xFFFFFFFF
         if written.startswith("255.") and zeros & (zeros + 1) == 0:
             return True  # a netmask: ones, then zeros
         before = text[max(0, start - _HOST_LOOKBACK):start]
+        if text.startswith("-", end) and _package_version(text, before, end):
+            return True  # alsa-lib (1.2.5.1-2), x_1.2.5.1-2_all.deb, foo 4.3.2.1-0ubuntu1
         if _may_end_version_words(before) and _VERSION_BEFORE.search(before):
             return True
         newline = before.rfind("\n")

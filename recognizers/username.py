@@ -75,7 +75,7 @@ DEFAULT_SERVICE_ACCOUNTS: Final = frozenset({
     # Windows built-ins and profile folders
     "public", "default", "default user", "all users", "defaultapppool", "system",
     "localsystem", "localservice", "networkservice", "shared", "iusr", "iis_iusrs", "krbtgt",
-    "network", "local", "network service", "local service", "anonymous logon",
+    "network service", "local service", "anonymous logon",
     "wdagutilityaccount", "defaultaccount", "defaultuser0", "dnsupdateproxy",
     # Windows built-in groups (event 4799 names a group in TargetUserName)
     "administrators", "users", "guests", "dnsadmins", "replicator",
@@ -131,8 +131,10 @@ _DISPLAY_NAME: Final = (
     r"|[^\W\d][\w.-]{0,63}(?<![.-]))"
 )
 _SAP_NAME: Final = r"(?P<v>[A-Z][A-Z0-9_.-]{1,11}(?<![.-]))"
-# (nor a Windows computer account: WS01$ in a logon event names a machine)
-_END: Final = r"(?![\w$-])"
+_END: Final = r"(?![\w-])"
+# A key's value ends so too, and a Windows computer account (WS01$, as a logon event's
+# data names a machine) is none; a prompt's /home/jsilva$ keeps its name.
+_VALUE_END: Final = r"(?![\w$-])"
 # Commands whose -u / -U flag names a user; a bare -u elsewhere (git push -u,
 # python -u, sort -u) means something else.
 _USER_COMMANDS: Final = re.compile(
@@ -147,12 +149,15 @@ _COMMAND_REACH: Final = 200
 _NON_USER_HOSTS: Final = frozenset({
     "latest", "next", "beta", "alpha", "canary", "rc", "stable", "dev", "main", "master",
     "head", "edge", "nightly", "lts",
-    # A symbol's version (Debian symbols files: LZ4_attach_dictionary@Base) and roff's
-    # renamed requests and macros (.rn wh wh@old, .als bp@orig bp, .de sgr@dummy).
-    "base", "orig", "old", "dummy",
 })
-#: A symbol's version after its name: memcpy@GLIBC_2.14, __cxa_throw@CXXABI_1.3.
-_SYMBOL_VERSION: Final = re.compile(r"[A-Z][A-Z0-9]*_[0-9][0-9.]*")
+#: A symbol's version after its name: LZ4_attach_dictionary@Base in a Debian symbols
+#: file, memcpy@GLIBC_2.14, __cxa_throw@CXXABI_1.3.
+_SYMBOL_VERSION: Final = re.compile(r"Base|[A-Z][A-Z0-9]*_[0-9]+\.[0-9][0-9.]*")
+#: roff's renamed requests and macros (.rn wh wh@old, .als bp@orig bp, .de sgr@dummy),
+#: on a line that starts with roff's control character.
+_ROFF_HOSTS: Final = frozenset({"old", "orig", "dummy", "new", "saved"})
+_ROFF_LINE: Final = re.compile(r"[ \t]*[.'][ \t]*[a-z]")
+_ROFF_REACH: Final = 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +205,9 @@ def _value_stands_alone(text: str, match: regex.Match[str]) -> bool:
     following = text[end:end + 1]
     if following == "=":
         return False
+    if following == " " and text[end + 1:end + 8].casefold() == "service" \
+            and f"{match.group('v')} service".casefold() in DEFAULT_SERVICE_ACCOUNTS:
+        return False  # Windows' built-in NETWORK SERVICE and LOCAL SERVICE
     if following == "@":
         # A domain name before an "@" is part of an encoded address (VERP), no login:
         # spread, it would take every mention of the domain.  Another value is a login
@@ -274,10 +282,19 @@ def _as_data(separator: str) -> bool:
 
 
 def _host_is_plausible(text: str, match: regex.Match[str]) -> bool:
-    """Not a tag (``npm i x@latest``), nor a role or list address (``bug-grep@gnu.org``)."""
+    """Not a tag (``npm i x@latest``), a symbol's version (``x@Base``, ``x@GLIBC_2.14``),
+    a roff macro's other name (``.rn wh wh@old``), nor a role or list address
+    (``bug-grep@gnu.org``)."""
     host = match.group("host")
-    return fold(host) not in _NON_USER_HOSTS and _SYMBOL_VERSION.fullmatch(host) is None \
-        and not not_a_person_address(f"{match.group('v')}@{match.group('host')}")
+    if fold(host) in _NON_USER_HOSTS or _SYMBOL_VERSION.fullmatch(host) is not None:
+        return False
+    if host in _ROFF_HOSTS:
+        # (read back a few characters only: the prefilter's margin holds them)
+        start = match.start()
+        line = text.rfind("\n", max(0, start - _ROFF_REACH), start) + 1
+        if (line > 0 or start <= _ROFF_REACH) and _ROFF_LINE.match(text, line, start):
+            return False
+    return not not_a_person_address(f"{match.group('v')}@{host}")
 
 
 #: What may follow "user" in a user key: user_name, userId, user.login.
@@ -312,12 +329,12 @@ _HOME: Final = frozenset({"home path"})
 _SHAPES: Final = (
     # user=jsilva, usuário: jsilva, "login": "jsilva", BNAME = JSILVA
     _Shape("key/value", regex.compile(
-        rf"(?i:\b(?P<key>{_KEYS})\b)(?P<sep>{_SEPARATOR}){_DISPLAY_NAME}{_END}",
+        rf"(?i:\b(?P<key>{_KEYS})\b)(?P<sep>{_SEPARATOR}){_DISPLAY_NAME}{_VALUE_END}",
         FLAGS), 0.85, _value_stands_alone, strong=None, anchors=_KEY),
     # remote_user=jsilva, "targetUserName": "jsilva" (one pattern with the above was
     # several times slower: a qualifier tried at every word)
     _Shape("key/value", regex.compile(
-        rf"{_QUALIFIED_KEY}(?P<sep>{_SEPARATOR}){_DISPLAY_NAME}{_END}",
+        rf"{_QUALIFIED_KEY}(?P<sep>{_SEPARATOR}){_DISPLAY_NAME}{_VALUE_END}",
         FLAGS), 0.85, _strong_separator, strong=None, anchors=_KEY),
     # <Data Name="TargetUserName">jsilva</Data>
     _Shape("xml name/value", regex.compile(

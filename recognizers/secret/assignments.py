@@ -180,7 +180,8 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[Value, str] |
     if separator is None or separator.end() == position:
         # A key of a few words (Portuguese puts them after): "senha do cofre: X".
         phrase = _PHRASE_KEY.match(text, position, min(size, position + 64))
-        if phrase is not None and phrase.end() < size and _phrase_names_other(phrase.group()):
+        if phrase is not None and phrase.end() < size and _phrase_names_other(
+                text[key_start:key_end], phrase.group()):
             return None
         if phrase is not None and phrase.end() < size:
             value = _unquoted(text, phrase.end())
@@ -226,26 +227,26 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[Value, str] |
     return (value, "inline") if value else None
 
 
-#: The last word of a key of a few words that names an attribute of the secret, not the
-#: secret ("Signature Algorithm: sha256WithRSAEncryption", "Token Type: Bearer",
-#: "Password Last Changed: 2024-01-01").  Not its owner: "Password for server: x",
-#: "Senha email: x" give a password.
-_PHRASE_ATTRIBUTES: Final = frozenset({
-    "algorithm", "alg", "type", "tipo", "length", "len", "policy", "expiry", "expires",
-    "expiration", "ttl", "timeout", "enabled", "required", "hint", "label", "field", "prompt",
-    "reset", "changed", "format", "mode", "scope", "scopes", "version", "size", "bits",
-    "rotation", "validity", "lifetime", "duration", "status", "level", "fingerprint",
-    "checksum", "digest", "strength", "age", "count", "attempts", "usage", "encoding",
-    "method", "provider", "issuer", "audience", "flow", "grant", "kind",
+#: Last words of a key of a few words that name the secret's owner, though a key's
+#: last segment would say it holds something else ("Password for server: x", "Senha
+#: email: x", "Token acesso: x", "Password Used: x").
+_PHRASE_OWNERS: Final = frozenset({
+    "server", "host", "user", "username", "usuario", "login", "email", "service", "endpoint",
+    "vault", "store", "keystore", "truststore", "storage", "mount", "acesso", "url", "uri",
+    "used",
 })
 
 
-def _phrase_names_other(phrase: str) -> bool:
-    """Whether the words after a key name an attribute of the secret rather than the
-    secret: its last word is one (:data:`_PHRASE_ATTRIBUTES`) and the first is no
-    preposition (which would put the secret's owner after it)."""
+def _phrase_names_other(key: str, phrase: str) -> bool:
+    """Whether the words after a key name something about the secret rather than the
+    secret, as a key's last segment does ("Signature Algorithm: sha256WithRSAEncryption",
+    "Token Type: Bearer", "Secret Name: prod/db", "Token ID: 7f3c"): the last word is
+    such a segment and no owner (:data:`_PHRASE_OWNERS`), and the first is no
+    preposition (which puts the owner after it: "senha do usuário")."""
     words = phrase.replace(":", " ").lower().split()
-    return bool(words) and words[-1] in _PHRASE_ATTRIBUTES and words[0] not in _PREPOSITIONS
+    if not words or words[0] in _PREPOSITIONS or words[-1] in _PHRASE_OWNERS:
+        return False
+    return key_class("_".join([key, *words])) is None
 
 
 #: Words that put a key's owner after it: "password for server", "senha do usuário".

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from recognizers.secret.common import KEYED_SCORE, Hit
-from recognizers.secret.filters import placeholder
+from recognizers.secret.filters import PROSE_WORD, placeholder
 from recognizers.secret.kinds import PASSWORD_ASSIGNMENT
 
 #: The longest password of a command line (``mysql -p…``, ``IDENTIFIED BY '…'``).
@@ -125,7 +125,9 @@ def command_passwords(text: str) -> Iterator[Hit]:
     for pattern, words in _PATTERN_WORDS:
         for match in _matches_at(pattern, words, text):
             start, end = _unquote(text, *match.span(1))
-            if end > start and not placeholder(text[start:end]):
+            if end > start and not placeholder(text[start:end]) \
+                    and not PROSE_WORD.fullmatch(text[start:end]):
+                # (prose about the flag: "sshpass -p option is unsafe")
                 yield Hit(start, end, PASSWORD_ASSIGNMENT, KEYED_SCORE)
     if _IDENTIFIED_WORD.search(text) is None:
         return

@@ -30,10 +30,12 @@ def found(engine: Redactor, text: str) -> list[tuple[str, str]]:
     "Unpacking alsa-topology-conf (1.2.5.1-2) ...\nalsa-lib (1.2.5.1-1) unstable",
     "Preparing to unpack .../021-alsa-topology-conf_1.2.5.1-2_all.deb ...",
     "conflict with libxft-dev <= 2.1.8.2-5. Thanks\nlibxfixes (1:3.0.1.2-5) UNRELEASED",
-    "upgrade foo 4.3.2.1-0ubuntu1 and bar 4.3.2.7-3+deb12u8",
+    "upgrade foo 4.3.2.1-0ubuntu1 and bar 4.3.2.7-3+deb12u8 and baz 4.3.2.9-1~bpo11+1",
+    "2025-06-24 14:37:47 status half-installed alsa-topology-conf:all 1.2.5.1-2",
+    "2025-06-24 14:37:47 upgrade libfoo:amd64 1.2.3.4-1 1.2.3.5-1",
+    "Depends: libasound2 (>= 1.2.5.1-1), libfoo (= 1.2.3.7-2)",
     # 0.0.0.0/8 is "this network": p11-kit (0.23.18.1-2) and no host.
     "version 0.23.18.1 and 0.5.7.1",
-    "base-passwd (3.5.26.1) frozen unstable; urgency=high",
 ])
 def test_addresses_that_name_no_host(engine: Redactor, text: str) -> None:
     assert [v for e, v in found(engine, text) if e == "IP_ADDRESS"] == []
@@ -53,6 +55,11 @@ def test_addresses_that_name_no_host(engine: Redactor, text: str) -> None:
     ("range 10.0.0.1-10.0.0.9 ok", "10.0.0.1"),
     ("range 10.0.0.1-10.0.0.9 ok", "10.0.0.9"),
     ("nmap -sn 192.168.1.1-254", "192.168.1.1"),
+    ("nmap -sS 198.51.100.1-50", "198.51.100.1"),
+    ("DHCP range 192.0.2.1-10 assigned", "192.0.2.1"),
+    ("iptables -A INPUT -m iprange --src-range 203.0.113.5-9 -j DROP", "203.0.113.5"),
+    ("alias hosts: 192.0.2.10-15, 192.0.2.20", "192.0.2.10"),
+    ("Connection from 203.0.113.5-1 port 4422", "203.0.113.5"),
     ("client 203.0.113.9-51234 x", "203.0.113.9"),
 ])
 def test_host_addresses_are_still_found(engine: Redactor, text: str, address: str) -> None:
@@ -107,7 +114,7 @@ def test_an_acronym_is_spread_only_from_a_name_in_capitals(engine: Redactor) -> 
 @pytest.mark.parametrize("text", [
     "      - LZ4_attach_dictionary@Base\n      - LZ4_attach_HC_dictionary@Base",
     "memcpy@GLIBC_2.14 and __cxa_throw@CXXABI_1.3",
-    ".rn wh wh@old\n.als bp@orig bp\n.de sgr@dummy",
+    ".rn wh wh@old\n.als bp@orig bp\n.  de sgr@dummy",
     "This allows daemons outside user's session to use per-user PKCS#11 modules",
 ])
 def test_symbols_macros_and_adjectives_name_no_login(engine: Redactor, text: str) -> None:
@@ -121,3 +128,25 @@ def test_a_name_ends_before_the_address_written_after_it(engine: Redactor) -> No
     assert found(engine, text) == [
         ("PERSON", "Ralf Wildenhues"), ("EMAIL_ADDRESS", "Ralf.Wildenhues@example.org"),
         ("PERSON", "Manfred Weichel"), ("EMAIL_ADDRESS", "mw@example.org")]
+
+
+@pytest.mark.parametrize(("text", "login"), [
+    # Hosts named like roff's macros or a symbol's version, outside those files.
+    ("ssh jsilva@old", "jsilva"), ("[mfreitas@orig ~]$ ls", "mfreitas"),
+    ("ssh jsilva@SRV_01", "jsilva"), ("ssh pfreitas@base", "pfreitas"),
+    # A prompt's home folder before its "$"; a login after a key.
+    ("root@ctr:/home/jsilva$ ls", "jsilva"), ("Invalid user local from 203.0.113.9", "local"),
+])
+def test_logins_next_to_the_new_refusals_are_still_found(engine: Redactor, text: str,
+                                                         login: str) -> None:
+    assert ("USERNAME", login) in found(engine, text)
+
+
+@pytest.mark.parametrize("text", [
+    "TargetUserName: NETWORK SERVICE\nAccount Name:  WS01$",
+    "Secret Name: prod/db/main\nToken ID: 7f3c2a10-aaaa\nSecret Backend: vault-1",
+    "docker login -p options\nsshpass -p option is unsafe\nredis-cli -a for",
+])
+def test_accounts_resource_names_and_flag_prose_are_no_findings(engine: Redactor,
+                                                                text: str) -> None:
+    assert found(engine, text) == []
