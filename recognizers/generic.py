@@ -936,6 +936,9 @@ _PACKAGE_BEFORE: Final = re.compile(
     r"|riscv64|mips64el)[ \t]+(?:<none>[ \t]+|[0-9][\w.:+~-]{0,20}[ \t]+)?\Z")
 
 
+#: apt's history of an upgrade, before its new version: ``libasound2:amd64 (1.2.4.1-1,
+#: 1.2.5.1-2)``.
+_UPGRADE_BEFORE: Final = re.compile(r"\([0-9][\w.:+~-]{0,18},[ \t]?\Z")
 _EPOCH: Final = re.compile(r"(?<![0-9:])[0-9]{1,2}:\Z")
 
 
@@ -943,10 +946,10 @@ def _package_version(text: str, before: str, end: int) -> bool:
     """Whether the dotted quad ending at ``end`` (``before`` the text before it) is a
     package's version with its revision: one of Debian's or Ubuntu's marks, or a plain
     revision inside parentheses (``alsa-lib (1.2.5.1-1)``, dpkg's ``Unpacking x
-    (1.2.5.1-2)``), between the underscores of a package file
-    (``x_1.2.5.1-2_all.deb``), after a dependency's operator or after dpkg's package
-    and architecture.  Address ranges (``192.0.2.1-10``, ``10.0.0.1-10.0.0.9``) are
-    none of these."""
+    (1.2.5.1-2)``, apt's ``x:amd64 (1.2.5.1-2, automatic)`` and ``(old, new)``),
+    between the underscores of a package file (``x_1.2.5.1-2_all.deb``), after a
+    dependency's operator or after dpkg's package and architecture.  Address ranges
+    (``192.0.2.1-10``, ``10.0.0.1-10.0.0.9``) are none of these."""
     if _DISTRO_REVISION.match(text, end):
         return True
     plain = _PLAIN_REVISION.match(text, end)
@@ -956,7 +959,9 @@ def _package_version(text: str, before: str, end: int) -> bool:
     epoch = _EPOCH.search(before)
     if epoch is not None:
         before = before[:epoch.start()]  # libxfixes (1:3.0.1.2-5)
-    return (before.endswith("(") and after == ")") or (before.endswith("_") and after == "_") \
+    return (before.endswith("(") and after in "),") \
+        or (before.endswith("_") and after == "_") \
+        or (after == ")" and _UPGRADE_BEFORE.search(before) is not None) \
         or _PACKAGE_BEFORE.search(before) is not None
 
 

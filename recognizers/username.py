@@ -156,7 +156,7 @@ _SYMBOL_VERSION: Final = re.compile(r"Base|[A-Z][A-Z0-9]*_[0-9]+\.[0-9][0-9.]*")
 #: roff's renamed requests and macros (.rn wh wh@old, .als bp@orig bp, .de sgr@dummy),
 #: on a line that starts with roff's control character.
 _ROFF_HOSTS: Final = frozenset({"old", "orig", "dummy", "new", "saved"})
-_ROFF_LINE: Final = re.compile(r"[ \t]*[.'][ \t]*[a-z]")
+_ROFF_LINE: Final = re.compile(r"[ \t]*[.']")
 _ROFF_REACH: Final = 24
 
 

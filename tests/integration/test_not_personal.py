@@ -34,6 +34,8 @@ def found(engine: Redactor, text: str) -> list[tuple[str, str]]:
     "2025-06-24 14:37:47 status half-installed alsa-topology-conf:all 1.2.5.1-2",
     "2025-06-24 14:37:47 upgrade libfoo:amd64 1.2.3.4-1 1.2.3.5-1",
     "Depends: libasound2 (>= 1.2.5.1-1), libfoo (= 1.2.3.7-2)",
+    "Install: alsa-topology-conf:amd64 (1.2.5.1-2, automatic)\n"
+    "Upgrade: libasound2:amd64 (1.2.4.1-1, 1.2.5.1-2)",
     # 0.0.0.0/8 is "this network": p11-kit (0.23.18.1-2) and no host.
     "version 0.23.18.1 and 0.5.7.1",
 ])
@@ -114,7 +116,7 @@ def test_an_acronym_is_spread_only_from_a_name_in_capitals(engine: Redactor) -> 
 @pytest.mark.parametrize("text", [
     "      - LZ4_attach_dictionary@Base\n      - LZ4_attach_HC_dictionary@Base",
     "memcpy@GLIBC_2.14 and __cxa_throw@CXXABI_1.3",
-    ".rn wh wh@old\n.als bp@orig bp\n.  de sgr@dummy",
+    ".rn wh wh@old\n.als bp@orig bp\n.  de sgr@dummy\n.  wh@old 0 no@sgr",
     "This allows daemons outside user's session to use per-user PKCS#11 modules",
 ])
 def test_symbols_macros_and_adjectives_name_no_login(engine: Redactor, text: str) -> None:
