@@ -932,24 +932,26 @@ _PLAIN_REVISION: Final = re.compile(r"-[0-9]{1,3}(?:\.[0-9]{1,3})?(?![0-9]|\.[0-
 #: or in dpkg's log after the package and its architecture (``alsa-topology-conf:all
 #: <none> 1.2.5.1-2``, ``libfoo:amd64 1.2.3.4-1 1.2.3.5-1``).
 _PACKAGE_BEFORE: Final = re.compile(
-    r"(?:[<>]=|<<|>>|\(=|=)[ \t]?\Z|:(?:all|amd64|arm64|armhf|armel|i386|ppc64el|s390x"
+    r"(?:[<>]=|<<|>>|\(=)[ \t]?\Z|:(?:all|amd64|arm64|armhf|armel|i386|ppc64el|s390x"
     r"|riscv64|mips64el)[ \t]+(?:<none>[ \t]+|[0-9][\w.:+~-]{0,20}[ \t]+)?\Z")
 
 
 #: apt's history of an upgrade, before its new version: ``libasound2:amd64 (1.2.4.1-1,
 #: 1.2.5.1-2)``.
-_UPGRADE_BEFORE: Final = re.compile(r"\([0-9][\w.:+~-]{0,18},[ \t]?\Z")
+_UPGRADE_BEFORE: Final = re.compile(r"\([0-9][\w.:+~]{0,12}-[\w.+~]{1,6},[ \t]?\Z")
 _EPOCH: Final = re.compile(r"(?<![0-9:])[0-9]{1,2}:\Z")
 
 
-def _package_version(text: str, before: str, end: int) -> bool:
-    """Whether the dotted quad ending at ``end`` (``before`` the text before it) is a
+def _package_version(text: str, written: str, before: str, end: int) -> bool:
+    """Whether the dotted quad ``written`` ending at ``end`` (``before`` the text before it) is a
     package's version with its revision: one of Debian's or Ubuntu's marks, or a plain
     revision inside parentheses (``alsa-lib (1.2.5.1-1)``, dpkg's ``Unpacking x
     (1.2.5.1-2)``, apt's ``x:amd64 (1.2.5.1-2, automatic)`` and ``(old, new)``),
     between the underscores of a package file (``x_1.2.5.1-2_all.deb``), after a
     dependency's operator or after dpkg's package and architecture.  Address ranges
     (``192.0.2.1-10``, ``10.0.0.1-10.0.0.9``) are none of these."""
+    if any(len(part) > 2 for part in written.split(".")):
+        return False  # a part over 99: versions count in small numbers, addresses not
     if _DISTRO_REVISION.match(text, end):
         return True
     plain = _PLAIN_REVISION.match(text, end)
@@ -959,7 +961,7 @@ def _package_version(text: str, before: str, end: int) -> bool:
     epoch = _EPOCH.search(before)
     if epoch is not None:
         before = before[:epoch.start()]  # libxfixes (1:3.0.1.2-5)
-    return (before.endswith("(") and after in "),") \
+    return (before.endswith("(") and after != "" and after in "),") \
         or (before.endswith("_") and after == "_") \
         or (after == ")" and _UPGRADE_BEFORE.search(before) is not None) \
         or _PACKAGE_BEFORE.search(before) is not None
@@ -1028,7 +1030,7 @@ def not_a_host(text: str, start: int, end: int) -> bool:
         if written.startswith("255.") and zeros & (zeros + 1) == 0:
             return True  # a netmask: ones, then zeros
         before = text[max(0, start - _HOST_LOOKBACK):start]
-        if text.startswith("-", end) and _package_version(text, before, end):
+        if text.startswith("-", end) and _package_version(text, written, before, end):
             return True  # alsa-lib (1.2.5.1-2), x_1.2.5.1-2_all.deb, foo 4.3.2.1-0ubuntu1
         if _may_end_version_words(before) and _VERSION_BEFORE.search(before):
             return True

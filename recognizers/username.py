@@ -154,10 +154,12 @@ _NON_USER_HOSTS: Final = frozenset({
 #: file, memcpy@GLIBC_2.14, __cxa_throw@CXXABI_1.3.
 _SYMBOL_VERSION: Final = re.compile(r"Base|[A-Z][A-Z0-9]*_[0-9]+\.[0-9][0-9.]*")
 #: roff's renamed requests and macros (.rn wh wh@old, .als bp@orig bp, .de sgr@dummy),
-#: on a line that starts with roff's control character.
+#: of a short name, on a line that starts with roff's control character.
 _ROFF_HOSTS: Final = frozenset({"old", "orig", "dummy", "new", "saved"})
 _ROFF_LINE: Final = re.compile(r"[ \t]*[.']")
 _ROFF_REACH: Final = 24
+#: roff's request and macro names are short (wh, bp, sgr, de1); a login is longer.
+_ROFF_NAME: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,7 +290,7 @@ def _host_is_plausible(text: str, match: regex.Match[str]) -> bool:
     host = match.group("host")
     if fold(host) in _NON_USER_HOSTS or _SYMBOL_VERSION.fullmatch(host) is not None:
         return False
-    if host in _ROFF_HOSTS:
+    if host in _ROFF_HOSTS and len(match.group("v")) <= _ROFF_NAME:
         # (read back a few characters only: the prefilter's margin holds them)
         start = match.start()
         line = text.rfind("\n", max(0, start - _ROFF_REACH), start) + 1

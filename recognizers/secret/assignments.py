@@ -35,7 +35,7 @@ from recognizers.secret.filters import (
     placeholder,
     prose,
 )
-from recognizers.secret.keys import key_class, key_words
+from recognizers.secret.keys import NOT_SECRET_TAILS, key_class, key_words
 from recognizers.secret.kinds import (
     AWS_SECRET_KEY,
     HIGH_ENTROPY,
@@ -227,25 +227,30 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[Value, str] |
     return (value, "inline") if value else None
 
 
-#: Last words of a key of a few words that name the secret's owner, though a key's
-#: last segment would say it holds something else ("Password for server: x", "Senha
-#: email: x", "Token acesso: x", "Password Used: x").
+#: Words that name a secret's owner after a preposition ("Password for server: x",
+#: "Password for user: x", "Token de acesso: x"), though a key's last segment would say
+#: it holds something else.
 _PHRASE_OWNERS: Final = frozenset({
     "server", "host", "user", "username", "usuario", "login", "email", "service", "endpoint",
     "vault", "store", "keystore", "truststore", "storage", "mount", "acesso", "url", "uri",
-    "used",
 })
+#: Key words of Portuguese keys, which put their qualifiers after them ("Senha email: x").
+_HEAD_FIRST: Final = ("senha", "chave", "segredo", "credencia")
 
 
 def _phrase_names_other(key: str, phrase: str) -> bool:
     """Whether the words after a key name something about the secret rather than the
-    secret, as a key's last segment does ("Signature Algorithm: sha256WithRSAEncryption",
-    "Token Type: Bearer", "Secret Name: prod/db", "Token ID: 7f3c"): the last word is
-    such a segment and no owner (:data:`_PHRASE_OWNERS`), and the first is no
-    preposition (which puts the owner after it: "senha do usuário")."""
+    secret.  An English compound's last word is its head, as a key's last segment is
+    ("Signature Algorithm: sha256WithRSAEncryption", "Token Type: Bearer", "Secret
+    Name: prod/db", "Token Last Used: 2024-05-01", "Password Server Host: db-01").
+    After a preposition the words name the secret's owner ("Password for server: x"),
+    unless the last of them names an attribute ("Token of type: x", "Password of user
+    ID: x").  A Portuguese key's head comes first ("Senha email: x")."""
     words = phrase.replace(":", " ").lower().split()
-    if not words or words[0] in _PREPOSITIONS or words[-1] in _PHRASE_OWNERS:
+    if not words or key.lower().startswith(_HEAD_FIRST):
         return False
+    if words[0] in _PREPOSITIONS:
+        return words[-1] in NOT_SECRET_TAILS and words[-1] not in _PHRASE_OWNERS
     return key_class("_".join([key, *words])) is None
 
 

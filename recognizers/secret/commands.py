@@ -133,6 +133,6 @@ def command_passwords(text: str) -> Iterator[Hit]:
         return
     for match in _IDENTIFIED_BY.finditer(text):
         group = 2 if match.group(2) is not None else 3
-        if not placeholder(match.group(group)):
+        if not placeholder(match.group(group)) and not PROSE_WORD.fullmatch(match.group(group)):
             yield Hit(match.start(group), match.end(group), PASSWORD_ASSIGNMENT, KEYED_SCORE)
 

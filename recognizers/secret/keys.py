@@ -37,7 +37,7 @@ _KEY_QUALIFIERS: Final = frozenset({"api", "access", "secret", "private", "maste
 WEAK_WORDS: Final = frozenset({"key", "auth", "cookie", "session", "sessionid", "jsessionid",
                                "sid", "signature", "sig", "hmac", "authorization"})
 #: A key ending in one of these holds something about a secret, not the secret.
-_NOT_SECRET_TAILS: Final = frozenset({
+NOT_SECRET_TAILS: Final = frozenset({
     "file", "path", "dir", "directory", "name", "nome", "type", "tipo", "length", "len",
     "min", "max", "minlength", "maxlength", "policy", "expiry", "expires", "expiration",
     "expiresat", "expiresin", "ttl", "timeout", "enabled", "enable", "required", "hint",
@@ -96,7 +96,7 @@ def key_class(key: str) -> str | None:
     if not segments:
         return None
     tail = segments[-1]
-    if tail in _NOT_SECRET_TAILS or (tail.endswith("s") and tail[:-1] in _NOT_SECRET_TAILS):
+    if tail in NOT_SECRET_TAILS or (tail.endswith("s") and tail[:-1] in NOT_SECRET_TAILS):
         return None  # about a secret (token_type), or about several (--list-token-urls)
     if any(s in _NOT_SECRET_SEGMENTS for s in segments):
         return None

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from recognizers.secret.common import FORMAT_SCORE, KEYED_SCORE, Hit, b64_text
-from recognizers.secret.filters import placeholder
+from recognizers.secret.filters import PROSE_WORD, placeholder
 from recognizers.secret.formats import FORMAT_REACH
 from recognizers.secret.kinds import (
     AUTHORIZATION,
@@ -107,6 +107,7 @@ def auth_credentials(text: str) -> Iterator[Hit]:
         elif scheme == "Bearer" and (after_key or len(token) >= 16):
             if not placeholder(token):
                 yield Hit(match.start(2), match.end(2), BEARER_TOKEN, KEYED_SCORE)
-        elif after_key and not placeholder(token):
+        elif after_key and not placeholder(token) and not PROSE_WORD.fullmatch(token):
+            # (not a sentence about the header: "Authorization: Token was rejected")
             yield Hit(match.start(2), match.end(2), AUTHORIZATION, KEYED_SCORE)
 

@@ -62,6 +62,15 @@ def test_addresses_that_name_no_host(engine: Redactor, text: str) -> None:
     ("iptables -A INPUT -m iprange --src-range 203.0.113.5-9 -j DROP", "203.0.113.5"),
     ("alias hosts: 192.0.2.10-15, 192.0.2.20", "192.0.2.10"),
     ("Connection from 203.0.113.5-1 port 4422", "203.0.113.5"),
+    # A third review: "=", parentheses and a list are no package's context either.
+    ("src_range=203.0.113.5-9", "203.0.113.5"),
+    ("iptables -m iprange --src-range=203.0.113.5-9", "203.0.113.5"),
+    ("ignoreip = 192.0.2.10-20", "192.0.2.10"),
+    ("Scan targets (198.51.100.1-50)", "198.51.100.1"),
+    ("Warning Failed to allocate (192.0.2.15-1)", "192.0.2.15"),
+    ("Allowed (198.51.100.4, 203.0.113.7-9)", "203.0.113.7"),
+    ("ip (203.0.113.7-1\nnext", "203.0.113.7"),
+    ("libfoo:amd64 203.0.113.7-1", "203.0.113.7"),
     ("client 203.0.113.9-51234 x", "203.0.113.9"),
 ])
 def test_host_addresses_are_still_found(engine: Redactor, text: str, address: str) -> None:
@@ -138,6 +147,9 @@ def test_a_name_ends_before_the_address_written_after_it(engine: Redactor) -> No
     ("ssh jsilva@SRV_01", "jsilva"), ("ssh pfreitas@base", "pfreitas"),
     # A prompt's home folder before its "$"; a login after a key.
     ("root@ctr:/home/jsilva$ ls", "jsilva"), ("Invalid user local from 203.0.113.9", "local"),
+    # Lines that start with "." or "'" and are no roff.
+    (". ~/.profile; ssh jsilva@old", "jsilva"),
+    ("'jsilva@new: Permission denied (publickey).'", "jsilva"),
 ])
 def test_logins_next_to_the_new_refusals_are_still_found(engine: Redactor, text: str,
                                                          login: str) -> None:

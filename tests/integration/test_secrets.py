@@ -350,6 +350,13 @@ NOT_SECRETS = [
     "  * d/upstream/signing-key.asc: re-export key without extra signatures",
     '        "passwd:" and "group:" lines in /etc/nsswitch.conf.',
     "    Signature Algorithm: sha256WithRSAEncryption\n    Token Type: Bearer",
+    # An English compound's last word is its head; after a preposition, an attribute.
+    "Token Last Used: 2024-05-01T10:22:13Z\nPassword Server Host: db-01.example.com",
+    "Token Service: sts-prod.example.net\nSecret Store: aws-secretsmanager",
+    "Token Name: deploy-bot\nSecret Path: kv/data/app\nToken ID: 7f3c2a10-aaaa",
+    "Password of user ID: u-12345\nToken of type: urn:ietf:params:oauth:token-type:jwt",
+    # Prose after the words that introduce a password or a header's credentials.
+    "Create users identified by the following password\nAuthorization: Token was rejected",
 ]
 
 #: What the look-alikes above must not cost: the same shapes holding a secret.
@@ -365,7 +372,7 @@ STILL_SECRETS = [
     ("Password for user: Zq8Kx7Lm2024", "Zq8Kx7Lm2024"),
     ("Senha email: Zq8Kx7Lm2024", "Zq8Kx7Lm2024"),
     ("Senha usuario: Zq8Kx7Lm2024", "Zq8Kx7Lm2024"),
-    ("Password Used: Zq8Kx7Lm2024", "Zq8Kx7Lm2024"),
+    ("Token de acesso: Zq8Kx7Lm2024", "Zq8Kx7Lm2024"),
     ("Token for service: Zq8Kx7Lm2024", "Zq8Kx7Lm2024"),
     # A word of prose in a URL's password place is the password.
     ("DATABASE_URL=postgres://app:pass@db.internal.example.com:5432/app", "pass"),
