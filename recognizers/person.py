@@ -301,7 +301,7 @@ SPEECH_VERBS: Final = frozenset({
 #: two or three unknown capitalised words is a name too (``Morre Thiemo Seufer``).
 LIFE_VERBS: Final = frozenset({"MORREU", "MORRE", "MORREM", "MORRERAM", "FALECEU", "FALECE",
                                "NASCEU", "NASCE", "CASOU"})
-SPEECH_BEFORE: Final = SPEECH_VERBS | LIFE_VERBS | {"SEGUNDO", "CONFORME"}
+SPEECH_BEFORE: Final = SPEECH_VERBS | LIFE_VERBS | {"SEGUNDO", "CONFORME", "THANKS"}
 #: Big Brazilian cities whose names read as a person's (``João Pessoa``): places unless a
 #: title, an attribution or another name word stands next to them.
 _PERSON_SHAPED_CITIES: Final = frozenset({

@@ -133,8 +133,9 @@ _DISPLAY_NAME: Final = (
 _SAP_NAME: Final = r"(?P<v>[A-Z][A-Z0-9_.-]{1,11}(?<![.-]))"
 _END: Final = r"(?![\w-])"
 # A key's value ends so too, and a Windows computer account (WS01$, as a logon event's
-# data names a machine) is none; a prompt's /home/jsilva$ keeps its name.
-_VALUE_END: Final = r"(?![\w$-])"
+# data names a machine) or a GitHub App's bot (renovate[bot]) is none; a prompt's
+# /home/jsilva$ keeps its name.
+_VALUE_END: Final = r"(?![\w$-]|\[bot\])"
 # Commands whose -u / -U flag names a user; a bare -u elsewhere (git push -u,
 # python -u, sort -u) means something else.
 _USER_COMMANDS: Final = re.compile(

@@ -164,3 +164,9 @@ def test_logins_next_to_the_new_refusals_are_still_found(engine: Redactor, text:
 def test_accounts_resource_names_and_flag_prose_are_no_findings(engine: Redactor,
                                                                 text: str) -> None:
     assert found(engine, text) == []
+
+
+def test_thanks_before_a_name_is_not_part_of_it(engine: Redactor) -> None:
+    # Debian changelogs: "Closes: #389506  Thanks Joshua Kwan."
+    text = "    Closes: #389506  Thanks Maria Souza.\n  * Thanks Pedro Alves for the patch"
+    assert [v for e, v in found(engine, text) if e == "PERSON"] == ["Maria Souza", "Pedro Alves"]

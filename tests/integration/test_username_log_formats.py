@@ -233,3 +233,9 @@ def test_built_in_and_computer_accounts_of_logon_events_are_no_logins(engine: Re
                                 "TargetDomainName": "NT AUTHORITY"})
     assert found.findings == ()
     assert usernames(engine, '<Data Name="SubjectUserName">WS01$</Data> user=WS02$') == []
+
+
+def test_a_github_apps_bot_is_no_login(engine: Redactor) -> None:
+    assert engine.redact_json({"login": "renovate[bot]", "user": {"login": "jsilva"}}).value \
+        == {"login": "renovate[bot]", "user": {"login": "[USERNAME]"}}
+    assert usernames(engine, "author=dependabot[bot] user=jsilva") == ["jsilva"]
