@@ -7,7 +7,7 @@ import re
 import threading
 import unicodedata
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Final
 
@@ -134,11 +134,15 @@ class ContextWords:
     matches its plural with a trailing ``s``; a phrase must appear word for word.
     """
 
-    __slots__ = ("_ascii", "_phrases", "_phrases_by_first", "_products", "_single", "after",
-                 "before", "keywords")
+    __slots__ = ("_ascii", "_label_key", "_phrases", "_phrases_by_first", "_products", "_single",
+                 "after", "before", "keywords")
 
-    def __init__(self, keywords: Iterable[str], *, before: int = 5, after: int = 3) -> None:
+    def __init__(self, keywords: Iterable[str], *, before: int = 5, after: int = 3,
+                 label_key: Callable[[str], bool] | None = None) -> None:
         self.keywords = tuple(keywords)
+        #: Labels that count though they hold no keyword as a word (``TargetUserName``,
+        #: ``MasterUserPassword``: one token to :func:`words`): see :meth:`in_labels`.
+        self._label_key = label_key
         single: set[str] = set()
         phrases: list[tuple[str, ...]] = []
         for keyword in self.keywords:
@@ -341,7 +345,14 @@ class ContextWords:
         return not _in_product(text, word_start, word_end)
 
     def in_labels(self, labels: Iterable[str]) -> bool:
-        """True when an external label (a JSON key, a column name) holds a keyword."""
+        """True when an external label (a JSON key, a column name) holds a keyword, or
+        is a key the recognizer reads (the ``label_key`` it was given)."""
+        labels = tuple(labels)
+        return self.keyword_in_labels(labels) or (
+            self._label_key is not None and any(map(self._label_key, labels)))
+
+    def keyword_in_labels(self, labels: Iterable[str]) -> bool:
+        """True when an external label holds a keyword."""
         return any(self._in_tokens(words(label)) for label in labels)
 
 

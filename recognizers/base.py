@@ -56,6 +56,9 @@ CONTEXT_FLOOR: Final = 0.4
 #: Recognition metadata: words between a match and its nearest keyword (the engine
 #: lets the nearer keyword decide between equal scores on the same span).
 CONTEXT_DISTANCE_KEY: Final = "context_distance"
+#: How much of a key the engine writes before a JSON value it analyses (the value is
+#: read as ``"<key>: <value>"``; redactor.engine.jsonredact.KEY_PREFIX_CHARS).
+LABEL_PREFIX_CHARS: Final = 40
 
 
 def bounded(core: str) -> str:

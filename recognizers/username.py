@@ -24,7 +24,7 @@ import regex
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 from recognizers._text import ContextWords, fold, longest_first
-from recognizers.base import FLAGS, RawContextMixin, make_result
+from recognizers.base import FLAGS, LABEL_PREFIX_CHARS, RawContextMixin, make_result
 from recognizers.generic import not_a_person_address
 from recognizers.lexicon import is_common_word
 from recognizers.prefilter import Prefilter, Trigger, literal_pattern
@@ -660,24 +660,15 @@ def _strength(shape: _Shape, match: regex.Match[str]) -> tuple[bool, bool]:
 _DATA_KEY: Final = regex.compile(
     rf"(?i:{_KEYS})|[A-Za-z0-9.-]*(?:[A-Za-z0-9]_(?i:(?:user|usu[aá]rio){_USER_KEY})"
     rf"|[a-z0-9]U(?i:ser{_USER_KEY}))", FLAGS)
-#: How much of a key the engine writes before a JSON value
-#: (redactor.engine.jsonredact.KEY_PREFIX_CHARS).
-LABEL_PREFIX_CHARS: Final = 40
 #: The longest JSON value read as a member written as data (a login is shorter).
 _MEMBER_MAX: Final = 128
 
 
-class _LabelWords(ContextWords):
-    """USERNAME's keywords; a label (a JSON key) that names a user as data writes it
-    (:data:`_DATA_KEY`) counts too, so that the engine hands the recognizer the labels
-    of such a member (see UsernameRecognizer.enhance_using_context)."""
-
-    __slots__ = ()
-
-    def in_labels(self, labels: Iterable[str]) -> bool:
-        labels = tuple(labels)
-        return super().in_labels(labels) or any(
-            _DATA_KEY.fullmatch(label) is not None for label in labels)
+def _is_data_key(label: str) -> bool:
+    """A label (a JSON key) that names a user as data writes it (:data:`_DATA_KEY`): the
+    engine then hands the recognizer the labels of such a member (see
+    UsernameRecognizer.enhance_using_context)."""
+    return _DATA_KEY.fullmatch(label) is not None
 
 
 def _is_plausible_name(value: str) -> bool:
@@ -709,7 +700,7 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
         self._reportable: dict[str, bool] = {}
         self._reportable_for = self.service_accounts
         words = self._init_context(context)
-        self.context_words = _LabelWords(words)
+        self.context_words = ContextWords(words, label_key=_is_data_key)
         super().__init__(
             supported_entities=[ENTITY],
             supported_language=supported_language,
@@ -745,7 +736,7 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
         results = raw_recognizer_results
         if context:
             results = self._member_as_data(text, results, context[-1])
-            if not ContextWords.in_labels(self.context_words, context):
+            if not self.context_words.keyword_in_labels(context):
                 # A key that lifts the recognizer only as a user key read as data
                 # (TargetUserName) lends no score: the text of the line does not.
                 context = None

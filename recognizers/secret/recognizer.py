@@ -5,13 +5,13 @@ prefilter's triggers.  The only module of the package that imports Presidio."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult
 
 from recognizers._text import ContextWords, longest_first
-from recognizers.base import CONTEXT_DISTANCE_KEY
+from recognizers.base import CONTEXT_DISTANCE_KEY, LABEL_PREFIX_CHARS
 from recognizers.secret.assignments import ACCEPT_SLACK, assignment, keyed_kind
 from recognizers.secret.commands import MAX_COMMAND_VALUE, may_hold_command_password
 from recognizers.secret.common import ENTITY, KEYED_SCORE, MAX_KEY, MAX_VALUE, RECOGNIZER_NAME
@@ -39,18 +39,11 @@ if TYPE_CHECKING:
 MARGIN: Final = MANIFEST_REACH + 256
 
 
-class _SecretLabels(ContextWords):
-    """SECRET's label words; a label that is a secret's key by its segments
-    (``MasterUserPassword``, ``dbPassword``: one token to the words) counts too, so that
-    the engine passes every label enhance_using_context reads, with or without the
-    prefilter."""
-
-    __slots__ = ()
-
-    def in_labels(self, labels: Iterable[str]) -> bool:
-        labels = tuple(labels)
-        return super().in_labels(labels) or any(
-            key_class(label) in _WHOLE_VALUE_KINDS for label in labels)
+def _names_a_secret(label: str) -> bool:
+    """A label that is a secret's key by its segments (``MasterUserPassword``,
+    ``dbPassword``: one token to the label words), so that the engine passes every
+    label enhance_using_context reads, with or without the prefilter."""
+    return key_class(label) in _WHOLE_VALUE_KINDS
 
 
 #: The classes of keys whose JSON values enhance_using_context takes whole.
@@ -68,7 +61,7 @@ class SecretRecognizer(EntityRecognizer):
                          name=name or self.NAME)
         #: Labels holding one of these words, or naming a secret's key, make the engine
         #: pass them (see _lifted_by).
-        self.context_words = _SecretLabels(LABEL_WORDS)
+        self.context_words = ContextWords(LABEL_WORDS, label_key=_names_a_secret)
 
     #: The engine hands this recognizer the labels of a JSON value (its keys) even when
     #: its text held nothing (see enhance_using_context).
@@ -196,6 +189,3 @@ def _accept_key_word(text: str, start: int, end: int) -> bool:
 #: The words of keys whose JSON values are taken whole (see enhance_using_context).
 LABEL_WORDS: Final = ("password", "passwd", "pwd", "senha", "secret", "token", "chave",
                       "apikey", "api_key", "credential", "credentials", "passphrase")
-#: How much of a key the engine writes before a JSON value
-#: (redactor.engine.jsonredact.KEY_PREFIX_CHARS).
-LABEL_PREFIX_CHARS: Final = 40

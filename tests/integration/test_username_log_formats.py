@@ -239,3 +239,15 @@ def test_a_github_apps_bot_is_no_login(engine: Redactor) -> None:
     assert engine.redact_json({"login": "renovate[bot]", "user": {"login": "jsilva"}}).value \
         == {"login": "renovate[bot]", "user": {"login": "[USERNAME]"}}
     assert usernames(engine, "author=dependabot[bot] user=jsilva") == ["jsilva"]
+
+
+@pytest.mark.parametrize("value", ["\ud800x", "a\udfffb", float("nan"), "x" * 200_000,
+                                   'a"b\\c\nd', "", None, 10**30, "  jsilva  "])
+@pytest.mark.parametrize("key", ["user", "TargetUserName", "DB_USER", "MasterUserPassword"])
+def test_crafted_values_under_data_keys_get_an_answer(engine: Redactor, key: str,
+                                                      value: object) -> None:
+    # The member read as data writes it (quotes, backslashes, line breaks, lone
+    # surrogates, huge or empty values): an answer of the same shape, never an error.
+    result = engine.redact_json({key: value})
+    assert list(result.value) == [key]
+    assert all(f.entity_type in ("USERNAME", "SECRET") for f in result.findings)
