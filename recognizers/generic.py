@@ -934,8 +934,6 @@ _PLAIN_REVISION: Final = re.compile(r"-[0-9]{1,3}(?:\.[0-9]{1,3})?(?![0-9]|\.[0-
 _PACKAGE_BEFORE: Final = re.compile(
     r"(?:[<>]=|<<|>>|\(=)[ \t]?\Z|:(?:all|amd64|arm64|armhf|armel|i386|ppc64el|s390x"
     r"|riscv64|mips64el)[ \t]+(?:<none>[ \t]+|[0-9][\w.:+~-]{0,20}[ \t]+)?\Z")
-
-
 #: apt's history of an upgrade, before its new version: ``libasound2:amd64 (1.2.4.1-1,
 #: 1.2.5.1-2)``.
 _UPGRADE_BEFORE: Final = re.compile(r"\([0-9][\w.:+~]{0,12}-[\w.+~]{1,6},[ \t]?\Z")

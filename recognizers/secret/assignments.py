@@ -180,10 +180,9 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[Value, str] |
     if separator is None or separator.end() == position:
         # A key of a few words (Portuguese puts them after): "senha do cofre: X".
         phrase = _PHRASE_KEY.match(text, position, min(size, position + 64))
-        if phrase is not None and phrase.end() < size and _phrase_names_other(
-                text[key_start:key_end], phrase.group()):
-            return None
         if phrase is not None and phrase.end() < size:
+            if _phrase_names_other(text[key_start:key_end], phrase.group()):
+                return None
             value = _unquoted(text, phrase.end())
             written = text[value.start:value.end] if value is not None else ""
             if value is not None and not written.isalpha() \
