@@ -38,7 +38,7 @@ import stat
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import FrameType
@@ -583,8 +583,7 @@ def keys_lift(engine: Any, value: Any) -> bool:
     """Does a key of ``value`` (a parsed JSON value) lift an entity (see
     ``Redactor.labels_lift``)?  Yes when it cannot tell: too many keys, or an engine
     that cannot answer."""
-    lifts = getattr(engine, "labels_lift", None)
-    if lifts is None:
+    if getattr(engine, "labels_lift", None) is None:
         return True
     keys: set[str] = set()
     pending = [value]
@@ -597,7 +596,13 @@ def keys_lift(engine: Any, value: Any) -> bool:
             pending.extend(v for v in item if isinstance(v, dict | list))
         if len(keys) > MAX_KEYS_READ:
             return True
-    return bool(lifts(keys))
+    return _keys_named_lift(engine, keys)
+
+
+def _keys_named_lift(engine: Any, keys: Collection[str]) -> bool:
+    """:func:`keys_lift` of a value whose keys (as the analysis reads them) are ``keys``."""
+    lifts = getattr(engine, "labels_lift", None)
+    return lifts is None or len(keys) > MAX_KEYS_READ or bool(lifts(keys))
 
 
 class JsonNumber(float):
@@ -645,23 +650,42 @@ def _json_members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
-def dumps_keeping_numbers(value: Any, **options: Any) -> str:
+def dumps_keeping_numbers(value: Any, *,
+                          floats: Sequence[tuple[Any, Any]] | None = None,
+                          **options: Any) -> str:
     """``json.dumps``, writing each :class:`JsonNumber` back as it was read (a redacted
-    document keeps ``1e400`` and ``1.50`` instead of ``Infinity`` and ``1.5``)."""
+    document keeps ``1e400`` and ``1.50`` instead of ``Infinity`` and ``1.5``).
+    ``floats``: where every float of ``value`` stands (its container and its key or
+    index there), when the caller walked it (jsonredact.value_texts): only those are
+    marked, in place and put back, instead of copying the whole value to mark them."""
     originals: list[str] = []
     nonce = secrets.token_hex(8)
 
+    def mark(number: JsonNumber) -> str:
+        originals.append(number.text)
+        return f"\x00{nonce}:{len(originals) - 1}\x00"
+
     def marked(item: Any) -> Any:
         if isinstance(item, JsonNumber):
-            originals.append(item.text)
-            return f"\x00{nonce}:{len(originals) - 1}\x00"
+            return mark(item)
         if isinstance(item, dict):
             return {key: marked(inner) for key, inner in item.items()}
         if isinstance(item, list):
             return [marked(inner) for inner in item]
         return item
 
-    written = json.dumps(marked(value), **options)
+    if floats is None:
+        written = json.dumps(marked(value), **options)
+    else:
+        numbers = [(container, place, container[place]) for container, place in floats
+                   if isinstance(container[place], JsonNumber)]
+        try:
+            for container, place, number in numbers:
+                container[place] = mark(number)
+            written = json.dumps(value, **options)
+        finally:
+            for container, place, number in numbers:
+                container[place] = number
     if _DUPLICATE in written:  # a repeated key: written back under its own name
         written = _DUPLICATE_WRITTEN.sub("", written)
     if not originals:
@@ -701,10 +725,11 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     # texts under such keys: they are left out of the scan.  Of the lines analysed,
     # the texts no hit reaches are quiet (redact_json does not scan them again).
     from redactor.engine.jsonredact import (
-        labelled_texts,
+        ValueTexts,
         quiet_from_scan,
         redact_json,
         redact_leaves_in_place,
+        value_texts,
     )
 
     # A block asks the engine a few things per text: of the engine itself, not through
@@ -718,8 +743,18 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     # Per line scanned: its number, the texts scanned of it, and whether its keys lift
     # an entity (then it is analysed whatever the scan says).
     scanned: list[tuple[int, list[str], bool]] = []
-    # Per JSON line: its texts with their labels (as redact_json analyses them).
-    labelled_of: dict[int, list[tuple[str, tuple[str, ...]]]] = {}
+    # Per JSON line: its texts with their labels (as redact_json analyses them), where
+    # each stands, its keys.
+    texts_of: dict[int, ValueTexts] = {}
+    # Whether a text's labels lift an entity, asked once per labels in the block.
+    lifting_labels: dict[tuple[str, ...], bool] = {}
+
+    def labels_lift(labels: tuple[str, ...]) -> bool:
+        lifts = lifting_labels.get(labels)
+        if lifts is None:
+            lifts = lifting_labels[labels] = bool(engine.labels_lift(labels))
+        return lifts
+
     for line in _json_lines(text):
         body = line.rstrip("\r\n")
         ending = line[len(body):]
@@ -734,13 +769,13 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
             if value is _MALFORMED:
                 scanned.append((len(lines), [body], False))
             else:
-                labelled = labelled_texts(value)
-                if labelled is not None:
-                    labelled_of[len(lines)] = labelled
-                    lifting = keys_lift(engine, value)
+                walked = value_texts(value)
+                if walked is not None:
+                    texts_of[len(lines)] = walked
+                    lifting = _keys_named_lift(engine, walked.keys)
                     scanned.append((len(lines), [
-                        piece for piece, labels in labelled
-                        if not (lifting and labels and engine.labels_lift(labels))], lifting))
+                        piece for piece, labels in walked.labelled
+                        if not (lifting and labels and labels_lift(labels))], lifting))
         lines.append((line, body, ending, value, False))
     read: dict[int, str] = {}  # what was read of each line found clean
     quiet: dict[int, frozenset[str]] = {}  # the quiet texts of the lines analysed
@@ -764,7 +799,7 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     # per entity for the whole block rather than one per text.
     known = engine.found_many(
         (text, labels or None) for number, texts in quiet.items()
-        for text, labels in labelled_of[number] if text not in texts) if quiet else None
+        for text, labels in texts_of[number].labelled if text not in texts) if quiet else None
     out: list[str] = []
     for number, (line, body, ending, value, vouched) in enumerate(lines):
         # A line with nothing of its own may hold a name an earlier line found.
@@ -782,15 +817,18 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
             # column has nulls) and maps keyed by them.
             if number in quiet:
                 # None: redact_json's first pass would collect names.
-                found_in = _texts_found_unspread(engine, labelled_of[number], quiet[number],
-                                                 known, names)
+                walked = texts_of[number]
+                found_in = _texts_found_unspread(walked.labelled, quiet[number], known,
+                                                 names, labels_lift)
                 one_pass = found_in is not None
                 # Nothing to collect and nothing but leaves to redact: redacted in place.
-                counts = redact_leaves_in_place(engine, value, quiet[number], known, found_in) \
+                counts = redact_leaves_in_place(engine, walked, quiet[number], known,
+                                                found_in) \
                     if found_in is not None and not engine._pseudonymous else None
                 if counts is not None:
                     report.counts.update(counts)
-                    out.append((dumps_keeping_numbers(value, ensure_ascii=False,
+                    out.append((dumps_keeping_numbers(value, floats=walked.floats,
+                                                      ensure_ascii=False,
                                                       separators=_separators_of(body))
                                 if counts else body) + ending)
                     continue
@@ -839,9 +877,10 @@ def _json_lines(text: str) -> Iterator[str]:
         yield text[start:]
 
 
-def _texts_found_unspread(engine: Any, labelled: list[tuple[str, tuple[str, ...]]],
+def _texts_found_unspread(labelled: list[tuple[str, tuple[str, ...]]],
                           quiet: frozenset[str], known: Memo | None,
-                          names: StreamNames | None
+                          names: StreamNames | None,
+                          labels_lift: Callable[[tuple[str, ...]], bool],
                           ) -> set[tuple[str, tuple[str, ...]]] | None:
     """The texts of a line (with their labels) whose analysis found something, when
     redact_json's first pass over the line would collect nothing; None when it would.
@@ -851,27 +890,32 @@ def _texts_found_unspread(engine: Any, labelled: list[tuple[str, tuple[str, ...]
     a user name found by its shape), and no user name ``names`` carries stands in them
     (looked for as the first pass looks: in its texts joined by line breaks; here in the
     numbers' digits too).  Each text left out of the set then gives no span, being quiet
-    or found empty, with nothing carried into it (redact_leaves_in_place need not ask)."""
+    or found empty, with nothing carried into it (redact_leaves_in_place need not ask).
+    ``labels_lift``: whether labels lift an entity (the engine's answer)."""
     from recognizers._text import normalize_for_matching
 
     if known is None:
         return None
+    carried = names is not None and bool(names.usernames or names.caseless_usernames)
     read: list[str] = []
     found_in: set[tuple[str, tuple[str, ...]]] = set()
     for text, labels in labelled:
         if not text:
             continue
-        normalized = normalize_for_matching(text)
-        read.append(normalized)
+        normalized = text if text.isascii() else normalize_for_matching(text)
+        if carried:
+            read.append(normalized)
         found = known.get((normalized, labels or None))
-        if found is None and text in quiet and not (labels and engine.labels_lift(labels)):
-            continue  # (a copy of a quiet text under a lifting label is analysed)
-        if found is None or any(span.spread or span.entity == "PERSON"
-                                for span in found.values()):
+        if found is None:
+            if text in quiet and not (labels and labels_lift(labels)):
+                continue  # (a copy of a quiet text under a lifting label is analysed)
             return None
         if found:
+            for span in found.values():
+                if span.spread or span.entity == "PERSON":
+                    return None
             found_in.add((text, labels))
-    if names is not None and (names.usernames or names.caseless_usernames):
+    if carried and names is not None:
         from redactor.engine.propagation import logins_standing_in
 
         standing = logins_standing_in("\n".join(read), names)

@@ -44,35 +44,80 @@ def labelled_texts(value: Any, max_depth: int = MAX_DEPTH
     digits (zero-filled too where its key names a CPF or CNPJ).  None when ``value``
     nests deeper than ``max_depth``.  Keep in step with redact_json's spans_of,
     key_spans and one_number."""
-    texts: list[tuple[str, tuple[str, ...]]] = []
-    stack: list[tuple[Any, Any, int, tuple[str, ...]]] = [(value, None, 0, ())]
+    texts = value_texts(value, max_depth)
+    return None if texts is None else texts.labelled
+
+
+#: Where a text of :class:`ValueTexts` stands, when it is a string leaf inside a
+#: container: the container, the leaf's key or index there, and how many characters of
+#: its key were put before it.  None for a key, a number's digits and a bare string,
+#: which cannot be written back in place.
+LeafPlace = tuple[Any, Any, int] | None
+
+
+class ValueTexts:
+    """What one walk of a parsed JSON value reads: its texts as :func:`labelled_texts`
+    lists them, where each stands (:data:`LeafPlace`, one per text), its keys as the
+    analysis reads them, and where its floats stand (their containers and keys or
+    indexes: see redactor.batch.dumps_keeping_numbers), None when the value is one."""
+
+    __slots__ = ("floats", "keys", "labelled", "places")
+
+    def __init__(self) -> None:
+        self.labelled: list[tuple[str, tuple[str, ...]]] = []
+        self.places: list[LeafPlace] = []
+        self.keys: set[str] = set()
+        self.floats: list[tuple[Any, Any]] | None = []
+
+
+def value_texts(value: Any, max_depth: int = MAX_DEPTH) -> ValueTexts | None:
+    """The texts of ``value`` with their labels and places (see :class:`ValueTexts`),
+    in one walk; None when ``value`` nests deeper than ``max_depth``."""
+    found = ValueTexts()
+    texts, places, keys = found.labelled, found.places, found.keys
+    # (item, its container, its key or index there, depth, labels)
+    stack: list[tuple[Any, Any, Any, int, tuple[str, ...]]] = [(value, None, None, 0, ())]
     while stack:
-        item, last, depth, labels = stack.pop()
-        key = key_name(last) if isinstance(last, str) else ""
-        # As spans_of writes a leaf or a number's digits: after its key.
-        prefix = _key_prefix(key)
+        item, container, last, depth, labels = stack.pop()
         if isinstance(item, str):
+            key = key_name(last) if isinstance(last, str) else ""
+            # As spans_of writes a leaf: after its key.
+            prefix = _key_prefix(key)
             texts.append((prefix + item, labels[-2:]))
+            places.append(None if container is None else (container, last, len(prefix)))
         elif isinstance(item, dict):
             if depth >= max_depth:
                 return None
+            outer = labels[-1:]
             for name, inner in item.items():
-                written = key_name(str(name))
-                texts.append((written, labels[-1:]))
-                stack.append((inner, name, depth + 1, (*labels[-1:], written)))
+                written = key_name(name if isinstance(name, str) else str(name))
+                keys.add(written)
+                texts.append((written, outer))
+                places.append(None)
+                stack.append((inner, item, name, depth + 1, (*outer, written)))
         elif isinstance(item, list | tuple):
             if depth >= max_depth:
                 return None
-            stack.extend((inner, index, depth + 1, labels) for index, inner in enumerate(item))
+            stack.extend((inner, item, index, depth + 1, labels)
+                         for index, inner in enumerate(item))
         else:
+            if isinstance(item, float) and found.floats is not None:
+                if container is None:
+                    found.floats = None
+                else:
+                    found.floats.append((container, last))
             digits = _number_digits(item)
             if digits is None:
                 continue
+            key = key_name(last) if isinstance(last, str) else ""
+            prefix = _key_prefix(key)
             texts.append((prefix + digits, labels[-2:]))
+            places.append(None)
             width = _filled_width(key)
             if len(digits) < width:
                 texts.append((prefix + digits.zfill(width), labels[-2:]))
-    return texts
+                places.append(None)
+    return found
 
 
 def _key_prefix(key: str) -> str:
@@ -122,69 +167,45 @@ def _number_digits(item: Any) -> str | None:
     return None
 
 
-def redact_leaves_in_place(engine: Redactor, value: Any, quiet: frozenset[str],
+def redact_leaves_in_place(engine: Redactor, texts: ValueTexts, quiet: frozenset[str],
                            found: Memo | None,
-                           busy: Collection[tuple[str, tuple[str, ...]]] | None = None,
+                           busy: Collection[tuple[str, tuple[str, ...]]],
                            ) -> Counter[str] | None:
     """What ``redact_json(engine, value, keys_and_numbers=True, known_quiet=quiet,
     found=found, one_pass=True)`` does to ``value`` (a parsed JSON line, none of whose
-    texts' findings spread), done in place: its string leaves redacted, the number of
-    findings per entity returned.  None, and ``value`` left as it was, when a key or a
-    number holds a finding (redact_json renames or rewrites those: the caller takes it
-    then).  Each text is analysed as redact_json analyses it (the same labels, the key
-    before a leaf, the zero-filled digits of a number under a CPF's or CNPJ's key), but
-    the value is walked once, without paths.  Not for a pseudonymous engine.
+    texts' findings spread; ``texts``: :func:`value_texts` of it), done in place: its
+    string leaves redacted, the number of findings per entity returned.  None, and
+    ``value`` left as it was, when a key, a number or a bare string holds a finding
+    (redact_json renames or rewrites those: the caller takes it then).  Each text is
+    analysed as redact_json analyses it (the same labels, the key before a leaf, the
+    zero-filled digits of a number under a CPF's or CNPJ's key).  Not for a
+    pseudonymous engine.
 
-    ``busy``, when given: the texts (with their labels) that may give a span; the
-    others are known to give none and are not analysed (see batch._texts_found_unspread)."""
+    ``busy``: the texts (with their labels) that may give a span; the others are known
+    to give none (see batch._texts_found_unspread) and are not read again, so the work
+    is in proportion to the texts that hold a finding, not to the value's size."""
     counts: Counter[str] = Counter()
     # (the container, the key or index, the leaf's redaction), written once all is read.
     changes: list[tuple[Any, Any, str]] = []
-
-    def spans_of(text: str, labels: tuple[str, ...]) -> list[Span]:
-        if busy is not None and (text, labels) not in busy:
-            return []
+    if not busy:
+        return counts
+    for (text, labels), place in zip(texts.labelled, texts.places, strict=True):
+        if (text, labels) not in busy:
+            continue
         if text in quiet and engine.quiet_spans(text, labels or None, None):
-            return []
-        return engine._spans(text, list(labels) or None, None, None, known=found)
-
-    # (item, its container, its key or index there, depth, labels), as labelled_texts.
-    stack: list[tuple[Any, Any, Any, int, tuple[str, ...]]] = [(value, None, None, 0, ())]
-    while stack:
-        item, container, last, depth, labels = stack.pop()
-        if isinstance(item, dict | list):
-            if depth >= MAX_DEPTH:
-                return None  # redact_json raises TooDeep: the caller's way
-            if isinstance(item, dict):
-                for name, inner in item.items():
-                    written = key_name(str(name))
-                    if spans_of(written, labels[-1:]):
-                        return None
-                    stack.append((inner, item, name, depth + 1, (*labels[-1:], written)))
-            else:
-                stack.extend((inner, item, index, depth + 1, labels)
-                             for index, inner in enumerate(item))
             continue
-        key = key_name(last) if isinstance(last, str) else ""
-        prefix = _key_prefix(key)
-        if isinstance(item, str):
-            spans = _after_prefix(spans_of(prefix + item, labels[-2:]), len(prefix))
-            if spans:
-                if container is None:
-                    return None  # a bare string: no container to write it into
-                changes.append((container, last, engine._apply(item, spans)))
-                counts.update(s.entity for s in spans)
+        spans = engine._spans(text, list(labels) or None, None, None, known=found)
+        if not spans:
             continue
-        digits = _number_digits(item)
-        if digits is None:
-            continue
-        if spans_of(prefix + digits, labels[-2:]):
-            return None
-        width = _filled_width(key)
-        if len(digits) < width and spans_of(prefix + digits.zfill(width), labels[-2:]):
-            return None
-    for container, place, redacted in changes:
-        container[place] = redacted
+        if place is None:
+            return None  # a key, a number or a bare string: redact_json's way
+        container, last, shift = place
+        moved = _after_prefix(spans, shift)
+        if moved:
+            changes.append((container, last, engine._apply(text[shift:], moved)))
+            counts.update(s.entity for s in moved)
+    for container, last, redacted in changes:
+        container[last] = redacted
     return counts
 
 

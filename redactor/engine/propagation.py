@@ -75,6 +75,8 @@ def usernames_propagated(normalized: str, found: Found,
             value = normalized[span.start:span.end]
             key = (value.casefold(), True) if span.spread == SPREAD_CASELESS else (value, False)
             cues[key] = cues.get(key, 0) + 1
+    if not cues and carried is None:
+        return []  # no name of its own to spread, none carried in
     if cue_counts is not None:
         for key, count in cues.items():
             cue_counts[key] = cue_counts.get(key, 0) + count

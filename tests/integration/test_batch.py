@@ -320,6 +320,27 @@ def test_a_string_shaped_like_a_number_mark_is_written_as_it_was() -> None:
     assert batch.dumps_keeping_numbers(batch.loads_keeping_numbers(text)) == text
 
 
+@pytest.mark.parametrize("text", [
+    '[1e400, "\\u0000 0:0 \\u0000", {"x": 0.10, "y": [1.50, -2E-3, 7]}]',
+    '{"a": 1.0, "a": "b", "n": {"m": 2.50}}',  # a repeated key
+    '{"s": "x", "n": 3}',  # no float at all
+    "2.50",  # a float as the whole value: no container to mark it in
+])
+def test_floats_marked_where_a_walk_found_them_are_written_as_read(text: str) -> None:
+    # The JSON Lines reader knows where a line's floats stand (value_texts) and marks
+    # them in place instead of copying the value: the text as read, the value untouched.
+    from redactor.engine.jsonredact import value_texts
+
+    value = batch.loads_keeping_numbers(text)
+    walked = value_texts(value)
+    assert walked is not None and (walked.floats is None) == (text == "2.50")
+    before = repr(value)
+    # (ensure_ascii=False, as the reader writes: a repeated key's mark is written raw)
+    assert batch.dumps_keeping_numbers(value, floats=walked.floats, ensure_ascii=False) == text
+    assert batch.dumps_keeping_numbers(value, ensure_ascii=False) == text
+    assert repr(value) == before
+
+
 @pytest.mark.parametrize("where", ["same", "parent", "file-folder"])
 def test_an_output_over_the_inputs_is_refused_not_reported_clean(
         tree: Path, tmp_path: Path, where: str) -> None:
