@@ -995,6 +995,40 @@ def _may_end_version_words(before: str) -> bool:
     return last in ("/", ":", "=") or last.isalpha()
 
 
+#: What an address says of itself (see _host_kind).
+_NO_HOST: Final = "no host"
+_HOST_V4: Final = "IPv4 host"
+_HOST_V6: Final = "IPv6 host"
+
+
+@lru_cache(maxsize=8192)
+def _host_kind(written: str, with_length: bool) -> str | None:
+    """What the address ``written`` (before any ``/``, which ``with_length`` tells)
+    says without the text around it: _NO_HOST when it can name no host, else which
+    version it is; None when it is no address.  Remembered: a log repeats its
+    addresses, and ipaddress's tests of a range cost more than finding the address."""
+    address = _address(written.split("%", 1)[0])
+    if address is None:
+        return None
+    # An IPv4-mapped address (``::ffff:93.184.216.34``, as a dual-stack sshd logs its
+    # clients) names the IPv4 host it maps: ipaddress counts all of ::ffff:0:0/96 as
+    # reserved.
+    host = address.ipv4_mapped if address.version == 6 and address.ipv4_mapped else address
+    if host.is_loopback or host.is_unspecified or host.is_multicast or host.is_reserved:
+        return _NO_HOST
+    if address.version == 6:
+        return _HOST_V6
+    value = int(address)
+    if value & 0xFF in (0, 0xFF) and not with_length:
+        return _NO_HOST  # x.y.z.0 names a network, x.y.z.255 its broadcast address
+    if value >> 24 == 0:
+        return _NO_HOST  # 0.0.0.0/8, "this network" (RFC 1122): no host's address
+    zeros = ~value & 0xFFFFFFFF
+    if written.startswith("255.") and zeros & (zeros + 1) == 0:
+        return _NO_HOST  # a netmask: ones, then zeros
+    return _HOST_V4
+
+
 def not_a_host(text: str, start: int, end: int) -> bool:
     """Whether the address at ``text[start:end]`` names no one's machine.
 
@@ -1009,24 +1043,12 @@ def not_a_host(text: str, start: int, end: int) -> bool:
     import ipaddress
 
     written, _, length = text[start:end].partition("/")
-    address = _address(written.split("%", 1)[0])
-    if address is None:
+    kind = _host_kind(written, bool(length))
+    if kind is None:
         return False
-    # An IPv4-mapped address (``::ffff:93.184.216.34``, as a dual-stack sshd logs its
-    # clients) names the IPv4 host it maps: ipaddress counts all of ::ffff:0:0/96 as
-    # reserved.
-    host = address.ipv4_mapped if address.version == 6 and address.ipv4_mapped else address
-    if host.is_loopback or host.is_unspecified or host.is_multicast or host.is_reserved:
+    if kind == _NO_HOST:
         return True
-    if address.version == 4:
-        value = int(address)
-        if value & 0xFF in (0, 0xFF) and not length:
-            return True  # x.y.z.0 names a network, x.y.z.255 its broadcast address
-        if value >> 24 == 0:
-            return True  # 0.0.0.0/8, "this network" (RFC 1122): no host's address
-        zeros = ~value & 0xFFFFFFFF
-        if written.startswith("255.") and zeros & (zeros + 1) == 0:
-            return True  # a netmask: ones, then zeros
+    if kind == _HOST_V4:
         before = text[max(0, start - _HOST_LOOKBACK):start]
         if text.startswith("-", end) and _package_version(text, written, before, end):
             return True  # alsa-lib (1.2.5.1-2), x_1.2.5.1-2_all.deb, foo 4.3.2.1-0ubuntu1
@@ -1042,7 +1064,8 @@ def not_a_host(text: str, start: int, end: int) -> bool:
         with contextlib.suppress(ValueError):
             network = ipaddress.ip_network(
                 f"{written}/{length or (prefix.group(1) if prefix else '')}", strict=False)
-            if network.prefixlen < network.max_prefixlen and network.network_address == address:
+            if network.prefixlen < network.max_prefixlen \
+                    and network.network_address == _address(written.split("%", 1)[0]):
                 return True
     return False
 

@@ -89,6 +89,10 @@ class _Entity:
     after: int
 
 
+#: Pieces up to this long have their accepts' answers remembered by :meth:`Scanner.pieces_hit`.
+_REPEATED_PIECE: Final = 48
+
+
 class Scanner:
     """Compiled triggers of a set of recognizers' prefilters."""
 
@@ -297,6 +301,9 @@ class Scanner:
         pieces counts for each of them, unjudged."""
         hit: set[int] = set()
         size = len(text)
+        # The accepts' answers on short pieces, which a block repeats (a JSON log's keys
+        # on every line): an accept reads its text alone.
+        answers: dict[tuple[int, str, int, int], bool] = {}
         for _, trigger, start, end in self._find(text):
             first = bisect.bisect_right(starts, start) - 1
             last = bisect.bisect_right(starts, max(start, end - 1)) - 1
@@ -309,8 +316,16 @@ class Scanner:
                 piece_start = starts[first]
                 piece_end = starts[first + 1] - 1 if first + 1 < len(starts) else size
                 piece = text[piece_start:piece_end]
-                if not trigger.accept(piece, max(start - piece_start, 0),
-                                      min(end, piece_end) - piece_start):
+                at, to = max(start - piece_start, 0), min(end, piece_end) - piece_start
+                if len(piece) > _REPEATED_PIECE:
+                    accepted = trigger.accept(piece, at, to)
+                else:
+                    key = (id(trigger), piece, at, to)
+                    known = answers.get(key)
+                    if known is None:
+                        known = answers[key] = bool(trigger.accept(piece, at, to))
+                    accepted = known
+                if not accepted:
                     continue
             hit.add(first)
         return hit

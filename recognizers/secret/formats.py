@@ -133,12 +133,21 @@ _BOUNDARY_CHARS: Final = frozenset(' \t\r\n\f\v=:"')
 _NO_RUN_BEFORE: Final = frozenset(string.ascii_letters + string.digits + "_")
 _NO_RUN_AFTER: Final = r"(?![A-Za-z0-9_])"
 
-#: Literal starts of every provider format, for the prefilter (case as written).
-FORMAT_STARTS: Final = (
-    "A3T", "ABIA", "ACCA", "AKIA", "ASIA", "AKC", "AccountKey=", "://", "ghp_", "gho_",
-    "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "gldt-", "glft-", "glsoat-", "glrt-",
-    "GR1348941", "glcbt-", "glimt-", "glptt-", "glagent-", "gloas-", "-us", "sk-",
-    "pypi-", "SG.", "xox", "hooks.slack.com", "sq0csp-", "k_live_", "AIza", "npm_",
+#: The prefilter's triggers of the provider formats' literal starts (but "://", which has
+#: its own): each start with what every match of its formats holds right after it, where
+#: the start alone is a piece of common words (``ec2-user`` holds "-us", ``disk-usage``
+#: "sk-", ``npm_config_cache`` "npm_"): a SECRET region reaches kilobytes around its hit.
+#: Case as written, as the needles are (:func:`provider_tokens`).
+FORMAT_TRIGGERS: Final = (
+    "(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}",  # detect-secrets' AWS key pattern
+    "AKC[a-zA-Z0-9]{10}", "AccountKey=",
+    "gh[pousr]_[A-Za-z0-9_]{36}", "github_pat_",
+    "glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "GR1348941", "glcbt-", "glimt-",
+    "glptt-", "glagent-", "gloas-",
+    "-us[0-9]",  # Mailchimp: 32 characters, "-us" and the datacenter's number
+    "sk-[A-Za-z0-9_-]{20}",  # OpenAI's and Anthropic's keys run on for 20 and more
+    "pypi-AgE", "SG[.][a-zA-Z0-9_-]{22}[.]", "xox[aboprs]-", "hooks[.]slack[.]com",
+    "sq0csp-", "k_live_", "AIza[0-9A-Za-z_-]{35}", "npm_[A-Za-z0-9]{36}",
 )
 
 

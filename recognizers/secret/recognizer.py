@@ -4,7 +4,6 @@ prefilter's triggers.  The only module of the package that imports Presidio."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
@@ -16,10 +15,10 @@ from recognizers.secret.assignments import ACCEPT_SLACK, assignment, keyed_kind
 from recognizers.secret.commands import MAX_COMMAND_VALUE, may_hold_command_password
 from recognizers.secret.common import ENTITY, KEYED_SCORE, MAX_KEY, MAX_VALUE, RECOGNIZER_NAME
 from recognizers.secret.filters import chave_is_other, message, placeholder
-from recognizers.secret.finder import find_secrets
+from recognizers.secret.finder import TRIGGER_NAMES, find_secrets
 from recognizers.secret.formats import (
     FORMAT_REACH,
-    FORMAT_STARTS,
+    FORMAT_TRIGGERS,
     compiled_formats,
     may_open_aws_secret,
 )
@@ -126,14 +125,17 @@ class SecretRecognizer(EntityRecognizer):
         when the engine analyses the windows around them."""
         key_hits = None if hits is None else sorted((first, last) for first, last, name in hits
                                                     if name == KEY_TRIGGER)
+        names = None if hits is None else {name for _, _, name in hits}
+        if names is not None and not names <= TRIGGER_NAMES:
+            names = None  # a union's hits: which triggers hit is not known
         return [self._result(start, end, kind, score)
-                for start, end, kind, score in find_secrets(text, key_hits)]
+                for start, end, kind, score in find_secrets(text, key_hits, names)]
 
     def prefilter(self, threshold: float) -> Prefilter:
         """Format starts, armour lines, key words, auth schemes and manifest kinds."""
         from recognizers.prefilter import Prefilter, Trigger
 
-        starts = "|".join(re.escape(s) for s in FORMAT_STARTS if s != "://")
+        starts = "|".join(FORMAT_TRIGGERS)
         key_words = "|".join(longest_first({
             "pass", "pwd", "pw", "senha", "secret", "token", "chave", "apikey", "api-key",
             "credencia", "credential", "auth", "key", "cookie", "session", "sid",

@@ -15,6 +15,7 @@ import string
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,6 +138,76 @@ def test_provider_formats_alone_and_in_text(engine: Redactor, text: str, kind: s
     kinds = {found for _, found in secrets_in(engine, written)}
     assert kind in kinds or (kind == "aws_secret_key" and "aws_secret_key" in kinds), kinds
     assert "[SECRET]" in engine.redact(written).text
+
+
+@pytest.mark.parametrize("backend", ["re", "hyperscan"])
+def test_each_format_opens_a_region_and_common_words_holding_its_start_do_not(
+        backend: str) -> None:
+    # The triggers of the formats' starts read on past them (FORMAT_TRIGGERS): every
+    # token still opens a region and is found as without the prefilter; the words of a
+    # syslog that hold a start open none, where each used to open a SECRET region of
+    # kilobytes.
+    if backend != "re":
+        needs.require_module(backend)  # skipped without it, failed under tests/run.sh
+    unfiltered = Redactor(Settings(), prefilter=False)
+    prefiltered = Redactor(Settings(), prefilter=backend)
+    prefiltered.prefilter_min_chars = 0
+    for token in (text for text, _ in FORMATS):
+        for written in (token, f'x = "{token}"\n', f"log: {token} fim"):
+            spans = prefiltered._spans(written, None)
+            assert spans == unfiltered._spans(written, None), written
+            assert any(span.entity == "SECRET" for span in spans), written
+    words = ("Accepted publickey for ec2-user from 192.0.2.7; disk-usage task-sk-1 "
+             "npm_config_cache=/tmp SG.x xoxo AKCent AccountKe sk-short pypi-index")
+    scanner = prefiltered._scanner
+    assert scanner is not None and "SECRET" not in scanner.regions(words)
+
+
+def test_every_trigger_of_the_prefilter_names_the_detectors_it_opens() -> None:
+    # A region runs only the detectors one of whose triggers hit in it
+    # (DETECTOR_TRIGGERS): a trigger missing there would run none of them.
+    from recognizers.secret.finder import DETECTOR_TRIGGERS, DETECTORS, TRIGGER_NAMES
+    from recognizers.secret.recognizer import SecretRecognizer
+
+    names = {trigger.name for trigger in SecretRecognizer().prefilter(0.4).triggers}
+    assert names == TRIGGER_NAMES and set(DETECTOR_TRIGGERS) == set(DETECTORS)
+
+
+@pytest.mark.parametrize("backend", ["re", "hyperscan"])
+def test_a_region_runs_the_detectors_of_its_hits_and_finds_what_all_find(
+        backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A syslog's key words open regions of kilobytes: the provider formats, URLs, PEM
+    # blocks and manifests are not looked for there unless their own triggers hit.
+    if backend != "re":
+        needs.require_module(backend)  # skipped without it, failed under tests/run.sh
+    from recognizers.secret import finder
+
+    unfiltered = Redactor(Settings(), prefilter=False)
+    prefiltered = Redactor(Settings(), prefilter=backend)
+    prefiltered.prefilter_min_chars = 0
+    filler = "Nov  8 07:45:07 worker-07 sshd[3464]: session opened for user root\n" * 40
+    texts = [filler + "password=Zq8Kx7Lm2024 " + filler,
+             filler + "db: postgres://app:Zq8Kx7Lm@db/prod\n" + filler,
+             filler + f"token {GITHUB} session=5f0140d90a1e9cc7 " + filler,
+             filler + "Authorization: Bearer Zq8Kx7Lm2024Zq8Kx7Lm2024\n" + filler]
+    expected = [unfiltered._spans(text, None) for text in texts]
+    ran: list[str] = []
+
+    def counted(detect: Any) -> Any:
+        def run(text: str, *args: Any) -> Any:
+            ran.append(detect.__name__)
+            return detect(text, *args)
+        return run
+
+    wrapped = {counted(d): names for d, names in finder.DETECTOR_TRIGGERS.items()}
+    monkeypatch.setattr(finder, "DETECTORS", tuple(wrapped))
+    monkeypatch.setattr(finder, "DETECTOR_TRIGGERS", wrapped)
+    for text, spans in zip(texts, expected, strict=True):
+        assert prefiltered._spans(text, None) == spans
+        assert any(span.entity == "SECRET" for span in spans)
+    assert "key_values" in ran and "url_passwords" in ran and "auth_credentials" in ran
+    # (The re backend scans the plain triggers as one union, which names none of them.)
+    assert backend == "re" or ("private_keys" not in ran and "yaml_values" not in ran)
 
 
 def test_a_format_inside_a_longer_token_is_not_one(engine: Redactor) -> None:
