@@ -614,8 +614,9 @@ class JsonNumber(float):
 
 
 _DUPLICATE: Final = DUPLICATE_KEY_MARK
-#: A key's marks as json.dumps(..., ensure_ascii=False) writes them: before '": '.
-_DUPLICATE_WRITTEN: Final = re.compile(_DUPLICATE + '+(?=": )')
+#: A key's marks as json.dumps(..., ensure_ascii=False) writes them: before '":' (a
+#: string's own quote is escaped there), with either separator after.
+_DUPLICATE_WRITTEN: Final = re.compile(_DUPLICATE + '+(?=":)')
 
 
 #: Where dumps_keeping_numbers marked a number, as json.dumps writes the mark.

@@ -137,7 +137,8 @@ _NO_RUN_AFTER: Final = r"(?![A-Za-z0-9_])"
 #: its own): each start with what every match of its formats holds right after it, where
 #: the start alone is a piece of common words (``ec2-user`` holds "-us", ``disk-usage``
 #: "sk-", ``npm_config_cache`` "npm_"): a SECRET region reaches kilobytes around its hit.
-#: Case as written, as the needles are (:func:`provider_tokens`).
+#: Case as written, as the needles are (:func:`provider_tokens`), and what a pattern that
+#: ignores case reads in any case after them (Slack's ``xoxB-``).
 FORMAT_TRIGGERS: Final = (
     "(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}",  # detect-secrets' AWS key pattern
     "AKC[a-zA-Z0-9]{10}", "AccountKey=",
@@ -146,7 +147,7 @@ FORMAT_TRIGGERS: Final = (
     "glptt-", "glagent-", "gloas-",
     "-us[0-9]",  # Mailchimp: 32 characters, "-us" and the datacenter's number
     "sk-[A-Za-z0-9_-]{20}",  # OpenAI's and Anthropic's keys run on for 20 and more
-    "pypi-AgE", "SG[.][a-zA-Z0-9_-]{22}[.]", "xox[aboprs]-", "hooks[.]slack[.]com",
+    "pypi-AgE", "SG[.][a-zA-Z0-9_-]{22}[.]", "xox[aboprsABOPRS]-", "hooks[.]slack[.]com",
     "sq0csp-", "k_live_", "AIza[0-9A-Za-z_-]{35}", "npm_[A-Za-z0-9]{36}",
 )
 

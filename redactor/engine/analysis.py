@@ -15,6 +15,7 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 from redactor.config import Settings
@@ -68,6 +69,14 @@ BATCH_WALL: Final = 512
 _INVISIBLE: Final = re.compile(
     "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f"
     "\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f]")
+
+#: An escape of a character (JSON's, Java's, JavaScript's ``\u00e3``), its backslash
+#: doubled or more where the text was escaped again (a JSON document inside a string).
+#: Those of letters and marks beyond ASCII are read as the character (see
+#: _wide_escapes): a JSON log written by ``json.dumps`` holds ``Jo\u00e3o`` where the
+#: name is ``João``.  A space's escape (``\u00a0``) stays as written: read as a space,
+#: it would end a value that runs on over it (``password: Minha\u00a0Senha``).
+_ESCAPE: Final = re.compile(r"(?<!\\)\\+u([0-9a-fA-F]{4})")  # (a run's first backslash)
 
 #: The recognizers' findings per normalised text and labels.
 Memo = dict[tuple[str, tuple[str, ...] | None], Found]
@@ -125,8 +134,8 @@ class Document:
             return False
         from recognizers._text import normalize_for_matching
 
-        if _has_invisible(text):
-            return False  # read without them: the memo holds no record of this text
+        if _has_invisible(text) or _wide_escapes(text):
+            return False  # read otherwise: the memo holds no record of this text
         normalized = normalize_for_matching(text)
         found = self.memo.get((normalized, tuple(context) if context else None))
         if found is None or any(span.spread for span in found.values()):
@@ -226,6 +235,10 @@ class Analysis:
         # tested instead of searching the whole text.
         if _has_invisible(text):
             return self._spans_seen_through(text, context, names, only, document=document)
+        escapes = _wide_escapes(text)
+        if escapes:
+            return self._spans_unescaped(text, escapes, context, names, only,
+                                         document=document)
         from recognizers._text import normalize_for_matching
 
         normalized = normalize_for_matching(text)
@@ -321,6 +334,43 @@ class Analysis:
                      s.recognizer, s.distance)
                 for s in self._spans(stripped, context, names, only, document=document)]
 
+    def _spans_unescaped(self, text: str, escapes: list[re.Match[str]],
+                         context: Sequence[str] | None, names: StreamNames | None,
+                         only: frozenset[str] | None = None, *,
+                         document: Document | None = None) -> list[Span]:
+        """Spans of a text holding escapes of characters beyond ASCII (``escapes``, in
+        order: see _wide_escapes), found in the text with each escape read as its
+        character, then mapped back so that each covers the whole of every escape
+        inside it (``Jo\u00e3o Pereira`` is one name, not ``Jo`` and ``Pereira``)."""
+        pieces: list[str] = []
+        at: list[int] = []  # where each escape's character stands in the decoded text
+        written: list[tuple[int, int]] = []  # where each escape stands in ``text``
+        removed: list[int] = []  # characters fewer in the decoded text after each one
+        done = 0
+        for escape in escapes:
+            pieces.append(text[done:escape.start()])
+            pieces.append(chr(int(escape.group(1), 16)))
+            at.append(escape.start() - (removed[-1] if removed else 0))
+            written.append(escape.span())
+            removed.append((removed[-1] if removed else 0) + escape.end() - escape.start() - 1)
+            done = escape.end()
+        pieces.append(text[done:])
+
+        def start_of(index: int) -> int:
+            k = bisect.bisect_right(at, index) - 1
+            if k < 0:
+                return index
+            return written[k][0] if at[k] == index else index + removed[k]
+
+        def end_of(index: int) -> int:  # after the character at ``index``
+            k = bisect.bisect_right(at, index) - 1
+            return written[k][1] if k >= 0 and at[k] == index else start_of(index) + 1
+
+        return [Span(start_of(s.start), end_of(s.end - 1), s.entity, s.score, s.recognizer,
+                     s.distance)
+                for s in self._spans("".join(pieces), context, names, only,
+                                     document=document)]
+
     def found_many(self, items: Iterable[tuple[str, Sequence[str] | None]]) -> Memo:
         """The recognizers' findings in each of many texts (each with its labels), as
         :meth:`_spans` would find them text by text, found in few runs of them all
@@ -341,7 +391,8 @@ class Analysis:
         lifts: list[tuple[str, ...]] = []
         pending: set[tuple[str, tuple[str, ...] | None]] = set()
         for text, context in items:
-            if not text or len(text) < self.prefilter_min_chars or _has_invisible(text):
+            if not text or len(text) < self.prefilter_min_chars or _has_invisible(text) \
+                    or _wide_escapes(text):
                 continue
             normalized = normalize_for_matching(text)
             labels = tuple(context) if context else None
@@ -401,8 +452,8 @@ class Analysis:
         from recognizers.prefilter import outside_trigger_alphabet
 
         scanner = self._scanner
-        if scanner is None:
-            return None
+        if scanner is None or _wide_escapes(text):
+            return None  # (an escape is read as its character: not what was scanned)
         normalized = normalize_for_matching(text)
         if outside_trigger_alphabet(normalized):
             return None
@@ -429,9 +480,11 @@ class Analysis:
             starts.append(position)
             position += len(piece) + 1
         hit = scanner.pieces_hit(normalized, starts)
-        # A piece with an invisible character is analysed without it: a scan of it as
-        # written vouches for nothing (``r\u200bcunha`` is read as ``rcunha``).
-        hit.update(index for index, piece in enumerate(pieces) if _has_invisible(piece))
+        # A piece with an invisible character is analysed without it, one with an escape
+        # of a wide character with the character: a scan of it as written vouches for
+        # nothing (``r\u200bcunha`` is read as ``rcunha``, ``Jo\\u00e3o`` as ``João``).
+        hit.update(index for index, piece in enumerate(pieces)
+                   if _has_invisible(piece) or _wide_escapes(piece))
         return hit
 
     def labels_lift(self, labels: Iterable[str]) -> bool:
@@ -812,9 +865,44 @@ def _has_invisible(text: str) -> bool:
     return _INVISIBLE.search("".join(wide_characters(text))) is not None
 
 
+def _wide_escapes(text: str) -> list[re.Match[str]]:
+    """The escapes of ``text`` (see _ESCAPE) of letters and combining marks beyond
+    ASCII, in order (surrogates are neither: a pair is no character of its own)."""
+    if "\\u" not in text:
+        return []  # (most texts: one search at C speed)
+    return [escape for escape in _ESCAPE.finditer(text)
+            if _read_through(int(escape.group(1), 16))]
+
+
+@lru_cache(maxsize=1024)
+def _read_through(code: int) -> bool:
+    """Is the character of an escape read instead of the escape: a letter or a mark
+    beyond ASCII?"""
+    import unicodedata
+
+    return code >= 0x80 and unicodedata.category(chr(code))[0] in "LM"
+
+
+def unescaped(text: str) -> str:
+    """``text`` with its escapes of wide characters read as the characters."""
+    escapes = _wide_escapes(text)
+    if not escapes:
+        return text
+    pieces: list[str] = []
+    done = 0
+    for escape in escapes:
+        pieces.append(text[done:escape.start()])
+        pieces.append(chr(int(escape.group(1), 16)))
+        done = escape.end()
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
 def seen_as_analysed(text: str) -> str:
-    """``text`` as the recognizers read it: without invisible format characters, its
-    look-alike characters mapped (what a carried name is looked for in)."""
+    """``text`` as the recognizers read it: escapes of wide characters read as the
+    characters, without invisible format characters, its look-alike characters mapped
+    (what a carried name is looked for in)."""
+    text = unescaped(text)
     if text.isascii():
         return text
     from recognizers._text import normalize_for_matching

@@ -392,6 +392,15 @@ def test_every_occurrence_of_a_repeated_key_is_redacted_and_written_back(tmp_pat
     assert scan.returncode != 0
 
 
+def test_a_repeated_key_of_a_compact_line_is_written_back_under_its_name(
+        engine: Redactor) -> None:
+    # Found by review: the mark of a repeated key was taken out only before '": ', and a
+    # compact line (nginx's, '":') kept it in its output.
+    text = '{"msg":"cpf 529.982.247-25","msg":"ok"}\n{"a": "cpf 529.982.247-25", "a": "ok"}\n'
+    out = batch._redact_lines(engine, text, batch.FileReport("x"))
+    assert out == '{"msg":"cpf [CPF]","msg":"ok"}\n{"a": "cpf [CPF]", "a": "ok"}\n'
+
+
 def test_a_repeated_key_is_read_by_its_name() -> None:
     """The marks that keep a repeated key apart are no part of its name: ``key`` given
     twice is a secret's key both times, and a number under a repeated ``cpf`` is

@@ -241,6 +241,10 @@ def test_json_lines_with_escapes_give_what_the_slow_way_gives(engine: Redactor) 
     ['{"name": "password=Xk9mq2Lp7"}', 'value: password'],
     # Found by hypothesis: a line's own login hidden by an invisible character.
     ['{"userName": "r\\u200bcunha"}', '{"userName": "r\u200bcunha"}'],
+    # A name written with escapes inside a value (a document escaped twice) and on a
+    # line that is no JSON: read as its characters, never vouched quiet by the scan.
+    ['{"msg": "Usu\\\\u00e1rio Jo\\\\u00e3o Pereira entrou"}', '{"n": 1}'],
+    ['Usu\\u00e1rio Jo\\u00e3o Pereira entrou {', '{"user": "jo\\u00e3o.silva"}'],
     # A login carried from an earlier line, written in look-alike or hidden characters.
     ['{"user": "rcunha"}', '{"msg": "\uff52\uff43\uff55\uff4e\uff48\uff41"}',
      '{"msg": "r\\u200bcunha"}', '{"msg": "r\u200bcunha"}'],

@@ -339,3 +339,78 @@ def test_invisible_characters_inside_a_cpf_in_long_accented_text(hidden: str) ->
     result = redact(f"{filler}cpf {cpf} {filler}")
     assert cpf not in result.text and "[CPF]" in result.text
     assert [f.entity_type for f in result.findings] == ["BR_CPF"]
+
+
+ESCAPED_RECORDS = [
+    {"user": "joão.silva", "msg": "login ok"},
+    {"user": "João Pereira", "msg": "ok"},
+    {"msg": "Usuário João Pereira entrou às 10h"},
+    {"name": "Ana Conceição", "cpf": "529.982.247-25"},
+    {"msg": "contato: maria.conceição@example.com, (11) 98765-4321"},
+    {"msg": "nada a declarar, operação concluída"},
+]
+
+
+@pytest.mark.parametrize("record", ESCAPED_RECORDS)
+def test_a_json_log_written_with_escapes_reads_as_the_same_log_without_them(
+        record: dict[str, str], engine: Redactor) -> None:
+    # json.dumps escapes every character beyond ASCII: a JSON log read as text holds
+    # "Jo\u00e3o", which split a name in two and left half of a login ("[USERNAME]\u00e3o").
+    # Each escape is read as its character, and a finding covers the escapes inside it.
+    plain = json.dumps(record, ensure_ascii=False)
+    escaped = json.dumps(record)
+    again = json.dumps(escaped)  # the document inside a string: its backslashes doubled
+    expected = json.loads(engine.redact(plain).text)
+    assert json.loads(engine.redact(escaped).text) == expected
+    # Inside a string (its quotes escaped too, which the shapes read otherwise), the
+    # doubled escapes read as the document with its characters as they are.
+    inside = json.dumps(plain, ensure_ascii=False)
+    assert json.loads(json.loads(engine.redact(again).text)) \
+        == json.loads(json.loads(engine.redact(inside).text))
+    assert [f.entity_type for f in engine.redact(escaped).findings] \
+        == [f.entity_type for f in engine.redact(plain).findings]
+
+
+def test_escapes_of_ascii_characters_and_lone_surrogates_are_read_as_written(
+        engine: Redactor) -> None:
+    # Only characters beyond ASCII are read through their escapes: "\u0022" stays a
+    # quote's escape (reading it as a quote would move a string's end), a lone
+    # surrogate no character.
+    text = 'msg "cpf \\u0022 ok" \\ud83d tail C:\\users\\u00e3 done'
+    assert engine.redact(text).text == text
+    result = engine.redact('{"msg": "Jo\\u00e3o Pereira \\ud83d\\ude00 entrou"}')
+    assert result.text == '{"msg": "[NOME] \\ud83d\\ude00 entrou"}'
+
+
+def test_an_escaped_space_stays_written_inside_a_value(engine: Redactor) -> None:
+    # Found by review: read as a space, "\u00a0" ended a password that runs on over it
+    # ("Minha\u00a0Senha\u00a0Forte1" was left in clear). Only letters and marks are read
+    # through their escapes.
+    for text, redacted in [("password: Minha\\u00a0Senha\\u00a0Forte1", "password: [SECRET]"),
+                           ("token=abc123\\u3000def456ghi", "token=[SECRET]")]:
+        assert engine.redact(text).text == redacted
+
+
+def test_a_long_run_of_backslashes_is_read_in_linear_time(engine: Redactor) -> None:
+    # Found by review: the escape pattern tried the whole run from each backslash.
+    from redactor.engine.analysis import _ESCAPE, _wide_escapes
+
+    text = "cpf 529.982.247-25 \\u00e3 " + "\\" * 50_000 + " fim"
+    run = text.index("\\" * 2)
+    # No match may start inside the run but at its first backslash: tried from each of
+    # them, a match scanned the rest of the run.
+    assert all(_ESCAPE.match(text, at) is None for at in range(run + 1, run + 2000))
+    assert [m.group(1) for m in _wide_escapes(text)] == ["00e3"]
+    assert "529.982.247-25" not in engine.redact(text).text
+
+
+@pytest.mark.parametrize("kind", ["hash", "mask"])
+def test_an_escaped_value_is_operated_on_as_the_value_written_plainly(kind: str) -> None:
+    # Found by review: the hash of "Jo\u00e3o Pereira" differed from that of "João Pereira".
+    operators = tuple((entity, OperatorSpec(kind)) for entity in ("PERSON", "USERNAME"))
+    hashing = Redactor(Settings(operators=operators))
+    for plain, escaped in [("Usuário João Pereira entrou",
+                            "Usu\\u00e1rio Jo\\u00e3o Pereira entrou"),
+                           ("user=joão.silva ok", "user=jo\\u00e3o.silva ok")]:
+        written = hashing.redact(plain).text
+        assert hashing.redact(escaped).text.replace("Usu\\u00e1rio", "Usuário") == written
