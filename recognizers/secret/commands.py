@@ -1,8 +1,8 @@
 """Passwords on command lines, as a shell history or a migration script holds them:
 ``mysql -p…``, ``sshpass -p``, ``curl -u user:…``, ``sqlplus user/…@db``, ``redis-cli
 -a``, ``keytool -storepass`` (every one), ``docker login -p``, SAP's ``sapcontrol`` and
-``hdbuserstore``, Oracle JDBC URLs and SQL's ``IDENTIFIED BY``.  They are reported as
-:data:`~recognizers.secret.kinds.PASSWORD_ASSIGNMENT`."""
+``hdbuserstore``, Apache's ``htpasswd -b``, Oracle JDBC URLs and SQL's ``IDENTIFIED BY``.
+They are reported as :data:`~recognizers.secret.kinds.PASSWORD_ASSIGNMENT`."""
 
 from __future__ import annotations
 
@@ -62,10 +62,18 @@ _IDENTIFIED_BY: Final = re.compile(
     r"(?i)(?<![\w])(?:create|alter|grant)[ \t]{1,16}[^\n;]{0,200}?"
     r"(?<![\w])identified[ \t]{1,16}(?:with[ \t]{1,16}\w{1,64}[ \t]{1,16})?by[ \t]{1,16}"
     r"(?:password[ \t]{1,16})?(?:(['\"])([^'\"\n]{1,512})\1|([^\s'\";]{1,512}))", re.ASCII)
+#: Apache's htpasswd with its password on the command line (batch mode, ``-b``): its
+#: flags (``-b -c``, ``-nbB``, ``-B -C 12``), then the file (none with ``-n``), the user
+#: and the password (see _htpasswd_passwords).
+_HTPASSWD: Final = re.compile(
+    r"htpasswd(?![\w-])(?P<flags>(?:[ \t]+-[A-Za-z0-9]{1,8}(?:[ \t]+[0-9]{1,4}(?=[ \t]))?){1,6})"
+    r"[ \t]+(?P<a>[^\s'\"]\S{0,511})[ \t]+(?P<b>'[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|\S{1,512})"
+    r"(?:[ \t]+(?P<c>'[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|[^\s|;&<>]\S{0,511}))?", re.ASCII)
+_HTPASSWD_WORD: Final = re.compile("htpasswd")
 _COMMAND_WORDS: Final = ("mysql", "mariadb", "sshpass", "identified", "IDENTIFIED", "Identified",
                          "redis-cli", "hdbsql", "sqlcmd", "mongo", "ldap", "keytool", "docker",
                          "curl", "sqlplus", "podman", "sapcontrol", "hdbuserstore",
-                         "jdbc:oracle")
+                         "jdbc:oracle", "htpasswd")
 
 
 def _unquote(text: str, start: int, end: int) -> tuple[int, int]:
@@ -114,8 +122,33 @@ def may_hold_command_password(text: str, start: int, end: int) -> bool:
     before the word, is always accepted."""
     if _IDENTIFIED_WORD.match(text, start, end) is not None:
         return True
+    if _HTPASSWD_WORD.match(text, start) is not None:
+        return _htpasswd_password(text, start) is not None
     return any(words.match(text, start) is not None and pattern.match(text, start) is not None
                for pattern, words in _PATTERN_WORDS)
+
+
+def _htpasswd_password(text: str, start: int) -> tuple[int, int] | None:
+    """Where the password of an ``htpasswd`` command at ``start`` stands, when its flags
+    ask for batch mode (``-b``): the third argument after them, the second with ``-n``
+    (which writes to the terminal instead of a file).  The file is a path (a slash or a
+    dot in it) and no argument is a word of a sentence: ``run htpasswd -b to add users``
+    is prose about the flag."""
+    if start and (text[start - 1].isalnum() or text[start - 1] in "_-"):
+        return None
+    match = _HTPASSWD.match(text, start)
+    if match is None:
+        return None
+    letters = "".join(flag[1:] for flag in match.group("flags").split() if flag[0] == "-")
+    if "b" not in letters:
+        return None
+    file, user, password = (None, "a", "b") if "n" in letters else ("a", "b", "c")
+    if match.group(password) is None \
+            or (file is not None and not any(c in match.group(file) for c in "/.")) \
+            or any(PROSE_WORD.fullmatch(match.group(group).strip("'\""))
+                   for group in (user, password)):
+        return None
+    return match.span(password)
 
 
 def command_passwords(text: str) -> Iterator[Hit]:
@@ -128,6 +161,14 @@ def command_passwords(text: str) -> Iterator[Hit]:
             if end > start and not placeholder(text[start:end]) \
                     and not PROSE_WORD.fullmatch(text[start:end]):
                 # (prose about the flag: "sshpass -p option is unsafe")
+                yield Hit(start, end, PASSWORD_ASSIGNMENT, KEYED_SCORE)
+    if "htpasswd" in text:
+        for word in _HTPASSWD_WORD.finditer(text):
+            found = _htpasswd_password(text, word.start())
+            if found is None:
+                continue
+            start, end = _unquote(text, *found)
+            if end > start and not placeholder(text[start:end]):
                 yield Hit(start, end, PASSWORD_ASSIGNMENT, KEYED_SCORE)
     if _IDENTIFIED_WORD.search(text) is None:
         return

@@ -167,7 +167,7 @@ class SecretRecognizer(EntityRecognizer):
                     after=MAX_VALUE + 16,
                     name="auth-scheme"),
             Trigger("(?:mysql|mariadb|sshpass|redis-cli|hdbsql|sqlcmd|mongo|ldap|keytool|docker"
-                    "|podman|curl|sqlplus|sapcontrol|(?i:hdbuserstore)|jdbc:oracle"
+                    "|podman|curl|sqlplus|sapcontrol|(?i:hdbuserstore)|jdbc:oracle|htpasswd"
                     "|(?i:identified))", after=2 * MAX_COMMAND_VALUE + 64,
                     name="command", accept=may_hold_command_password),
             Trigger('kind\\\\?"?[ \t]*:[ \t]*\\\\?"?[\'"]?Secret', before=MANIFEST_REACH + 64,

@@ -52,14 +52,15 @@ def jwts(text: str) -> Iterator[Hit]:
 #: ``scheme://user:password@host`` with characters a URL should have escaped (``!``,
 #: ``*``, ``$``, even ``@``): the password runs to the last ``@`` before the host.
 _URL_PASSWORD: Final = re.compile(
-    r"://[^\s:/?#@\[\]]{1,256}+:([^\s/?#\[\]]{1,512})@[A-Za-z0-9_\-]", re.ASCII)
+    r"://[^\s:/?#@\[\]]{0,256}+:([^\s/?#\[\]]{1,512})@[A-Za-z0-9_\-]", re.ASCII)
 
 
 #: What every match of a URL password holds from its ``://`` on, under both patterns
 #: that find one (detect-secrets' BasicAuthDetector and _URL_PASSWORD): a user without
-#: blanks, slashes, colons or at-signs, a colon, then an at-sign before any blank or
-#: slash.  A wider class than either pattern's: a superset of their matches.
-_URL_CREDENTIALS: Final = re.compile(r"://[^\s/:@]+:[^\s/]*@", re.ASCII)
+#: blanks, slashes, colons or at-signs (none at all in Redis' ``redis://:password@host``),
+#: a colon, then an at-sign before any blank or slash.  A wider class than either
+#: pattern's: a superset of their matches.
+_URL_CREDENTIALS: Final = re.compile(r"://[^\s/:@]*:[^\s/]*@", re.ASCII)
 
 
 def may_hold_url_password(text: str, start: int, end: int) -> bool:

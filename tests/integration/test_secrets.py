@@ -314,6 +314,24 @@ def test_review_leaks_are_closed(engine: Redactor, text: str, value: str) -> Non
     assert "[SECRET]" in out and value not in out
 
 
+@pytest.mark.parametrize(("text", "redacted"), [
+    # Found on real text: the password of a batch-mode htpasswd, and Redis' URL with no
+    # user, were read as a login at a host ("[USERNAME]@Forte1") or not at all.
+    ("htpasswd -b -c /etc/nginx/.htpasswd admin S3nh@Forte1",
+     "htpasswd -b -c /etc/nginx/.htpasswd admin [SECRET]"),
+    ("htpasswd -nbB admin Zq8Kx7Lm2024 > /etc/nginx/.htpasswd",
+     "htpasswd -nbB admin [SECRET] > /etc/nginx/.htpasswd"),
+    ("sudo htpasswd -B -C 12 -b /etc/apache2/.htpasswd maria 'Cafe com leite 9'",
+     "sudo htpasswd -B -C 12 -b /etc/apache2/.htpasswd maria '[SECRET]'"),
+    ("REDIS_URL=redis://:S3nh@Forte1@cache:6379/0", "REDIS_URL=redis://:[SECRET]@cache:6379/0"),
+    ("redis-cli -u redis://:Zq8Kx7Lm2024@cache:6379 ping",
+     "redis-cli -u redis://:[SECRET]@cache:6379 ping"),
+])
+def test_passwords_of_htpasswd_and_of_a_url_without_user_are_redacted_whole(
+        engine: Redactor, text: str, redacted: str) -> None:
+    assert engine.redact(text).text == redacted
+
+
 @pytest.mark.parametrize("prefix", ["-", "< ", "# ", "keys/id_rsa:", "2024-01-01T00:00:00Z app | ",
                                     "+", "    "])
 def test_a_key_whose_lines_carry_a_prefix(engine: Redactor, prefix: str) -> None:
@@ -361,6 +379,8 @@ def test_review_prefilter_cases(text: str) -> None:
 
 
 NOT_SECRETS = [
+    "run htpasswd -b to add users in batch mode; htpasswd -c /etc/nginx/.htpasswd admin",
+    "htpasswd -b /etc/nginx/.htpasswd admin  # asks for nothing: the password is missing",
     "Nov 27 08:34:02 s4hana-app01 sudo: admin : TTY=pts/0 ; PWD=/home/admin ; USER=root",
     "OLDPWD=/srv/app",
     "nfe-emitter: rejeicao 539 duplicidade chave=9f8e7d6c5b4a39281706",
