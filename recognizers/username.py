@@ -280,7 +280,9 @@ def _weak_setting(shape: _Shape, match: regex.Match[str]) -> bool:
 
 
 def _as_data(separator: str) -> bool:
-    """A key/value separator as code or data writes it: ``=``, or a quoted key and value."""
+    """A key/value separator as code or data writes it: ``=``, or a quoted key and value
+    (their quotes escaped or not)."""
+    separator = separator.replace("\\", "")
     return "=" in separator or (separator[0] in "\"'" and separator[-1] in "\"'")
 
 
@@ -322,7 +324,9 @@ _CLF_TIME: Final = r"\[[0-9]{2}/[A-Z][a-z]{2}/[0-9]{4}:[0-9]{2}:[0-9]{2}:[0-9]{2
 # SAP work processes, as the system log (SM21) and statistics records (STAD) list them.
 _SAP_WP: Final = r"(?:DIA|UPD|UP2|BTC|SPO|ENQ|BGD)"
 
-_SEPARATOR: Final = r"[\"']?[ \t]*[=:][ \t]*[\"'<]?"
+# Quotes escaped too: a JSON document inside a string (Docker's json-file log holds the
+# application's JSON line as ``{\"user\":\"jsilva\"}``).
+_SEPARATOR: Final = r"(?:\\{1,3}[\"']|[\"'])?[ \t]*[=:][ \t]*(?:\\{1,3}[\"']|[\"'<])?"
 
 # The names of the prefilter's triggers that anchor several shapes (see _Shape.anchors).
 _KEY: Final = frozenset({"key/value"})
@@ -421,7 +425,7 @@ _SHAPES: Final = (
 # ----------------------------------------------------------------- prefilter
 # Every shape above starts with one of these anchors (case-insensitive parts kept so),
 # and the name lies after it (or, for user@host, just before the "@").
-_KEY_VALUE_TRIGGER: Final = rf"(?i:{_KEYS})[\"']?[ \t]*[=:]"
+_KEY_VALUE_TRIGGER: Final = rf"(?i:{_KEYS})(?:\\{{1,3}}[\"']|[\"'])?[ \t]*[=:]"
 # Anchors of the shapes whose field is most often empty or a technical account (an
 # Apache line's "-", SAP's DDIC, Windows' SYSTEM): their hits are accepted only when
 # the field holds a plausible name.  Each is the start of its shape's pattern or the
@@ -454,7 +458,7 @@ _ANCHOR_NAMES: Final = frozenset({name for _, name in _ANCHORS} | {
 _ARN_REACH: Final = 300
 #: How far after a key the name may end: spaces, a display name of four words.
 _NAME_REACH: Final = 160
-_VALUE_AFTER_KEY: Final = regex.compile(r"[ \t]*[\"'<]?([^\W\d][\w.-]*)")
+_VALUE_AFTER_KEY: Final = regex.compile(r"[ \t]*(?:\\{1,3}[\"']|[\"'<])?([^\W\d][\w.-]*)")
 # What must follow the first word of a display name for it to go on.
 _DISPLAY_NEXT: Final = regex.compile(r"[ ](?:d[aeo]s?[ ])?\p{Lu}\p{Ll}")
 

@@ -251,3 +251,22 @@ def test_crafted_values_under_data_keys_get_an_answer(engine: Redactor, key: str
     result = engine.redact_json({key: value})
     assert list(result.value) == [key]
     assert all(f.entity_type in ("USERNAME", "SECRET") for f in result.findings)
+
+
+@pytest.mark.parametrize("backend", ["re", "hyperscan", None])
+def test_a_json_line_inside_a_string_names_its_login(backend: str | None) -> None:
+    # Docker's json-file log (a .log file, read as text) holds each line of the
+    # application's JSON inside a string, its quotes escaped: "user" names its login as
+    # in the line itself, and the login is spread as a member written as data is.
+    from tests import needs
+
+    if backend == "hyperscan":
+        needs.require_module(backend)  # skipped without it, failed under tests/run.sh
+    engine = Redactor(Settings(), prefilter=backend if backend is not None else False)
+    engine.prefilter_min_chars = 0
+    inner = json.dumps({"level": "info", "user": "jsilva", "msg": "login ok"})
+    docker = json.dumps({"log": inner + "\n", "stream": "stdout"}) + "\njsilva saiu\n"
+    assert usernames(engine, docker) == ["jsilva", "jsilva"]
+    assert usernames(engine, 'msg="{\\"login\\": \\"rcunha\\"}"') == ["rcunha"]
+    # As in the plain line: a service account and a common word stay.
+    assert usernames(engine, '{\\"user\\":\\"anonymous\\",\\"owner\\":\\"root\\"}') == []
