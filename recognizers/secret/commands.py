@@ -63,12 +63,18 @@ _IDENTIFIED_BY: Final = re.compile(
     r"(?<![\w])identified[ \t]{1,16}(?:with[ \t]{1,16}\w{1,64}[ \t]{1,16})?by[ \t]{1,16}"
     r"(?:password[ \t]{1,16})?(?:(['\"])([^'\"\n]{1,512})\1|([^\s'\";]{1,512}))", re.ASCII)
 #: Apache's htpasswd with its password on the command line (batch mode, ``-b``): its
-#: flags (``-b -c``, ``-nbB``, ``-B -C 12``), then the file (none with ``-n``), the user
-#: and the password (see _htpasswd_passwords).
+#: flags (``-b -c``, ``-nbB``, ``-B -C 12``, then maybe ``--``), then the file (none with
+#: ``-n``), the user and the password (see _htpasswd_password).  An argument is quoted,
+#: or runs to a blank or a character the shell reads (``|;&<>``, a quote), a backslash
+#: taking the character after it (``pass\ word``) unless it starts an escape of the
+#: string around the command (``\n``, ``\"`` in a JSON log).
+_SHELL_ARGUMENT: Final = (r"'[^'\n]{1,512}'|\"[^\"\n]{1,512}\""
+                          r"|(?:[^\s'\"|;&<>\\]|\\[^nrtu\"\\\n]){1,512}")
 _HTPASSWD: Final = re.compile(
-    r"htpasswd(?![\w-])(?P<flags>(?:[ \t]+-[A-Za-z0-9]{1,8}(?:[ \t]+[0-9]{1,4}(?=[ \t]))?){1,6})"
-    r"[ \t]+(?P<a>[^\s'\"]\S{0,511})[ \t]+(?P<b>'[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|\S{1,512})"
-    r"(?:[ \t]+(?P<c>'[^'\n]{1,512}'|\"[^\"\n]{1,512}\"|[^\s|;&<>]\S{0,511}))?", re.ASCII)
+    r"htpasswd(?:\.exe)?(?![\w-])"
+    r"(?P<flags>(?:[ \t]+-[A-Za-z0-9]{1,8}(?:[ \t]+[0-9]{1,6}(?=[ \t]))?){1,6})"
+    rf"(?:[ \t]+--(?=[ \t]))?[ \t]+(?P<a>{_SHELL_ARGUMENT})[ \t]+(?P<b>{_SHELL_ARGUMENT})"
+    rf"(?:[ \t]+(?P<c>{_SHELL_ARGUMENT}))?", re.ASCII)
 _HTPASSWD_WORD: Final = re.compile("htpasswd")
 _COMMAND_WORDS: Final = ("mysql", "mariadb", "sshpass", "identified", "IDENTIFIED", "Identified",
                          "redis-cli", "hdbsql", "sqlcmd", "mongo", "ldap", "keytool", "docker",
@@ -131,9 +137,10 @@ def may_hold_command_password(text: str, start: int, end: int) -> bool:
 def _htpasswd_password(text: str, start: int) -> tuple[int, int] | None:
     """Where the password of an ``htpasswd`` command at ``start`` stands, when its flags
     ask for batch mode (``-b``): the third argument after them, the second with ``-n``
-    (which writes to the terminal instead of a file).  The file is a path (a slash or a
-    dot in it) and no argument is a word of a sentence: ``run htpasswd -b to add users``
-    is prose about the flag."""
+    (which writes to the terminal instead of a file).  Written unquoted, it must look
+    like a password, as in a chat sentence: letters mixed with digits or symbols, or
+    four digits or more.  ``htpasswd -nb prints results to stdout`` is prose about the
+    command, ``htpasswd -nb {{ user }} {{ password }}`` a template."""
     if start and (text[start - 1].isalnum() or text[start - 1] in "_-"):
         return None
     match = _HTPASSWD.match(text, start)
@@ -142,13 +149,22 @@ def _htpasswd_password(text: str, start: int) -> tuple[int, int] | None:
     letters = "".join(flag[1:] for flag in match.group("flags").split() if flag[0] == "-")
     if "b" not in letters:
         return None
-    file, user, password = (None, "a", "b") if "n" in letters else ("a", "b", "c")
-    if match.group(password) is None \
-            or (file is not None and not any(c in match.group(file) for c in "/.")) \
-            or any(PROSE_WORD.fullmatch(match.group(group).strip("'\""))
-                   for group in (user, password)):
+    password = "b" if "n" in letters else "c"
+    value = match.group(password)
+    if value is None:
+        return None
+    if value[0] not in "'\"" and not _password_like(value.replace("\\", "")):
         return None
     return match.span(password)
+
+
+def _password_like(value: str) -> bool:
+    """A word that may be a password where a sentence might stand: letters mixed with
+    digits or symbols, or four digits or more (never a word alone)."""
+    letters = any(c.isalpha() for c in value)
+    if letters:
+        return any(not c.isalpha() for c in value)
+    return value.isdigit() and len(value) >= 4
 
 
 def command_passwords(text: str) -> Iterator[Hit]:

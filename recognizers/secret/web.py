@@ -52,7 +52,7 @@ def jwts(text: str) -> Iterator[Hit]:
 #: ``scheme://user:password@host`` with characters a URL should have escaped (``!``,
 #: ``*``, ``$``, even ``@``): the password runs to the last ``@`` before the host.
 _URL_PASSWORD: Final = re.compile(
-    r"://[^\s:/?#@\[\]]{0,256}+:([^\s/?#\[\]]{1,512})@[A-Za-z0-9_\-]", re.ASCII)
+    r"://[^\s:/?#@\[\]]{0,256}+:([^\s/?#\[\]]{1,512})@[A-Za-z0-9_\-\[/]", re.ASCII)
 
 
 #: What every match of a URL password holds from its ``://`` on, under both patterns

@@ -326,6 +326,21 @@ def test_review_leaks_are_closed(engine: Redactor, text: str, value: str) -> Non
     ("REDIS_URL=redis://:S3nh@Forte1@cache:6379/0", "REDIS_URL=redis://:[SECRET]@cache:6379/0"),
     ("redis-cli -u redis://:Zq8Kx7Lm2024@cache:6379 ping",
      "redis-cli -u redis://:[SECRET]@cache:6379 ping"),
+    # Found by review: a variable, a quoted path or a bare name as the file, Windows'
+    # binary, a five-digit flag value, "--"; IPv6 hosts and sockets after "@"; the
+    # password ends where the shell or the string around the command ends it.
+    ("RUN htpasswd -bc $HTPASSWD_FILE admin S3nh4Forte",
+     "RUN htpasswd -bc $HTPASSWD_FILE admin [SECRET]"),
+    ("htpasswd -b '/etc/.htpasswd' joao S3nh4Forte", "htpasswd -b '/etc/.htpasswd' joao [SECRET]"),
+    ("htpasswd.exe -b users joao S3nh4Forte", "htpasswd.exe -b users joao [SECRET]"),
+    ("htpasswd -b -5 -r 10000 -- .htpasswd joao S3nh4Forte",
+     "htpasswd -b -5 -r 10000 -- .htpasswd joao [SECRET]"),
+    ("redis://:S3nh4Forte@[::1]:6379", "redis://:[SECRET]@[::1]:6379"),
+    ("unix://:S3nh4Forte@/run/redis.sock", "unix://:[SECRET]@/run/redis.sock"),
+    ('echo "htpasswd -nb joao hunter2" | sh', 'echo "htpasswd -nb joao [SECRET]" | sh'),
+    ('{"log":"htpasswd -nb joao hunter2\\n","stream":"stdout"}',
+     '{"log":"htpasswd -nb joao [SECRET]\\n","stream":"stdout"}'),
+    ("htpasswd -nb joao hunter2;echo ok>/etc/x", "htpasswd -nb joao [SECRET];echo ok>/etc/x"),
 ])
 def test_passwords_of_htpasswd_and_of_a_url_without_user_are_redacted_whole(
         engine: Redactor, text: str, redacted: str) -> None:
@@ -381,6 +396,11 @@ def test_review_prefilter_cases(text: str) -> None:
 NOT_SECRETS = [
     "run htpasswd -b to add users in batch mode; htpasswd -c /etc/nginx/.htpasswd admin",
     "htpasswd -b /etc/nginx/.htpasswd admin  # asks for nothing: the password is missing",
+    # Found by review: prose about the command and a template (an unquoted password
+    # must look like one).
+    "The command htpasswd -nb prints results to stdout",
+    "htpasswd -b /etc/nginx/.htpasswd is used to add users",
+    "With htpasswd -b .htpasswd you pass the password; htpasswd -nb {{ user }} {{ password }}",
     "Nov 27 08:34:02 s4hana-app01 sudo: admin : TTY=pts/0 ; PWD=/home/admin ; USER=root",
     "OLDPWD=/srv/app",
     "nfe-emitter: rejeicao 539 duplicidade chave=9f8e7d6c5b4a39281706",
