@@ -48,6 +48,9 @@ def names(engine: Redactor, text: str) -> list[str]:
     # title or role word, and a surname list wins over the software nouns.
     ("A Dra. Maria Code aprovou.", ["Maria Code"]),
     ("Co-Authored-By: Maria Souza <maria@example.com>", ["Maria Souza"]),
+    # A JSON line inside a string, its quotes escaped (Docker's json-file log).
+    ('{"log":"{\\"nome\\":\\"Fernanda Lima\\",\\"cidade\\":\\"Natal\\"}\\n"}',
+     ["Fernanda Lima"]),
 ])
 def test_names_are_found(people: Redactor, text: str, expected: list[str]) -> None:
     assert names(people, text) == expected
