@@ -120,6 +120,11 @@ _WORD = re.compile(r"[^\W_]+")
 _LAST_WORD: Final = re.compile(r"(?<![A-Za-z0-9])([A-Za-z0-9]+)[^A-Za-z0-9\x80-\U0010ffff]*\Z")
 _LAST_WORD_REACH: Final = 48
 
+#: A quote as written or escaped (up to three backslashes): a key or value quoted in a
+#: JSON document, also one inside a string, as Docker's json-file log holds an
+#: application's JSON line (``{\"user\":\"jsilva\"}``).  A regular expression.
+QUOTE: Final = r"\\{0,3}[\"']"
+
 
 def words(text: str) -> list[str]:
     """Folded word tokens; punctuation, ``_`` and separators split words."""

@@ -103,7 +103,7 @@ from typing import TYPE_CHECKING, Final
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
-from recognizers._text import cache_dir
+from recognizers._text import QUOTE, cache_dir
 from recognizers.base import make_result
 from recognizers.names import (
     fold_name,
@@ -408,12 +408,12 @@ _NAME_KEYS: Final = (
     r"first_?name|last_?name|display_?name|customer_?name|respons[aá]vel|favorecid[oa]|"
     r"titular|paciente|benefici[aá]ri[oa]|solicitante|contato|m[aã]e|pai|author|autor|"
     r"committer|cliente")
-#: (Quotes escaped too: a JSON line inside a string, as Docker's json-file log holds one.)
+#: (Quotes escaped too, QUOTE: a JSON line inside a string.)
 _KEY_VALUE: Final = re.compile(
-    rf"""(?<![{LETTER}0-9_])(?:\\{{0,3}}["'])?(?i:{_NAME_KEYS})(?:\\{{0,3}}["'])?"""
-    rf"""[ \t]{{0,3}}[:=][ \t]{{0,3}}(?:\\{{0,3}}["'])?"""
+    rf"""(?<![{LETTER}0-9_])(?:{QUOTE})?(?i:{_NAME_KEYS})(?:{QUOTE})?"""
+    rf"""[ \t]{{0,3}}[:=][ \t]{{0,3}}(?:{QUOTE})?"""
     rf"""(?P<v>{_U}[^"'\n\r,;:{{}}<>|=\[\]0-9]{{0,80}}?)[ \t]*"""
-    rf"""(?=\\{{0,3}}["']|[\n\r,;}}<|]|$|[ \t]{{2}})""")
+    rf"""(?={QUOTE}|[\n\r,;}}<|]|$|[ \t]{{2}})""")
 #: A name key's value in a query string or form data: up to a ``&``, a ``#``, a blank
 #: or a quote, spaces written ``+`` or ``%20`` and other characters percent-encoded
 #: (one way to read each character: the runs between escapes hold none of their marks).
@@ -1910,8 +1910,8 @@ def _title_triggers() -> tuple[str, ...]:
     return tuple("(?:" + "|".join(group) + ")" + tail for group in groups)
 
 
-_KEY_TRIGGER: Final = (rf"(?i:{_NAME_KEYS})(?:\\{{0,3}}[\"'])?[ \t]{{0,3}}[:=][ \t]{{0,3}}"
-                       rf"(?:\\{{0,3}}[\"'])?{_U}")
+_KEY_TRIGGER: Final = (rf"(?i:{_NAME_KEYS})(?:{QUOTE})?[ \t]{{0,3}}[:=][ \t]{{0,3}}"
+                       rf"(?:{QUOTE})?{_U}")
 _HEADER_TRIGGER: Final = (rf"{_HEADER_KEYS}[ \t]{{0,3}}:[ \t]{{0,3}}\"?{_U}")
 _CITATION_TRIGGER: Final = rf"{_U}{{2}}[ ]?,[ ]?{_U}"
 

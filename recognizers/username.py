@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Final
 import regex
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
-from recognizers._text import ContextWords, fold, longest_first
+from recognizers._text import QUOTE, ContextWords, fold, longest_first
 from recognizers.base import FLAGS, LABEL_PREFIX_CHARS, RawContextMixin, make_result
 from recognizers.generic import not_a_person_address
 from recognizers.lexicon import is_common_word
@@ -324,9 +324,8 @@ _CLF_TIME: Final = r"\[[0-9]{2}/[A-Z][a-z]{2}/[0-9]{4}:[0-9]{2}:[0-9]{2}:[0-9]{2
 # SAP work processes, as the system log (SM21) and statistics records (STAD) list them.
 _SAP_WP: Final = r"(?:DIA|UPD|UP2|BTC|SPO|ENQ|BGD)"
 
-# Quotes escaped too: a JSON document inside a string (Docker's json-file log holds the
-# application's JSON line as ``{\"user\":\"jsilva\"}``).
-_SEPARATOR: Final = r"(?:\\{1,3}[\"']|[\"'])?[ \t]*[=:][ \t]*(?:\\{1,3}[\"']|[\"'<])?"
+# Quotes escaped too (QUOTE): a JSON document inside a string.
+_SEPARATOR: Final = rf"(?:{QUOTE})?[ \t]*[=:][ \t]*(?:{QUOTE}|<)?"
 
 # The names of the prefilter's triggers that anchor several shapes (see _Shape.anchors).
 _KEY: Final = frozenset({"key/value"})
@@ -425,7 +424,7 @@ _SHAPES: Final = (
 # ----------------------------------------------------------------- prefilter
 # Every shape above starts with one of these anchors (case-insensitive parts kept so),
 # and the name lies after it (or, for user@host, just before the "@").
-_KEY_VALUE_TRIGGER: Final = rf"(?i:{_KEYS})(?:\\{{1,3}}[\"']|[\"'])?[ \t]*[=:]"
+_KEY_VALUE_TRIGGER: Final = rf"(?i:{_KEYS})(?:{QUOTE})?[ \t]*[=:]"
 # Anchors of the shapes whose field is most often empty or a technical account (an
 # Apache line's "-", SAP's DDIC, Windows' SYSTEM): their hits are accepted only when
 # the field holds a plausible name.  Each is the start of its shape's pattern or the
@@ -458,7 +457,7 @@ _ANCHOR_NAMES: Final = frozenset({name for _, name in _ANCHORS} | {
 _ARN_REACH: Final = 300
 #: How far after a key the name may end: spaces, a display name of four words.
 _NAME_REACH: Final = 160
-_VALUE_AFTER_KEY: Final = regex.compile(r"[ \t]*(?:\\{1,3}[\"']|[\"'<])?([^\W\d][\w.-]*)")
+_VALUE_AFTER_KEY: Final = regex.compile(rf"[ \t]*(?:{QUOTE}|<)?([^\W\d][\w.-]*)")
 # What must follow the first word of a display name for it to go on.
 _DISPLAY_NEXT: Final = regex.compile(r"[ ](?:d[aeo]s?[ ])?\p{Lu}\p{Ll}")
 

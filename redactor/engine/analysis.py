@@ -342,19 +342,15 @@ class Analysis:
         order: see _wide_escapes), found in the text with each escape read as its
         character, then mapped back so that each covers the whole of every escape
         inside it (``Jo\u00e3o Pereira`` is one name, not ``Jo`` and ``Pereira``)."""
-        pieces: list[str] = []
         at: list[int] = []  # where each escape's character stands in the decoded text
         written: list[tuple[int, int]] = []  # where each escape stands in ``text``
         removed: list[int] = []  # characters fewer in the decoded text after each one
-        done = 0
+        fewer = 0
         for escape in escapes:
-            pieces.append(text[done:escape.start()])
-            pieces.append(chr(int(escape.group(1), 16)))
-            at.append(escape.start() - (removed[-1] if removed else 0))
+            at.append(escape.start() - fewer)
             written.append(escape.span())
-            removed.append((removed[-1] if removed else 0) + escape.end() - escape.start() - 1)
-            done = escape.end()
-        pieces.append(text[done:])
+            fewer += escape.end() - escape.start() - 1
+            removed.append(fewer)
 
         def start_of(index: int) -> int:
             k = bisect.bisect_right(at, index) - 1
@@ -368,7 +364,7 @@ class Analysis:
 
         return [Span(start_of(s.start), end_of(s.end - 1), s.entity, s.score, s.recognizer,
                      s.distance)
-                for s in self._spans("".join(pieces), context, names, only,
+                for s in self._spans(_decoded(text, escapes), context, names, only,
                                      document=document)]
 
     def found_many(self, items: Iterable[tuple[str, Sequence[str] | None]]) -> Memo:
@@ -886,8 +882,11 @@ def _read_through(code: int) -> bool:
 def unescaped(text: str) -> str:
     """``text`` with its escapes of wide characters read as the characters."""
     escapes = _wide_escapes(text)
-    if not escapes:
-        return text
+    return _decoded(text, escapes) if escapes else text
+
+
+def _decoded(text: str, escapes: list[re.Match[str]]) -> str:
+    """``text`` with each of ``escapes`` (its own, in order) read as its character."""
     pieces: list[str] = []
     done = 0
     for escape in escapes:
