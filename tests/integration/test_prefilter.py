@@ -189,6 +189,14 @@ FIXED = [
     "Version/17.6 Mobile/15E148 Safari/604.1", "Chrome/130.0.0.0 Mobile Safari/537.36",
     "(Android 14; Mobile; rv:132.0)", "WhatsApp/2.23.20.0", "Mobile: 11987654321",
     "4532345678 Mobile/15E148", "celular/whatsapp 11987654321",
+    # escapes read as their letters, JSON inside a string, passwords on command lines
+    # and in URLs without a user (issue 33, eleventh stop)
+    '{"user": "jo\\u00e3o.silva"}', "Usu\\u00e1rio Jo\\u00e3o Pereira", "Jo\\\\u00e3o",
+    "\\u00a0", "\\ud83d", "\\" * 40 + "u00e3", '{\\"user\\":\\"jsilva\\"}',
+    '\\"nome\\": \\"Fernanda Lima\\"', "htpasswd -nb admin S3nh@Forte1",
+    "htpasswd -b -c /etc/.htpasswd joao 'Cafe 9x'", "htpasswd -nb prints results",
+    "redis://:S3nh@Forte1@cache:6379/0", "unix://:S3nh4Forte@/run/r.sock", "ec2-user",
+    "npm_config_cache", "xoxB-1234-5678-abcdefgh",
 ]
 #: Characters the triggers do not spell: a text holding one takes the full path.
 EXOTIC = ["𝐚", "٣٤٥", "Ⓐ", "a\u0301\u0301\u0301"]
