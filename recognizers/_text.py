@@ -42,6 +42,17 @@ def _build_matching_table() -> dict[int, str]:
     for code in (0x00A0, 0x2007, 0x2009, 0x202F, 0x200A, 0x2002, 0x2003, 0x2004, 0x2005,
                  0x2006, 0x2008, 0x205F, 0x3000, 0x200B, 0x2060, 0xFEFF, 0x00AD):
         table[code] = " "
+    # A byte that is not UTF-8, which the surrogateescape error handler keeps as U+DC80 to
+    # U+DCFF (a Latin-1 or Windows-1252 log read as UTF-8: ``Jo\xe3o``), is read as
+    # Windows-1252 writes it (Latin-1 where that leaves a byte undefined), mapped on as
+    # above: an accented name or keyword of a legacy file is read whole.  The text keeps
+    # the byte, so the output writes it back as it was.
+    for byte in range(0x80, 0x100):
+        try:
+            char = bytes((byte,)).decode("cp1252")
+        except UnicodeDecodeError:
+            char = chr(byte)
+        table[0xDC00 + byte] = table.get(ord(char), char)
     return table
 
 

@@ -885,6 +885,20 @@ def unescaped(text: str) -> str:
     return _decoded(text, escapes) if escapes else text
 
 
+#: A byte that is not UTF-8, as the surrogateescape error handler keeps it.
+_ESCAPED_BYTE: Final = re.compile("[\udc80-\udcff]")
+
+
+def bytes_read(text: str) -> str:
+    """``text`` with each byte that is not UTF-8 (see _ESCAPED_BYTE) read as the
+    analysis reads it (Windows-1252: see recognizers._text.MATCHING_TABLE)."""
+    if text.isascii() or _ESCAPED_BYTE.search(text) is None:
+        return text
+    from recognizers._text import MATCHING_TABLE
+
+    return _ESCAPED_BYTE.sub(lambda byte: MATCHING_TABLE[ord(byte.group())], text)
+
+
 def _decoded(text: str, escapes: list[re.Match[str]]) -> str:
     """``text`` with each of ``escapes`` (its own, in order) read as its character."""
     pieces: list[str] = []

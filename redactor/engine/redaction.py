@@ -9,7 +9,7 @@ from typing import Any
 from redactor import config
 from redactor.config import Settings
 from redactor.engine import build
-from redactor.engine.analysis import Analysis, checked_names, unescaped
+from redactor.engine.analysis import Analysis, bytes_read, checked_names, unescaped
 from redactor.engine.jsonredact import redact_json
 from redactor.engine.propagation import StreamNames
 from redactor.engine.spans import Span
@@ -132,9 +132,10 @@ class Redactor(Analysis):
         try:
             for span in spans:
                 out.append(text[cursor:span.start])
-                # As the analysis read it: a name written with escapes (``Jo\u00e3o``)
-                # hashes, masks and is issued a token as the same name written plainly.
-                value = unescaped(text[span.start:span.end])
+                # As the analysis read it: a name written with escapes (``Jo\u00e3o``) or
+                # in Latin-1 bytes hashes and is issued a token as the same name written
+                # plainly (a mask covers every character: it writes none of them).
+                value = bytes_read(unescaped(text[span.start:span.end]))
                 out.append(self._operate[span.entity](value))
                 if span.entity in self._pseudonymous:
                     item = self.issue(span.entity, value)

@@ -29,6 +29,8 @@ PAD = ("linha de log comum sem dados pessoais, apenas texto de preenchimento\n" 
 LATIN_LINE = f"Usuário: João CPF {CPF}\n".encode("latin-1")
 #: A Latin-1 log past the prefilter size (4 KB): the prefilter path is taken.
 LATIN_LOG = PAD + LATIN_LINE + PAD
+#: What it becomes, its Latin-1 bytes read and kept.
+LATIN_REDACTED = PAD + "Usuário: [USERNAME] CPF [CPF]\n".encode("latin-1") + PAD
 #: A process id no system hands out (above Linux's largest pid_max).
 DEAD_PID = 99_999_999
 
@@ -64,6 +66,7 @@ def backend_engine(request: pytest.FixtureRequest) -> Redactor:
 def test_latin1_text_past_the_prefilter_size_is_redacted_on_every_backend(
         backend_engine: Redactor) -> None:
     assert len(LATIN_LOG) >= backend_engine.prefilter_min_chars
+    lines = []
     for options in (batch.Options(), batch.Options(encoding="latin-1")):
         target = io.BytesIO()
         report = batch.FileReport("latin.log")
@@ -71,13 +74,45 @@ def test_latin1_text_past_the_prefilter_size_is_redacted_on_every_backend(
                             options=options)
         out = target.getvalue()
         assert CPF.encode() not in out and report.counts["BR_CPF"] == 1
+        assert report.counts["USERNAME"] == 1  # the accented key is read as a key
         assert out.startswith(PAD) and out.endswith(PAD)
-        line = out[len(PAD):-len(PAD)]
-        if options.encoding == "utf-8":  # undecodable bytes pass through unchanged
-            assert line == LATIN_LINE.replace(CPF.encode(), b"[CPF]")
-        else:  # decoded: the accented keyword is read, and written back in Latin-1
-            assert line.decode("latin-1").endswith(" CPF [CPF]\n")
-            assert line.startswith("Usuário: ".encode("latin-1"))
+        lines.append(out[len(PAD):-len(PAD)])
+    # Read as UTF-8, the bytes that are not are read as Latin-1 (the accented keyword
+    # and name are read whole) and pass through unchanged: the same bytes as decoding.
+    assert lines[0] == lines[1] == "Usuário: [USERNAME] CPF [CPF]\n".encode("latin-1")
+
+
+#: Pieces of legacy logs written in Windows-1252 (synthetic people and values).
+LEGACY_TEXTS = (
+    "Usuário: jsilva; Observação: cliente João da Conceição ligou às 10h",
+    "nome: Sebastião Araújo \u2013 CPF " + CPF + " \u2013 “pedido” nº 42",
+    "Falha de autenticação: usuário=mferreira (senha inválida)\n" * 3,
+    "Endereço: Rua São João, 120 - São Paulo; responsável: Gonçalo Simões",
+)
+
+
+def test_bytes_that_are_not_utf8_are_read_as_latin1_on_every_backend(
+        backend_engine: Redactor) -> None:
+    for text in LEGACY_TEXTS:
+        raw = text.encode("cp1252")
+        as_utf8 = raw.decode("utf-8", "surrogateescape")
+        assert "\udce3" in as_utf8 or "\udce1" in as_utf8 or "\udce7" in as_utf8
+        decoded = backend_engine.analyze(raw.decode("cp1252"))
+        assert decoded  # every piece holds something to find
+        assert backend_engine.analyze(as_utf8) == decoded  # same places, same entities
+        out = backend_engine.redact(as_utf8).text.encode("utf-8", "surrogateescape")
+        assert out == backend_engine.redact(raw.decode("cp1252")).text.encode("cp1252")
+
+
+def test_a_value_in_latin1_bytes_gets_the_token_of_the_value_itself() -> None:
+    from redactor.config import OperatorSpec
+
+    hashed = Redactor(Settings(default_operator=OperatorSpec(kind="hash")),
+                      hash_key=b"k" * 32)
+    text = "nome: João Pereira, CPF " + CPF
+    legacy = text.encode("latin-1").decode("utf-8", "surrogateescape")
+    assert hashed.redact(legacy).text == hashed.redact(text).text
+    assert "[NOME:" in hashed.redact(text).text
 
 
 def test_a_lone_surrogate_in_a_long_jsonl_value_is_redacted_on_every_backend(
@@ -124,7 +159,7 @@ def test_latin1_logs_via_the_cli_in_place_and_scan(tmp_path: Path) -> None:
     done = cli("redact", "--in-place", str(first), str(after))
     assert done.returncode == 0, done.stderr
     _no_values(done.stdout, done.stderr)
-    assert first.read_bytes() == LATIN_LOG.replace(CPF.encode(), b"[CPF]")
+    assert first.read_bytes() == LATIN_REDACTED
     assert after.read_text(encoding="utf-8") == "depois CNPJ [CNPJ]\n"  # later files go on
 
     decoded = tmp_path / "decoded.log"
@@ -256,7 +291,7 @@ def test_stdout_and_stdin_pass_undecodable_bytes_through(tmp_path: Path) -> None
     done = cli("redact", str(legacy), str(surrogate))
     assert done.returncode == 0, done.stderr
     _no_values(done.stdout, done.stderr)
-    assert done.stdout == (LATIN_LOG.replace(CPF.encode(), b"[CPF]")
+    assert done.stdout == (LATIN_REDACTED
                            + b'{"msg": "\\ud800 CPF [CPF]"}\n')
     piped = cli("redact", "--format", "json", "--max-json-bytes", "10",
                 stdin=json.dumps({"cpf": CPF}).encode())
