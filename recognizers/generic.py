@@ -965,6 +965,59 @@ def _package_version(text: str, written: str, before: str, end: int) -> bool:
         or _PACKAGE_BEFORE.search(before) is not None
 
 
+#: A release's number, written like an address: a one-digit first part and parts of
+#: at most two digits (``2.0.3.5``, ``4.3.99.16``).  Few addresses are written so
+#: (0.24 % of random ones; the resolvers ``1.1.1.1`` and ``8.8.8.8`` are); those
+#: :func:`_narrates_a_release` holds are read as releases.
+_RELEASE_SHAPED: Final = re.compile(r"[1-9](?:\.(?:[1-9]?[0-9])){3}")
+#: Before a release's number: the product it numbers, a word glued to it by a hyphen
+#: (``linux-2.6.8.1``, ``zlib-1.2.8.1``) or before it, holding a digit or a hyphen
+#: between letters (``XFree86 4.3.99.16``, ``libX11 1.4.99.1``, ``man-db 2.8.6.1``,
+#: ``SP800-38D 5.2.1.1``); or a word that narrates releases (``Policy 3.6.1.1``,
+#: ``Standards-Version to 2.3.0.1``, ``Bump to``, ``fixed in``, ``changes in``,
+#: ``since``, ``than``, a dependency's ``>=``).
+_RELEASE_BEFORE: Final = re.compile(
+    r"(?:(?<![\w.+-])[A-Za-z][\w+.]*-"
+    r"|(?<![\w.+-])[A-Za-z][\w+.]*(?:[0-9]|[A-Za-z]-[A-Za-z])[\w+.-]*[ \t]"
+    r"|(?:[<>]=?|<<|>>)[ \t]*"
+    r"|(?i:\b(?:policy|standards-version(?:[ \t]+to)?|bump(?:ed)?[ \t]+to"
+    r"|(?:fixed|changes|released|introduced)[ \t]+in|since|snapshot"
+    r"|upstream|(?:update|upgrade)d?[ \t]+to|to[ \t]+policy|than|versions?|releases?)[ \t]+))\Z")
+#: After a release's number: words that name it one (``1.5.4.1 release``, ``Git
+#: 1.7.12.2 Release Notes``, ``1.1.90.1, released``) or the date of a heading
+#: (``man-db 2.8.6.1 (5 August 2019)``).
+_RELEASE_AFTER: Final = re.compile(
+    r",?[ \t]+(?i:release[sd]?|notes|snapshot|amendment|beta|rc[0-9]*)\b"
+    r"|[ \t]+\([0-9]{1,2}[ \t]+[A-Z][a-z]+[ \t]+[0-9]{4}\)")
+#: After a release's number alone in parentheses: a changelog's heading goes on with its
+#: distributions and urgency (``base-passwd (2.0.3.5) unstable; urgency=high``), a
+#: reference to a section with a colon (``(5.3.6.7):``), a sentence with its punctuation,
+#: or the line ends (``snd_pcm_x@ALSA_0.9 (1.2.7.1)``); a list goes on to the next.
+#: (``ping``'s ``(8.8.8.8) 56(84)`` and ``arp``'s ``(192.0.2.7) at`` are addresses.)
+_CLOSED_AFTER: Final = re.compile(
+    r"\)(?:[ \t]+[a-z][a-z-]*(?:[ \t]+[a-z][a-z-]*)*;|[:.,]|[ \t]*\r?$)|,[ \t]"
+    r"|[ \t]+(?:and|e|or|ou)[ \t]", re.MULTILINE)
+#: A heading alone on its line, then an underline or a list's first item (a NEWS file).
+_HEADING_AFTER: Final = re.compile(r"[ \t]*\r?\n(?:[=~^-]{3,}[ \t]*\r?$|[ \t]*[-*+][ \t])",
+                                   re.MULTILINE)
+
+
+def _narrates_a_release(text: str, written: str, before: str, end: int) -> bool:
+    """Whether the dotted quad ``written`` ending at ``end`` (``before``: the text before
+    it) is a release's number as documentation writes one: shaped like one
+    (_RELEASE_SHAPED) and named so by what stands around it (_RELEASE_BEFORE,
+    _RELEASE_AFTER, parentheses holding it alone, a heading of its own)."""
+    if _RELEASE_SHAPED.fullmatch(written) is None:
+        return False
+    if _RELEASE_BEFORE.search(before) is not None or _RELEASE_AFTER.match(text, end):
+        return True
+    if before.endswith("(") and _CLOSED_AFTER.match(text, end):
+        return True
+    line_start = before.rfind("\n")
+    return line_start >= 0 and not before[line_start + 1:].strip(" \t") \
+        and _HEADING_AFTER.match(text, end) is not None
+
+
 #: How far back the checks of :func:`not_a_host` read (the prefilter's margin is wider).
 _HOST_LOOKBACK: Final = 24
 _PREFIX_LENGTH: Final = re.compile(r"/([0-9]{1,3})(?![0-9])")
@@ -1053,6 +1106,8 @@ def not_a_host(text: str, start: int, end: int) -> bool:
         if text.startswith("-", end) and _package_version(text, written, before, end):
             return True  # alsa-lib (1.2.5.1-2), x_1.2.5.1-2_all.deb, foo 4.3.2.1-0ubuntu1
         if _may_end_version_words(before) and _VERSION_BEFORE.search(before):
+            return True
+        if _narrates_a_release(text, written, before, end):
             return True
         newline = before.rfind("\n")
         at_line_start = not before[newline + 1:].strip(" \t") and (

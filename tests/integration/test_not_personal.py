@@ -38,6 +38,21 @@ def found(engine: Redactor, text: str) -> list[tuple[str, str]]:
     "Upgrade: libasound2:amd64 (1.2.4.1-1, 1.2.5.1-2)",
     # 0.0.0.0/8 is "this network": p11-kit (0.23.18.1-2) and no host.
     "version 0.23.18.1 and 0.5.7.1",
+    # Releases narrated in changelogs, NEWS files and release notes: a one-digit first
+    # part, parts of up to two digits, and a product, a word or a heading around them.
+    "pacote-base (2.0.3.5) unstable; urgency=high\n",
+    "  * Updated package to Policy 3.6.1.1.\n  * Standards-Version to 2.3.0.1.",
+    "fails when resumed on linux-2.6.8.1, and zlib-1.2.8.1 too",
+    "This was fixed in 1.5.4.1.\nFerramenta 1.7.12.2 Release Notes\n",
+    "Major changes in 3.31.0.2\n=========\n- Translation updates",
+    "news\n3.23.91.1\n  - bringing back an icon\n",
+    "need zlib >= 1.2.2.3. Bump to 1.2.99.1",
+    "    XFree86 4.3.99.16 Bring the tree up to date\n    libX11 1.4.99.1\n",
+    "man-db 2.8.6.1 (5 August 2019)\n======",
+    "unused since libfoo 1.1.90.1, released in 2008; older than 1.2.8.1",
+    "    - snd_pcm_check@ALSA_0.9 (1.2.7.1)\n  recognizes commonName (2.5.4.3), decodes",
+    "  + logbase (5.3.6.12): log_x(y);\n    Release 1.1 RC2 (1.0.99.2).",
+    "according to SP800-38D 5.2.1.1.",
 ])
 def test_addresses_that_name_no_host(engine: Redactor, text: str) -> None:
     assert [v for e, v in found(engine, text) if e == "IP_ADDRESS"] == []
@@ -72,6 +87,19 @@ def test_addresses_that_name_no_host(engine: Redactor, text: str) -> None:
     ("ip (203.0.113.7-1\nnext", "203.0.113.7"),
     ("libfoo:amd64 203.0.113.7-1", "203.0.113.7"),
     ("client 203.0.113.9-51234 x", "203.0.113.9"),
+    # Addresses written like releases (a one-digit first part, two-digit parts) are
+    # addresses where nothing narrates a release.
+    ("Failed password for root from 3.85.12.44 port 22 ssh2", "3.85.12.44"),
+    ("3.85.12.44 - - [10/Oct/2024:13:55:36 -0300] \"GET / HTTP/1.1\" 200 2326\n"
+     "3.85.12.45 - - [10/Oct/2024:13:55:37 -0300] \"GET / HTTP/1.1\" 200 2326\n",
+     "3.85.12.45"),
+    ("PING 8.8.4.4 (8.8.4.4) 56(84) bytes of data.", "8.8.4.4"),
+    ("? (3.8.1.4) at 00:11:22:33:44:55 [ether] on eth0", "3.8.1.4"),
+    (" 1  gw (3.8.1.4)  0.512 ms  0.498 ms", "3.8.1.4"),
+    ('{"remote_addr":"3.85.12.44","status":200}', "3.85.12.44"),
+    ("fail2ban.actions: NOTICE [sshd] Ban 3.85.12.44", "3.85.12.44"),
+    ("between 3.8.1.4 and 3.8.1.9", "3.8.1.4"),
+    ("3.85.12.44\n3.85.12.45\n", "3.85.12.44"),
 ])
 def test_host_addresses_are_still_found(engine: Redactor, text: str, address: str) -> None:
     assert ("IP_ADDRESS", address) in found(engine, text)
