@@ -164,7 +164,11 @@ _PARTICLE: Final = r"(?:d[aeo]s?|e|di|du|del|della|van|von|der|den|y)"
 _WORD: Final = (rf"{_U}{_L}{{0,{MAX_WORD - 1}}}(?:['’-]{_L}{{1,{MAX_PART}}}){{0,2}}"
                 rf"(?![{LETTER}0-9_=])")
 _INITIAL: Final = rf"{_U}\.(?![{LETTER}0-9_])"
+#: A surname glued to its elided particle (``Marco d'Itri``, ``João d'Ávila``): a word of a
+#: run, never its first (see _RUN_START).
+_ELIDED: Final = rf"d['’]{_U}{_L}{{1,{MAX_WORD - 1}}}(?![{LETTER}0-9_='’-])"
 _TOKEN: Final = rf"(?:{_INITIAL}|{_WORD})"
+_NEXT_TOKEN: Final = rf"(?:{_INITIAL}|{_WORD}|{_ELIDED})"
 #: Blanks between two words of a name: spaces, or one line break (text wrapped in lines).
 _SPACE: Final = r"(?:[ \t]{1,4}|[ \t]{0,4}\r?\n[ \t]{0,8})"
 _GAP: Final = rf"{_SPACE}(?:{_PARTICLE}{_SPACE}){{0,2}}"
@@ -176,7 +180,7 @@ DASHES: Final = "\\-\u2012\u2013\u2014\u2015\u2212"
 _RUN_START: Final = (rf"(?:(?<![{LETTER}0-9_@/\\.'’{DASHES}])|(?<=[^{LETTER}0-9_]['’{DASHES}])"
                      rf"|(?<=^['’{DASHES}]))")
 #: A run of capitalised words (the "chain"), lower-case particles between them.
-_CHAIN: Final = re.compile(rf"{_RUN_START}{_TOKEN}(?:{_GAP}{_TOKEN})*")
+_CHAIN: Final = re.compile(rf"{_RUN_START}{_TOKEN}(?:{_GAP}{_NEXT_TOKEN})*")
 _TOKENS: Final = re.compile(rf"{_INITIAL}|{_L}+(?:['’-]{_L}+)*")
 _LETTERS: Final = re.compile(f"{_L}+")
 
@@ -187,6 +191,19 @@ _PARTICLES: Final = frozenset({"DA", "DE", "DO", "DAS", "DOS", "E", "DI", "DU", 
                                "VAN", "VON", "DER", "DEN", "Y", "D"})
 _LOWER_PARTICLES: Final = frozenset({"da", "de", "do", "das", "dos", "e", "di", "du", "del",
                                      "della", "van", "von", "der", "den", "y"})
+#: Particles that stand capitalised inside a name, after a name word and before another
+#: word (``Fabio M. Di Nitto``, ``Hans Van Der Berg``); first, they are words (``Van
+#: Snyder``, ``a Van da empresa``).
+_INNER_PARTICLES: Final = frozenset({"Di", "Du", "Del", "Della", "Van", "Von", "Der", "Den"})
+#: Titles of Mary that Brazilian women bear as the second part of their given name after
+#: ``Maria`` and a particle (``Maria das Graças``, ``Maria do Socorro``, ``Maria da
+#: Luz``), ordinary words elsewhere (as fold_name writes them).
+MARIAN_TITLES: Final = frozenset({
+    "AJUDA", "ANJOS", "ANUNCIACAO", "APARECIDA", "ASSUNCAO", "BONFIM", "CANDELARIA", "CARMO",
+    "CONCEICAO", "CONSOLACAO", "CRUZ", "DORES", "ENCARNACAO", "ESPERANCA", "FATIMA", "GLORIA",
+    "GRACAS", "GRACIA", "GUIA", "LIVRAMENTO", "LOURDES", "LUZ", "MERCES", "NATIVIDADE",
+    "NAZARE", "NEVES", "PAZ", "PENHA", "PERPETUO", "PIEDADE", "PILAR", "PURIFICACAO",
+    "REMEDIOS", "ROSARIO", "SALETE", "SAUDE", "SOCORRO", "SOLEDADE", "VISITACAO", "VITORIA"})
 _SUFFIXES: Final = frozenset({"FILHO", "FILHA", "JUNIOR", "JR", "NETO", "NETA", "NETTO",
                               "SOBRINHO", "SOBRINHA", "SEGUNDO", "TERCEIRO"})
 #: Honorifics and ranks: the capitalised words after them are a name, whatever they are.
@@ -398,7 +415,7 @@ def _product_head(word: str) -> bool:
 _TITLE_CASE: Final = re.compile(rf"{_U}[a-zà-ÿ'’-]+$")
 #: Surnames written with a capital inside: McIntyre, MacKenzie, DeVito, LaGuardia, DiCaprio.
 _PREFIXED_SURNAME: Final = re.compile(
-    rf"(?:Mc|Mac|De|Di|Da|La|Le|Van|Fitz)[{UPPER}][a-zà-ÿ]{{2,}}$")
+    rf"(?:Mc|Mac|De|Di|Da|La|Le|Van|Fitz|[OD]['’]|d['’])[{UPPER}][a-zà-ÿ]{{2,}}$")
 _CLITIC: Final = re.compile(r"(?i).+-(?:se|lhe|lhes|lo|la|los|las|me|te|nos|vos|o|a|os|as|no|na)$")
 _LOWER_AFTER_HYPHEN: Final = re.compile(r"-[a-zà-ÿ]")
 
@@ -748,7 +765,7 @@ class PersonRecognizer(EntityRecognizer):
         if cls is not None:
             if cls == "P" and not token.isupper() and token not in ("Da", "De", "Do", "Das",
                                                                       "Dos"):
-                return "C"
+                return "C"  # (inside a name, see _INNER_PARTICLES)
             if cls == "G" and key in lexicon.city_single and lexicon.given.get(
                     key, 0) < CITY_NAME_MIN:
                 return "p"
@@ -1815,6 +1832,16 @@ def _mark_context(text: str, tokens: list[_Token], classes: list[str], before: s
             # A town's name right after a given name is a surname (Mário Quintana,
             # Olavo Bilac): towns are named after people.
             classes[q] = "S"
+    for q in range(1, len(tokens) - 1):
+        if (tokens[q].text in _INNER_PARTICLES and classes[q] == "C"
+                and (classes[q - 1] in _NAMEISH
+                     or (classes[q - 1] == "P" and tokens[q - 1].text in _INNER_PARTICLES))):
+            classes[q] = "P"  # Fabio M. Di Nitto, Hans Van Der Berg
+    for q in range(2, len(tokens)):
+        if (classes[q] in "Cw" and tokens[q].key in MARIAN_TITLES
+                and classes[q - 1] == "P" and tokens[q - 1].key.lower() in _ORG_PARTICLES
+                and tokens[q - 2].key == "MARIA"):
+            classes[q] = "G"  # Maria das Graças, Maria do Socorro: one given name
     lexicon = _lexicon()
     for q, token in enumerate(tokens):
         if (q > 0 and classes[q] == "C" and token.key in ORG_HEADS
@@ -1842,14 +1869,15 @@ def _mark_context(text: str, tokens: list[_Token], classes: list[str], before: s
 
 _T_LOWER_PARTICLE: Final = r"(?:d[aeo]s?|e|di|du|del|della|van|von|der|den|y)"
 _T_SPACE: Final = r"(?:[ \t]{1,4}|[ \t]{0,4}\r?\n[ \t]{0,8})"
-#: Two words of a run: a capitalised word or an initial, the gap, a capital letter.
+#: Two words of a run: a capitalised word or an initial, the gap, a capital letter (maybe
+#: after an elided particle, ``d'Itri``).
 #: Like the chain, the first word may not follow a letter, digit or ``_@/\.'’-`` (but
 #: may follow a quote or dash that follows none), and the second word (or initial) may
 #: not run into a digit, ``_`` or ``=``.
 _PAIR_TRIGGER: Final = (rf"(?:^|[^{LETTER}0-9_@/\\.'’{DASHES}]|(?:^|[^{LETTER}0-9_])['’{DASHES}])"
                         rf"{_U}[{LETTER}'’-]*\.?{_T_SPACE}"
                         rf"(?:{_T_LOWER_PARTICLE}{_T_SPACE}){{0,2}}"
-                        rf"{_U}(?:[{LETTER}'’-]*(?:[^{LETTER}0-9_=]|$)|\.)")
+                        rf"(?:d['’])?{_U}(?:[{LETTER}'’-]*(?:[^{LETTER}0-9_=]|$)|\.)")
 _WORD_AT: Final = re.compile(rf"{_L}+(?:['’-]{_L}+)*")
 _LETTER_AT: Final = re.compile(_L)
 

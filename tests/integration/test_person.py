@@ -404,6 +404,34 @@ def test_initials_town_surnames_and_wrapped_names(people: Redactor, text: str,
     assert names(people, text) == expected
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    # A title of Mary after Maria and a particle: one given name, an ordinary word alone.
+    ("Maria das Graças Souza ligou ontem.", ["Maria das Graças Souza"]),
+    ("a cliente Maria do Socorro Quenzal", ["Maria do Socorro Quenzal"]),
+    ("Maria da Luz Pereira e Maria das Dores", ["Maria da Luz Pereira", "Maria das Dores"]),
+    # Particles written capitalised inside a name, surnames glued to an elided particle
+    # or an apostrophe prefix.
+    (" -- Fabio M. Di Nitto <fabio@exemplo.com>  Tue, 17 May 2005", ["Fabio M. Di Nitto"]),
+    ("Thanks to Hans Van Der Berg.", ["Hans Van Der Berg"]),
+    (" -- Marco d'Itri <md@exemplo.com>  Fri, 06 Jan 2023", ["Marco d'Itri"]),
+    ("Reported by João d’Ávila Souza.", ["João d’Ávila Souza"]),
+    ("Patch by Anna O'Brien and Ana D'Angelo.", ["Anna O'Brien", "Ana D'Angelo"]),
+    # First in a name, such a particle is the given name it also is.
+    ("Thanks to Van Snyder and Ana Moore.", ["Van Snyder", "Ana Moore"]),
+])
+def test_marian_names_particles_and_elisions_stay_in_the_name(
+        people: Redactor, text: str, expected: list[str]) -> None:
+    assert names(people, text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "graças a Deus, deu certo", "Obrigado, graças ao suporte.", "Ligue para a Van da empresa.",
+    "a d'Ávila", "E Di também",
+])
+def test_ordinary_words_that_name_no_one_here(people: Redactor, text: str) -> None:
+    assert names(people, text) == []
+
+
 @pytest.mark.parametrize("text", [
     "João Pessoa é a capital da Paraíba.",
     "Moro em João Pessoa desde 2010.",

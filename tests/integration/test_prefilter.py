@@ -197,6 +197,12 @@ FIXED = [
     "htpasswd -b -c /etc/.htpasswd joao 'Cafe 9x'", "htpasswd -nb prints results",
     "redis://:S3nh@Forte1@cache:6379/0", "unix://:S3nh4Forte@/run/r.sock", "ec2-user",
     "npm_config_cache", "xoxB-1234-5678-abcdefgh",
+    # release numbers shaped like addresses, Latin-1 bytes kept as escapes, names with
+    # Marian titles, capitalised and elided particles (issue 33, twelfth stop)
+    "base-passwd (2.0.3.5) unstable;", "XFree86 4.3.99.16", "from 3.85.12.44 port",
+    "3.23.91.1\n  - item", "Jo\udce3o Pereira", "usu\udce1rio=jsilva", "\udc96",
+    "Maria das Graças Souza", "Fabio M. Di Nitto", "Marco d'Itri", "João d’Ávila",
+    "Anna O'Brien", "Hans Van Der Berg",
 ]
 #: Characters the triggers do not spell: a text holding one takes the full path.
 EXOTIC = ["𝐚", "٣٤٥", "Ⓐ", "a\u0301\u0301\u0301"]
