@@ -272,6 +272,52 @@ def _line_of_its_own(text: str, match: regex.Match[str]) -> bool:
     return head is not None and any(c.islower() for c in text[line_start:match.end("key")])
 
 
+#: A login's trailing digits (``mferreira2``, ``jsilva01``).
+_TRAILING_DIGITS: Final = re.compile(r"[0-9]{1,4}\Z")
+#: The separators of a login's parts (``joao.silva``, ``pedro_martins``).
+_LOGIN_PARTS: Final = re.compile(r"[._-]")
+#: Letters of a surname inside a login, at least (``jsilva``: five).
+_LOGIN_SURNAME_MIN: Final = 4
+
+
+def _login_of_a_name(text: str, match: regex.Match[str]) -> bool:
+    """The word after a user word is a login made of a person's name, as companies
+    build them, in lower case: an initial or a given name, then a surname, maybe
+    parted by ``.``, ``_`` or ``-`` and followed by digits (``mferreira``, ``j.silva``,
+    ``joao.silva``, ``pedrosouza2``).  A word of any other shape there may be prose
+    (``o usuário final``, ``user namespaces``); one in capitals is the "user message"
+    shape's."""
+    from recognizers.names import fold_name, given_names, surnames
+
+    value = match.group("v")
+    if not value.islower():
+        return False
+    core = _TRAILING_DIGITS.sub("", value)
+    if not core.isascii() and not core.replace(".", "").replace("_", "").isalpha():
+        return False
+    parts = _LOGIN_PARTS.split(core)
+    if len(parts) == 2:
+        first, rest = fold_name(parts[0]), fold_name(parts[1])
+        if len(rest) >= 3 and rest in surnames() and (len(first) == 1 or first in given_names()):
+            return True  # j.silva, joao.silva
+        return _joined_name(first)  # jsilva.adm, mferreira_ext
+    return len(parts) == 1 and _joined_name(fold_name(core))
+
+
+def _joined_name(folded: str) -> bool:
+    """A login's part (folded) is an initial and a surname, or a given name and a
+    surname, written together (``MFERREIRA``, ``PEDROSOUZA``)."""
+    from recognizers.names import given_names, surnames
+
+    if len(folded) < _LOGIN_SURNAME_MIN + 1:
+        return False
+    given, last = given_names(), surnames()
+    if len(folded) - 1 >= _LOGIN_SURNAME_MIN and folded[1:] in last:
+        return True  # mferreira
+    return any(folded[:cut] in given and folded[cut:] in last
+               for cut in range(3, len(folded) - 2))  # pedrosouza
+
+
 def _weak_setting(shape: _Shape, match: regex.Match[str]) -> bool:
     """A qualified key's login found on a line of its own only (not written as data
     writes it): ``prometheus_system_user: prometheus`` names a service's account
@@ -389,6 +435,11 @@ _SHAPES: Final = (
         rf"(?<![\w-])(?i:(?:user|usu[aá]rio|benutzer)[ \t]){_SAP_NAME}(?![\w-]|\([0-9])", FLAGS),
         0.75,
         caseless=True, anchors=_USER_WORD),
+    # "usuário mferreira bloqueado", "user joao.silva logged in": after a user word, a
+    # login made of a person's name in lower case (see _login_of_a_name)
+    _Shape("user message", regex.compile(
+        rf"(?<![\w-])(?i:(?:user|usu[aá]rio|benutzer)[ \t]){_NAME}(?![\w-]|\([0-9])", FLAGS),
+        0.75, _login_of_a_name, anchors=_USER_WORD),
     _Shape("quoted user", regex.compile(
         rf"(?i:\b(?:user|usu[aá]rio|benutzer)[ \t]+)[\"'`]{_NAME}[\"'`]", FLAGS), 0.8,
         anchors=_USER_WORD),

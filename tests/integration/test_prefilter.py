@@ -202,7 +202,8 @@ FIXED = [
     "base-passwd (2.0.3.5) unstable;", "XFree86 4.3.99.16", "from 3.85.12.44 port",
     "3.23.91.1\n  - item", "Jo\udce3o Pereira", "usu\udce1rio=jsilva", "\udc96",
     "Maria das Graças Souza", "Fabio M. Di Nitto", "Marco d'Itri", "João d’Ávila",
-    "Anna O'Brien", "Hans Van Der Berg",
+    "Anna O'Brien", "Hans Van Der Berg", "o usuário mferreira", "user joao.silva2 x",
+    "usuário jsilva.adm", "user xattrs",
 ]
 #: Characters the triggers do not spell: a text holding one takes the full path.
 EXOTIC = ["𝐚", "٣٤٥", "Ⓐ", "a\u0301\u0301\u0301"]

@@ -30,6 +30,27 @@ def test_an_ordinary_word_after_a_weak_cue_is_no_user_name(engine: Redactor, tex
 
 
 @pytest.mark.parametrize(("text", "name"), [
+    # After a user word, a login made of a person's name as companies build them.
+    ("Falha de autenticação para o usuário mferreira (senha inválida)", "mferreira"),
+    ("O usuário joao.silva fez login", "joao.silva"),
+    ("user pedrosouza2 logged in from the VPN", "pedrosouza2"),
+    ("usuário jsilva.adm alterou a ordem", "jsilva.adm"),
+    ("user r_cunha: password changed", "r_cunha"),
+])
+def test_a_login_made_of_a_name_after_a_user_word(engine: Redactor, text: str,
+                                                  name: str) -> None:
+    assert usernames(engine, text) == [name]
+
+
+@pytest.mark.parametrize("text", [
+    "o usuário final pode escolher", "para o usuário admin", "the user xattrs are kept",
+    "user namespaces and user agents", "o usuário ana", "the user interface", "user mode",
+])
+def test_other_words_after_a_user_word_are_prose(engine: Redactor, text: str) -> None:
+    assert usernames(engine, text) == []
+
+
+@pytest.mark.parametrize(("text", "name"), [
     ("dovecot: imap-login: Aborted login (auth failed): user=<rcunha>, method=PLAIN", "rcunha"),
     ("sshd[1]: Invalid user test from 192.0.2.1 port 4242", "test"),
     ("sshd[1]: Failed password for invalid user admin2 from 192.0.2.1 port 22", "admin2"),
