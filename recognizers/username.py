@@ -838,7 +838,7 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
         hit finds nothing there and is skipped: a PostgreSQL log's ``user=x`` lines run
         the key/value shapes only, not all nineteen.  A hit of a union of triggers
         (named "any": backends that cannot tell its triggers apart) runs every shape."""
-        names = None if hits is None else {name for _, _, name in hits}
+        names = self._anchors_in(text) if hits is None else {name for _, _, name in hits}
         if names is not None and not names <= _ANCHOR_NAMES:
             names = None
         best: dict[tuple[int, int], RecognizerResult] = {}
@@ -871,6 +871,23 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
             if key in spread:
                 result.recognition_metadata[SPREAD_KEY] = spread[key]
         return sorted(best.values(), key=lambda r: (r.start, r.end))
+
+    def _anchors_in(self, text: str) -> set[str] | None:
+        """The names of the prefilter's triggers that match somewhere in ``text``, their
+        accepts not asked (a superset of the hits the prefilter would pass), for a text
+        analysed without hits (a JSON value under a user key, read whole): the shapes
+        none of whose anchors match there find nothing.  None beyond ASCII, where
+        Python's ``re`` and the ``regex`` module may read a caseless letter apart."""
+        if not text.isascii():
+            return None
+        scans = self._anchor_scans
+        if scans is None:
+            scans = self._anchor_scans = tuple(
+                (trigger.name, re.compile(trigger.pattern))
+                for trigger in self.prefilter(0.0).triggers)
+        return {name for name, pattern in scans if pattern.search(text) is not None}
+
+    _anchor_scans: tuple[tuple[str, re.Pattern[str]], ...] | None = None
 
     def prefilter(self, threshold: float) -> Prefilter:
         """The anchors of the shapes; a key naming a service account is no hit.

@@ -1,4 +1,5 @@
-"""USERNAME runs only the shapes whose anchors the prefilter hit (issue 33).
+"""USERNAME runs only the shapes whose anchors the prefilter hit, or, on a text
+analysed without hits, whose anchors match it (issue 33).
 
 Every match of a shape holds a hit of one of its anchors (_Shape.anchors): checked on
 each family of the log zoo and on the documented log formats, on every backend.  With
@@ -78,12 +79,38 @@ def test_results_with_the_hits_equal_results_without(backend: str) -> None:
                 if trigger.accept is None or trigger.accept(text, start, end)]
         names = {name for _, _, name in hits}
         skipped += sum(1 for shape in username._SHAPES if names.isdisjoint(shape.anchors))
-        expected = recognizer.analyze(text, ["USERNAME"])
+        expected = recognizer.analyze(text, ["USERNAME"], hits=EVERY_SHAPE)
         got = recognizer.analyze(text, ["USERNAME"], hits=hits)
         assert [(r.start, r.end, r.score) for r in got] == \
                [(r.start, r.end, r.score) for r in expected]
     if backend == "hyperscan":
         assert skipped  # the shortcut is taken where the triggers keep their names
+
+
+#: A hit of a name no shape knows: every shape runs (see the test below).
+EVERY_SHAPE = [(0, 0, "any")]
+#: Texts analysed whole without hits: JSON values under a user key, as the engine
+#: reads them (``"<key>: <value>"``) and as the recognizer rewrites them as data.
+LIFTED = [
+    "user: u_6060b6cbb1", "user: svc-estoque", '"user": "jose.lima"', "login: Disconnected",
+    "TargetUserName: PFreitas", '"TargetUserName": "PFreitas"', "usuario: mferreira",
+    "owner: arn:aws:iam::123456789012:user/ops/jsilva", "user: jsilva@srv01",
+    "created_by: /home/rlima", "user: <rcunha>", "operador: DIA 034 JSILVA",
+]
+
+
+def test_a_text_without_hits_runs_the_shapes_its_anchors_match() -> None:
+    recognizer = UsernameRecognizer()
+    chosen = 0
+    for text in TEXTS + LIFTED + [line for text in TEXTS for line in text.splitlines()[:40]]:
+        anchors = recognizer._anchors_in(text)
+        chosen += anchors is not None and len(anchors) < len(username._ANCHOR_NAMES)
+        got = recognizer.analyze(text, ["USERNAME"])
+        expected = recognizer.analyze(text, ["USERNAME"], hits=EVERY_SHAPE)
+        assert [(r.start, r.end, r.score) for r in got] == \
+               [(r.start, r.end, r.score) for r in expected], text
+    assert chosen > 100  # the shortcut is taken
+    assert recognizer._anchors_in("usuário jsilva") is None  # beyond ASCII: every shape
 
 
 def test_a_hit_of_an_unknown_name_runs_every_shape() -> None:
