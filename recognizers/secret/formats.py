@@ -92,7 +92,8 @@ _NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "anthropic_key": ("sk-ant-",),
     "pypi_token": ("pypi-",),
     "sendgrid_key": ("SG.",),
-    "slack_token": ("xox",),
+    # detect-secrets reads Slack's tokens in any case: every case of the start.
+    "slack_token": ("xox", "xoX", "xOx", "xOX", "Xox", "XoX", "XOx", "XOX"),
     "slack_webhook": ("hooks.slack.com",),
     "square_secret": ("sq0csp-",),
     "stripe_key": ("k_live_",),
@@ -120,7 +121,7 @@ _CORES: Final[dict[tuple[str, int], tuple[str, int, int]]] = {
     ("BasicAuthDetector", 0): ("://", 0, 1_000),
     ("PypiTokenDetector", 0): ("pypi-", 0, 1_000),
     ("PypiTokenDetector", 1): ("pypi-", 0, 1_000),
-    ("SlackDetector", 0): ("xox", 0, 1_000),
+    ("SlackDetector", 0): ("[xX][oO][xX]", 0, 1_000),
     ("SlackDetector", 1): ("hooks[.]slack[.]com", 8, 1_000),
 }
 #: How far after a format's literal start its match may run (windows above included).
@@ -138,7 +139,8 @@ _NO_RUN_AFTER: Final = r"(?![A-Za-z0-9_])"
 #: the start alone is a piece of common words (``ec2-user`` holds "-us", ``disk-usage``
 #: "sk-", ``npm_config_cache`` "npm_"): a SECRET region reaches kilobytes around its hit.
 #: Case as written, as the needles are (:func:`provider_tokens`), and what a pattern that
-#: ignores case reads in any case after them (Slack's ``xoxB-``).
+#: ignores case reads in any case after them (Slack's ``xoxB-``), or in any case at all
+#: (Slack's ``XOXB-``).
 FORMAT_TRIGGERS: Final = (
     "(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}",  # detect-secrets' AWS key pattern
     "AKC[a-zA-Z0-9]{10}", "AccountKey=",
@@ -147,7 +149,7 @@ FORMAT_TRIGGERS: Final = (
     "glptt-", "glagent-", "gloas-",
     "-us[0-9]",  # Mailchimp: 32 characters, "-us" and the datacenter's number
     "sk-[A-Za-z0-9_-]{20}",  # OpenAI's and Anthropic's keys run on for 20 and more
-    "pypi-AgE", "SG[.][a-zA-Z0-9_-]{22}[.]", "xox[aboprsABOPRS]-", "hooks[.]slack[.]com",
+    "pypi-AgE", "SG[.][a-zA-Z0-9_-]{22}[.]", "[xX][oO][xX][aboprsABOPRS]-", "hooks[.]slack[.]com",
     "sq0csp-", "k_live_", "AIza[0-9A-Za-z_-]{35}", "npm_[A-Za-z0-9]{36}",
 )
 

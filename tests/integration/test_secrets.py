@@ -153,7 +153,8 @@ def test_each_format_opens_a_region_and_common_words_holding_its_start_do_not(
     prefiltered = Redactor(Settings(), prefilter=backend)
     prefiltered.prefilter_min_chars = 0
     # (Found by review: Slack's pattern reads any case after "xox".)
-    for token in [text for text, _ in FORMATS] + ["xoxB-1234567890-123456789012-abc123"]:
+    for token in [text for text, _ in FORMATS] + ["xoxB-1234567890-123456789012-abc123",
+                                                  "XOXB-1234567890-123456789012-ABC123"]:
         for written in (token, f'x = "{token}"\n', f"log: {token} fim"):
             spans = prefiltered._spans(written, None)
             assert spans == unfiltered._spans(written, None), written

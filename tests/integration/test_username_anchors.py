@@ -102,7 +102,8 @@ LIFTED = [
 def test_a_text_without_hits_runs_the_shapes_its_anchors_match() -> None:
     recognizer = UsernameRecognizer()
     chosen = 0
-    for text in TEXTS + LIFTED + [line for text in TEXTS for line in text.splitlines()[:40]]:
+    lines = [line for whole in TEXTS for line in whole.splitlines()[:40]]
+    for text in TEXTS + LIFTED + lines:
         anchors = recognizer._anchors_in(text)
         chosen += anchors is not None and len(anchors) < len(username._ANCHOR_NAMES)
         got = recognizer.analyze(text, ["USERNAME"])

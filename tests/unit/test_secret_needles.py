@@ -39,8 +39,8 @@ TOKENS = ["ghp_" + "a1B2" * 9, "AKIA" + "ABCDEFGHIJKLMNOP", "xoxb-123456789012-1
           + "a" * 24, "sk-" + "A1b2C3d4" * 6, "glpat-" + "x1Y2z3W4v5U6t7S8r9Q0", "npm_" + "a" * 36,
           "AIza" + "B" * 35, "SG." + "c" * 22 + "." + "d" * 43, "123456789:" + "E" * 35,
           "Server=db;Password=Xy9#kLm2;", "https://user:pa55w0rd@example.com", "pypi-" + "f" * 60]
-NOISE = ["key: ", "value", " ", ":", "-us", "task-", "SG", "xo", "=", '"', "\n", "aws", "AKI",
-         "glpat", "10:45:07", "é"]
+NOISE = ["key: ", "value", " ", ":", "-us", "task-", "SG", "xo", "XOXB-12-AB", "XoXp-1-a", "=",
+         '"', "\n", "aws", "AKI", "glpat", "10:45:07", "é"]
 
 
 def test_the_same_tokens_as_format_by_format() -> None:
