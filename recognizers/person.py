@@ -879,6 +879,8 @@ class PersonRecognizer(EntityRecognizer):
     def _chain(self, text: str, base: int, chain: str,
                found: list[tuple[int, int, float, str]] | None,
                singles: list[tuple[int, int]] | None) -> None:
+        if _in_agent_comment(text, base, base + len(chain)):
+            return  # Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)
         tokens = self._tokens(base, chain)
         while tokens and _EMAIL_GLUED.match(text, tokens[-1].end):
             # The local part of an address after the name, a column away ("Ralf
@@ -1882,14 +1884,44 @@ _WORD_AT: Final = re.compile(rf"{_L}+(?:['’-]{_L}+)*")
 _LETTER_AT: Final = re.compile(_L)
 
 
+#: A user agent's comment up to a place: a product token with a dotted version
+#: (``Mozilla/5.0``, ``AppleWebKit/605.1.15``), blanks and an open parenthesis, then no
+#: parenthesis nor line break (searched back from the place, AGENT_REACH)...
+_AGENT_OPEN: Final = re.compile(
+    r"[A-Za-z][\w.+-]{0,40}/[0-9]{1,6}\.[0-9][\w.+-]{0,16}[ \t]{1,3}\((?P<c>[^()\n]{0,150})\Z")
+#: ... and on from a place to the comment's close.
+_AGENT_CLOSE: Final = re.compile(r"(?P<c>[^()\n]{0,150})\)")
+AGENT_REACH: Final = 41 + 1 + 6 + 1 + 17 + 3 + 1 + 150
+
+
+def _in_agent_comment(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` lies inside the comment of a user agent's product,
+    its items parted by semicolons (``Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac
+    OS X)``): platforms and products, never a person.  A web server's log holds one on
+    every line.  (``PR/466 (Jason Hood)`` and ``x.c (Ana Lima): fix`` are no agents.)"""
+    close = _AGENT_CLOSE.match(text, end)
+    if close is None:
+        return False
+    opened = _AGENT_OPEN.search(text, max(0, start - AGENT_REACH), start)
+    return opened is not None and (";" in opened.group("c") or ";" in close.group("c"))
+
+
 def _pair_may_name(text: str, start: int, end: int) -> bool:
     """A pair of words holding a given name or surname, or two initials (a necessary
-    condition of a run that is a name without a title before it).
+    condition of a run that is a name without a title before it), outside a user
+    agent's comment (where no run is a name: the run holding the pair lies in it too).
 
     The answer depends on the hit's text alone, and a log repeats a few pairs
     thousands of times (``INFO  PedidoService``): answers are remembered by that text,
     which costs a fifth of finding the words again.
     """
+    first, last = start, end
+    while first < last and not text[first].isalpha():
+        first += 1  # the character before the first word
+    while last > first and not (text[last - 1].isalpha() or text[last - 1] == "."):
+        last -= 1  # the character after the second
+    if ")" in text[end:end + _AGENT_CLOSE_CHARS] and _in_agent_comment(text, first, last):
+        return False
     hit = text[start:end]
     known = _PAIRS_SEEN.get(hit)
     if known is None:
@@ -1902,6 +1934,7 @@ def _pair_may_name(text: str, start: int, end: int) -> bool:
     return known
 
 
+_AGENT_CLOSE_CHARS: Final = 152
 #: How many trigger hits' answers _pair_may_name keeps (then it starts over).
 PAIRS_REMEMBERED: Final = 4096
 _PAIRS_SEEN: dict[str, bool] = {}

@@ -424,6 +424,19 @@ def test_marian_names_particles_and_elisions_stay_in_the_name(
     assert names(people, text) == expected
 
 
+def test_no_name_inside_a_user_agents_comment(people: Redactor) -> None:
+    agent = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
+             "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1")
+    line = f'192.0.2.7 - - [10/Oct/2024:13:55:36 -0300] "GET / HTTP/1.1" 200 5 "-" "{agent}"'
+    assert names(people, line) == []
+    assert names(people, "Mozilla/5.0 (Maria Silva; rv:1)") == []
+    # Elsewhere, a name in parentheses is a name.
+    assert names(people, "src/x.c (Maria Silva): corrige") == ["Maria Silva"]
+    assert names(people, "Windows fixes PR/466 (Jason Hood)") == ["Jason Hood"]
+    assert names(people, "curl/7.68.0 (Maria Silva)") == ["Maria Silva"]  # no items
+    assert names(people, "Ana Quenzal (Mac OS) ligou") == ["Ana Quenzal"]
+
+
 @pytest.mark.parametrize("text", [
     "graças a Deus, deu certo", "Obrigado, graças ao suporte.", "Ligue para a Van da empresa.",
     "a d'Ávila", "E Di também",

@@ -203,7 +203,9 @@ FIXED = [
     "3.23.91.1\n  - item", "Jo\udce3o Pereira", "usu\udce1rio=jsilva", "\udc96",
     "Maria das Graças Souza", "Fabio M. Di Nitto", "Marco d'Itri", "João d’Ávila",
     "Anna O'Brien", "Hans Van Der Berg", "o usuário mferreira", "user joao.silva2 x",
-    "usuário jsilva.adm", "user xattrs",
+    "usuário jsilva.adm", "user xattrs", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like ",
+    "Mac OS X)", "Mozilla/5.0 (Maria Silva; x)", " (Mac OS) ", "Safari/604.1 (", ")",
+    "PR/466 (Jason Hood)", "; ",
 ]
 #: Characters the triggers do not spell: a text holding one takes the full path.
 EXOTIC = ["𝐚", "٣٤٥", "Ⓐ", "a\u0301\u0301\u0301"]
