@@ -151,7 +151,7 @@ class ContextWords:
     """
 
     __slots__ = ("_ascii", "_label_key", "_phrases", "_phrases_by_first", "_products", "_single",
-                 "after", "before", "keywords")
+                 "_tokens_at", "after", "before", "keywords")
 
     def __init__(self, keywords: Iterable[str], *, before: int = 5, after: int = 3,
                  label_key: Callable[[str], bool] | None = None) -> None:
@@ -178,6 +178,12 @@ class ContextWords:
         self.after = after
         #: outside_products' patterns (case-sensitive, ignoring case), built on first use.
         self._products: tuple[re.Pattern[str], ...] | None = None
+        #: A keyword (or a phrase's first word) as a whole word of a lower-cased ASCII
+        #: text, a plural too: exactly the tokens that count (see anywhere).
+        heads = longest_first({*self._single, *self._phrases_by_first})
+        self._tokens_at = re.compile(
+            "(?<![a-z0-9])(?:" + "|".join(map(re.escape, heads)) + ")s?(?![a-z0-9])"
+        ) if heads else None
 
     def _in_tokens(self, tokens: list[str]) -> bool:
         for token in tokens:
@@ -206,6 +212,16 @@ class ContextWords:
         return any(word in folded for word in self._single) or any(
             first in folded for first in self._phrases_by_first)
 
+    def _word_in(self, text: str, start: int, end: int) -> bool:
+        """False only when no keyword is a word of ``text[start:end]`` read alone, as
+        :meth:`distance` reads the words on each side of a match: in ASCII, none is a
+        whole word of it (``ip`` is none of ``iPhone``), else as :meth:`anywhere`."""
+        piece = text[start:end]
+        if not piece.isascii():
+            return self.anywhere(piece)
+        tokens_at = self._tokens_at
+        return tokens_at is not None and tokens_at.search(piece.lower()) is not None
+
     def maybe_near(self, text: str, start: int, end: int) -> bool:
         """False only when :meth:`near` is False: no keyword is even a substring of the
         fold of the characters it reads (cheaper than counting words)."""
@@ -226,7 +242,8 @@ class ContextWords:
         # have said yes (``user=alice`` on every line of a log).
         if self.before and self._keyword_right_before(text, lo, start):
             return 0  # ``user=alice``: no keyword can be nearer
-        if not self.anywhere(text[lo:hi]):
+        if not self.anywhere(text[lo:hi]) or not (
+                self._word_in(text, lo, start) or self._word_in(text, end, hi)):
             return None  # no keyword in reach: the words need not be counted
         index = _index_for(text)
         if index is not None and index.is_ascii(lo, start) and index.is_ascii(end, hi):

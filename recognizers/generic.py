@@ -970,36 +970,35 @@ def _package_version(text: str, written: str, before: str, end: int) -> bool:
 #: (0.24 % of random ones; the resolvers ``1.1.1.1`` and ``8.8.8.8`` are); those
 #: :func:`_narrates_a_release` holds are read as releases.
 _RELEASE_SHAPED: Final = re.compile(r"[1-9](?:\.(?:[1-9]?[0-9])){3}")
-#: Before a release's number: the product it numbers, a word glued to it by a hyphen
-#: (``linux-2.6.8.1``, ``zlib-1.2.8.1``) or before it, holding a digit or a hyphen
-#: between letters (``XFree86 4.3.99.16``, ``libX11 1.4.99.1``, ``man-db 2.8.6.1``,
-#: ``SP800-38D 5.2.1.1``); or a word that narrates releases (``Policy 3.6.1.1``,
-#: ``Standards-Version to 2.3.0.1``, ``Bump to``, ``fixed in``, ``changes in``,
-#: ``since``, ``than``, a dependency's ``>=``).
+#: Before a release's number: a package's name glued to it by a hyphen (``linux-2.6.8.1``,
+#: ``zlib-1.2.8.1``: three letters or digits at least, in lower case) or before it,
+#: holding a hyphen between letters (``man-db 2.8.6.1``, ``base-passwd 2.0.3.5``); a
+#: dependency's operator (``zlib >= 1.2.2.3``); Debian's words of its policy
+#: (``Policy 3.6.1.1``, ``Standards-Version updated to 4.6.0.1``); or a word that bumps or fixes
+#: a release (``Bump to 1.2.99.1``, ``fixed in 1.5.4.1``).  (Words a log writes before
+#: an address are none of these: ``since``, ``upstream``, ``updated to``, ``->``, ``eth0``.)
 _RELEASE_BEFORE: Final = re.compile(
-    r"(?:(?<![\w.+-])[A-Za-z][\w+.]*-"
-    r"|(?<![\w.+-])[A-Za-z][\w+.]*(?:[0-9]|[A-Za-z]-[A-Za-z])[\w+.-]*[ \t]"
-    r"|(?:[<>]=?|<<|>>)[ \t]*"
-    r"|(?i:\b(?:policy|standards-version(?:[ \t]+to)?|bump(?:ed)?[ \t]+to"
-    r"|(?:fixed|changes|released|introduced)[ \t]+in|since|snapshot"
-    r"|upstream|(?:update|upgrade)d?[ \t]+to|to[ \t]+policy|than|versions?|releases?)[ \t]+))\Z")
+    r"(?:(?<![\w.+-])[a-z0-9][a-z0-9+]{2,}-"
+    r"|(?<![\w.+-])[A-Za-z][\w+.]*[A-Za-z]-[A-Za-z][\w+.-]*[ \t]"
+    r"|(?:[<>]=|<<|>>)[ \t]*"
+    r"|\b(?:(?:Debian[ \t]+)?Policy|(?i:standards-version)(?:[ \t]+(?:updated|bumped))?"
+    r"(?:[ \t]+to)?"
+    r"|(?i:bump(?:ed)?[ \t]+to|fixed[ \t]+in))[ \t]+)\Z")
 #: After a release's number: words that name it one (``1.5.4.1 release``, ``Git
-#: 1.7.12.2 Release Notes``, ``1.1.90.1, released``) or the date of a heading
-#: (``man-db 2.8.6.1 (5 August 2019)``).
+#: 1.7.12.2 Release Notes``) or the date of a heading (``man-db 2.8.6.1 (5 August
+#: 2019)``).
 _RELEASE_AFTER: Final = re.compile(
-    r",?[ \t]+(?i:release[sd]?|notes|snapshot|amendment|beta|rc[0-9]*)\b"
+    r"[ \t]+(?i:release|release[ \t]+notes)\b(?![ \t]*[:=])"
     r"|[ \t]+\([0-9]{1,2}[ \t]+[A-Z][a-z]+[ \t]+[0-9]{4}\)")
 #: After a release's number alone in parentheses: a changelog's heading goes on with its
 #: distributions and urgency (``base-passwd (2.0.3.5) unstable; urgency=high``), a
-#: reference to a section with a colon (``(5.3.6.7):``), a sentence with its punctuation,
-#: or the line ends (``snd_pcm_x@ALSA_0.9 (1.2.7.1)``); a list goes on to the next.
-#: (``ping``'s ``(8.8.8.8) 56(84)`` and ``arp``'s ``(192.0.2.7) at`` are addresses.)
-_CLOSED_AFTER: Final = re.compile(
-    r"\)(?:[ \t]+[a-z][a-z-]*(?:[ \t]+[a-z][a-z-]*)*;|[:.,]|[ \t]*\r?$)|,[ \t]"
-    r"|[ \t]+(?:and|e|or|ou)[ \t]", re.MULTILINE)
-#: A heading alone on its line, then an underline or a list's first item (a NEWS file).
-_HEADING_AFTER: Final = re.compile(r"[ \t]*\r?\n(?:[=~^-]{3,}[ \t]*\r?$|[ \t]*[-*+][ \t])",
-                                   re.MULTILINE)
+#: reference to a section with a colon (``(5.3.6.7):``).  (``nmap``'s ``host (192.0.2.7)``
+#: at a line's end, ``traceroute to x (192.0.2.7), 30 hops``, ``ping``'s ``(8.8.8.8)
+#: 56(84)`` and ``arp``'s ``(192.0.2.7) at`` are addresses.)
+_CLOSED_AFTER: Final = re.compile(r"\)(?:[ \t]+[a-z][a-z-]*(?:[ \t]+[a-z][a-z-]*)*;|:)")
+#: A heading alone on its line, then an indented list's first item (a NEWS file:
+#: ``3.23.91.1\n  - fullcolor image icons``).
+_HEADING_AFTER: Final = re.compile(r"[ \t]*\r?\n[ \t]+[-*+][ \t]")
 
 
 def _narrates_a_release(text: str, written: str, before: str, end: int) -> bool:

@@ -191,9 +191,10 @@ _PARTICLES: Final = frozenset({"DA", "DE", "DO", "DAS", "DOS", "E", "DI", "DU", 
                                "VAN", "VON", "DER", "DEN", "Y", "D"})
 _LOWER_PARTICLES: Final = frozenset({"da", "de", "do", "das", "dos", "e", "di", "du", "del",
                                      "della", "van", "von", "der", "den", "y"})
-#: Particles that stand capitalised inside a name, after a name word and before another
-#: word (``Fabio M. Di Nitto``, ``Hans Van Der Berg``); first, they are words (``Van
-#: Snyder``, ``a Van da empresa``).
+#: Particles that stand capitalised inside a name, after a known given name, surname or
+#: initial and before another word (``Fabio M. Di Nitto``, ``Hans Van Der Berg``); first,
+#: or after another word, they are words (``Van Snyder``, ``The Von Neumann
+#: architecture``).
 _INNER_PARTICLES: Final = frozenset({"Di", "Du", "Del", "Della", "Van", "Von", "Der", "Den"})
 #: Titles of Mary that Brazilian women bear as the second part of their given name after
 #: ``Maria`` and a particle (``Maria das Graças``, ``Maria do Socorro``, ``Maria da
@@ -1836,7 +1837,7 @@ def _mark_context(text: str, tokens: list[_Token], classes: list[str], before: s
             classes[q] = "S"
     for q in range(1, len(tokens) - 1):
         if (tokens[q].text in _INNER_PARTICLES and classes[q] == "C"
-                and (classes[q - 1] in _NAMEISH
+                and (classes[q - 1] in "GSI"
                      or (classes[q - 1] == "P" and tokens[q - 1].text in _INNER_PARTICLES))):
             classes[q] = "P"  # Fabio M. Di Nitto, Hans Van Der Berg
     for q in range(2, len(tokens)):

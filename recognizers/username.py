@@ -276,8 +276,9 @@ def _line_of_its_own(text: str, match: regex.Match[str]) -> bool:
 _TRAILING_DIGITS: Final = re.compile(r"[0-9]{1,4}\Z")
 #: The separators of a login's parts (``joao.silva``, ``pedro_martins``).
 _LOGIN_PARTS: Final = re.compile(r"[._-]")
-#: Letters of a surname inside a login, at least (``jsilva``: five).
-_LOGIN_SURNAME_MIN: Final = 4
+#: Letters of a surname after an initial in a login, at least (``jsilva``: five; shorter
+#: ones make words of other languages, ``ahora``, ``vlans``).
+_LOGIN_SURNAME_MIN: Final = 5
 
 
 def _login_of_a_name(text: str, match: regex.Match[str]) -> bool:
@@ -312,7 +313,8 @@ def _joined_name(folded: str) -> bool:
     if len(folded) < _LOGIN_SURNAME_MIN + 1:
         return False
     given, last = given_names(), surnames()
-    if len(folded) - 1 >= _LOGIN_SURNAME_MIN and folded[1:] in last:
+    if len(folded) - 1 >= _LOGIN_SURNAME_MIN and folded[1:] in last \
+            and not is_common_word(folded[1:].lower()):
         return True  # mferreira
     return any(folded[:cut] in given and folded[cut:] in last
                for cut in range(3, len(folded) - 2))  # pedrosouza

@@ -66,9 +66,10 @@ BATCH_WALL: Final = 512
 #: Invisible format characters (Unicode category Cf in common use: soft hyphen, zero-width
 #: and joiner characters, bidirectional marks, word joiner, BOM, tags).  Detection reads
 #: through them, so they cannot split a value the recognizers would find.
+#: A Latin-1 soft hyphen read as UTF-8 (the byte 0xAD, kept by surrogateescape) too.
 _INVISIBLE: Final = re.compile(
     "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f"
-    "\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f]")
+    "\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f\udcad]")
 
 #: An escape of a character (JSON's, Java's, JavaScript's ``\u00e3``), its backslash
 #: doubled or more where the text was escaped again (a JSON document inside a string).

@@ -104,6 +104,16 @@ def test_bytes_that_are_not_utf8_are_read_as_latin1_on_every_backend(
         assert out == backend_engine.redact(raw.decode("cp1252")).text.encode("cp1252")
 
 
+def test_a_latin1_soft_hyphen_is_read_through_as_decoded(engine: Redactor) -> None:
+    # Found by review: the byte 0xAD is the soft hyphen, which detection reads through.
+    for raw in (b"CPF 529.982\xad.247-25 ok", b"nome: Jo\xe3o Pe\xadreira"):
+        legacy = raw.decode("utf-8", "surrogateescape")
+        decoded = raw.decode("latin-1")
+        assert engine.analyze(legacy) == engine.analyze(decoded) != ()
+        out = engine.redact(legacy).text.encode("utf-8", "surrogateescape")
+        assert out == engine.redact(decoded).text.encode("latin-1")
+
+
 def test_a_value_in_latin1_bytes_gets_the_token_of_the_value_itself() -> None:
     from redactor.config import OperatorSpec
 
