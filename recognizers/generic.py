@@ -1001,6 +1001,10 @@ _CLOSED_AFTER: Final = re.compile(r"\)(?:[ \t]+[a-z][a-z-]*(?:[ \t]+[a-z][a-z-]*
 _HEADING_AFTER: Final = re.compile(r"[ \t]*\r?\n[ \t]+[-*+][ \t]")
 
 
+#: How far back _narrates_a_release reads (``Standards-Version updated to``).
+_RELEASE_LOOKBACK: Final = 48
+
+
 def _narrates_a_release(text: str, written: str, before: str, end: int) -> bool:
     """Whether the dotted quad ``written`` ending at ``end`` (``before``: the text before
     it) is a release's number as documentation writes one: shaped like one
@@ -1106,7 +1110,8 @@ def not_a_host(text: str, start: int, end: int) -> bool:
             return True  # alsa-lib (1.2.5.1-2), x_1.2.5.1-2_all.deb, foo 4.3.2.1-0ubuntu1
         if _may_end_version_words(before) and _VERSION_BEFORE.search(before):
             return True
-        if _narrates_a_release(text, written, before, end):
+        if _narrates_a_release(text, written, text[max(0, start - _RELEASE_LOOKBACK):start],
+                               end):
             return True
         newline = before.rfind("\n")
         at_line_start = not before[newline + 1:].strip(" \t") and (
