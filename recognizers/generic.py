@@ -874,6 +874,8 @@ class BrCreditCardRecognizer(_Tuned, CreditCardRecognizer):
         results: list[RecognizerResult] = super().analyze(
             text, entities, nlp_artifacts, regex_flags
         )
+        if "-" in text:
+            results = [r for r in results if not _in_guid(text, r.start, r.end)]
         return cap_scores(results, text, _not_card_grouped, BARE_NUMBER_SCORE)
 
     def prefilter(self, threshold: float) -> Prefilter:
@@ -889,13 +891,41 @@ class BrCreditCardRecognizer(_Tuned, CreditCardRecognizer):
         # is the looser test.)
         before, after = "(?:^|[^0-9A-Za-z_])", "(?:[^0-9A-Za-z_]|$)"
         triggers = [Trigger(f"{before}(?:{separated}){after}", before=reach, after=reach,
-                            name="separated")]
+                            name="separated", accept=_outside_guid)]
         if threshold <= BARE_NUMBER_SCORE:
             triggers.append(Trigger(f"{before}{first}{group}{group}{last}{after}",
                                     before=reach, after=reach, name="bare"))
         elif _keyword_lifts(threshold):
             triggers.extend(_keyword_triggers(self, 24))
         return Prefilter("CREDIT_CARD", tuple(triggers))
+
+
+#: A GUID (``{54849625-5478-4994-A5BA-3E3B0328C30D}``: a Windows event's provider, an
+#: object's id), whose first groups of digits have a card's separated shape: no card.
+_GUID: Final = re.compile(
+    r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
+_GUID_CHARS: Final = 36
+
+
+def _in_guid(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` lies inside a GUID."""
+    low, high = max(0, start - _GUID_CHARS), min(len(text), end + _GUID_CHARS)
+    for match in _GUID.finditer(text, low, high):
+        if match.start() <= start and end <= match.end():
+            return True
+        if match.start() > start:
+            break
+    return False
+
+
+def _outside_guid(text: str, start: int, end: int) -> bool:
+    """The separated card trigger's accept: its digits (the hit less the characters
+    around them) lie outside every GUID, as the card recognizer's findings do."""
+    if start < end and not text[start].isalnum():
+        start += 1
+    if end > start and not text[end - 1].isalnum():
+        end -= 1
+    return not _in_guid(text, start, end)
 
 
 def _ip_patterns() -> list[Pattern]:
