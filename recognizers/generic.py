@@ -392,6 +392,7 @@ EMAIL_LOCAL_REACH: Final = 256
 
 
 @lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def _email_patterns(flags: int) -> tuple[Any, Any, Any, Any, Any]:
     import regex
 
@@ -632,11 +633,21 @@ class BrEmailRecognizer(_Tuned, EmailRecognizer):
         """Role, list and program addresses are dropped in analyze; nothing else here."""
         return False
 
+    def _at_may_address(self, text: str, start: int, end: int) -> bool:
+        """The ``@`` trigger's accept: a domain with a dot follows it, as every address
+        :func:`email_spans` finds there holds (PostgreSQL's ``app@vendas`` prefix, on
+        every line of its log, holds none)."""
+        flags: int | None = self.global_regex_flags
+        if flags is None:
+            return True  # Presidio's own analysis (see analyze)
+        _, _, _, domain_run, domain = _email_patterns(flags)
+        return domain.match(text, end, domain_run.match(text, end).end()) is not None
+
     def prefilter(self, threshold: float) -> Prefilter:
         """Every address holds an ``@``, maybe escaped (``%40``, ``&#64;``); local part
         and domain stay within 256 characters, three times that written escaped."""
         return Prefilter("EMAIL_ADDRESS", (
-            Trigger("@", before=256, after=256, name="at"),
+            Trigger("@", before=256, after=256, name="at", accept=self._at_may_address),
             Trigger(_ENCODED_AT_PATTERN, before=ENCODED_EMAIL_REACH,
                     after=ENCODED_EMAIL_REACH, name="escaped at"),
         ))

@@ -207,6 +207,7 @@ FIXED = [
     "Mac OS X)", "Mozilla/5.0 (Maria Silva; x)", " (Mac OS) ", "Safari/604.1 (", ")",
     "PR/466 (Jason Hood)", "; ", "{54849625-5478-4994-A5BA-3E3B0328C30D}", "cartão ",
     "4111 1111-54849625-5478-4994-A5BA-3E3B0328C30D", "5484 9625-5478-4994-a5ba",
+    "app@vendas LOG:", "@exemplo.com", "@srv01", "ana@", ".com.br",
 ]
 #: Characters the triggers do not spell: a text holding one takes the full path.
 EXOTIC = ["𝐚", "٣٤٥", "Ⓐ", "a\u0301\u0301\u0301"]
