@@ -1887,24 +1887,39 @@ _LETTER_AT: Final = re.compile(_L)
 
 #: A user agent's comment up to a place: a product token with a dotted version
 #: (``Mozilla/5.0``, ``AppleWebKit/605.1.15``), blanks and an open parenthesis, then no
-#: parenthesis nor line break (searched back from the place, AGENT_REACH)...
-_AGENT_OPEN: Final = re.compile(
-    r"[A-Za-z][\w.+-]{0,40}/[0-9]{1,6}\.[0-9][\w.+-]{0,16}[ \t]{1,3}\((?P<c>[^()\n]{0,150})\Z")
+#: parenthesis nor line break (searched back from the place, AGENT_REACH); with two
+#: characters fewer for the pair trigger's accept, whose hit may start a character
+#: before its run and end one after it (``µAna Lima.``): a hit it refuses lies in a run
+#: that _chain finds inside the comment too...
+_AGENT_OPEN: Final = tuple(re.compile(
+    rf"[A-Za-z][\w.+-]{{0,40}}/[0-9]{{1,6}}\.[0-9][\w.+-]{{0,16}}[ \t]{{1,3}}\("
+    rf"(?P<c>[^()\n]{{0,{limit}}})\Z") for limit in (150, 148))
 #: ... and on from a place to the comment's close.
-_AGENT_CLOSE: Final = re.compile(r"(?P<c>[^()\n]{0,150})\)")
+_AGENT_CLOSE: Final = tuple(re.compile(rf"(?P<c>[^()\n]{{0,{limit}}})\)")
+                            for limit in (150, 148))
 AGENT_REACH: Final = 41 + 1 + 6 + 1 + 17 + 3 + 1 + 150
+#: What a user agent's comment names: its platform, its items parted by semicolons.
+_AGENT_PLATFORM: Final = re.compile(
+    r"\b(?:Windows|Macintosh|iPhone|iPad|iPod|Android|Linux|X11|CrOS|compatible|Win64"
+    r"|WOW64|x86_64|aarch64|arm64|Mac OS X|Mobile|rv:[0-9])")
 
 
-def _in_agent_comment(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` lies inside the comment of a user agent's product,
-    its items parted by semicolons (``Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac
-    OS X)``): platforms and products, never a person.  A web server's log holds one on
-    every line.  (``PR/466 (Jason Hood)`` and ``x.c (Ana Lima): fix`` are no agents.)"""
-    close = _AGENT_CLOSE.match(text, end)
+def _in_agent_comment(text: str, start: int, end: int, *, hit: bool = False) -> bool:
+    """Whether ``text[start:end]`` lies inside the comment of a user agent's product:
+    items parted by semicolons, a platform among them (``Mozilla/5.0 (iPhone; CPU
+    iPhone OS 17_0 like Mac OS X)``): platforms and products, never a person.  A web
+    server's log holds one on every line.  (``release/2.1 (Ana Lima; revisão)`` and
+    ``x.c (Ana Lima): fix`` are no agents.)  ``hit``: asked by the pair trigger's
+    accept (two characters of slack, see _AGENT_OPEN)."""
+    close = _AGENT_CLOSE[hit].match(text, end)
     if close is None:
         return False
-    opened = _AGENT_OPEN.search(text, max(0, start - AGENT_REACH), start)
-    return opened is not None and (";" in opened.group("c") or ";" in close.group("c"))
+    opened = _AGENT_OPEN[hit].search(text, max(0, start - AGENT_REACH), start)
+    if opened is None:
+        return False
+    # The whole comment, the same for a hit and for the run that holds it.
+    comment = text[opened.start("c"):close.end("c")]
+    return ";" in comment and _AGENT_PLATFORM.search(comment) is not None
 
 
 def _pair_may_name(text: str, start: int, end: int) -> bool:
@@ -1921,7 +1936,8 @@ def _pair_may_name(text: str, start: int, end: int) -> bool:
         first += 1  # the character before the first word
     while last > first and not (text[last - 1].isalpha() or text[last - 1] == "."):
         last -= 1  # the character after the second
-    if ")" in text[end:end + _AGENT_CLOSE_CHARS] and _in_agent_comment(text, first, last):
+    if ")" in text[end:end + _AGENT_CLOSE_CHARS] \
+            and _in_agent_comment(text, first, last, hit=True):
         return False
     hit = text[start:end]
     known = _PAIRS_SEEN.get(hit)

@@ -434,7 +434,27 @@ def test_no_name_inside_a_user_agents_comment(people: Redactor) -> None:
     assert names(people, "src/x.c (Maria Silva): corrige") == ["Maria Silva"]
     assert names(people, "Windows fixes PR/466 (Jason Hood)") == ["Jason Hood"]
     assert names(people, "curl/7.68.0 (Maria Silva)") == ["Maria Silva"]  # no items
+    # Found by review: items parted by semicolons name no platform there.
+    for text in ["Merge branch release/2.1 (Ana Lima; revisão de código)",
+                 "Chamado INC/2024.10 (Ana Lima; prioridade alta)",
+                 "Contrato nº55/2024.1 (Ana Lima; Bruno Rocha)"]:
+        assert "Ana Lima" in names(people, text), text
     assert names(people, "Ana Quenzal (Mac OS) ligou") == ["Ana Quenzal"]
+
+
+@pytest.mark.parametrize("backend", needs.backends())
+def test_a_user_agents_comment_is_decided_alike_at_its_limits(backend: str) -> None:
+    # Found by review: the trigger's hit may start a character before its run and end
+    # one after it; at the comment's longest reach both must decide alike.
+    reference = Redactor(Settings(), prefilter=False)
+    engine = Redactor(Settings(), prefilter=backend)
+    engine.prefilter_min_chars = 0
+    for pad in range(140, 156):
+        for text in ["Mozilla/5.0 (Linux; Ana Lima." + "b" * pad + ")",
+                     "Mozilla/5.0 (X11; Ana Limaµ" + "b" * pad + ")",
+                     "Mozilla/5.0 (Linux;" + "a" * pad + "µAna Lima )",
+                     "Mozilla/5.0 (Win64; x" + "a" * pad + " µAna Lima; y)"]:
+            assert engine._spans(text, None) == reference._spans(text, None), (pad, text)
 
 
 @pytest.mark.parametrize("text", [
