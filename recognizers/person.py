@@ -1835,12 +1835,14 @@ def _mark_context(text: str, tokens: list[_Token], classes: list[str], before: s
             # A town's name right after a given name is a surname (Mário Quintana,
             # Olavo Bilac): towns are named after people.
             classes[q] = "S"
-    for q in range(1, len(tokens) - 1):
+    inner = len(tokens) > 2 and "C" in classes
+    for q in range(1, len(tokens) - 1) if inner else ():
         if (tokens[q].text in _INNER_PARTICLES and classes[q] == "C"
                 and (classes[q - 1] in "GSI"
                      or (classes[q - 1] == "P" and tokens[q - 1].text in _INNER_PARTICLES))):
             classes[q] = "P"  # Fabio M. Di Nitto, Hans Van Der Berg
-    for q in range(2, len(tokens)):
+    marian = len(tokens) > 2 and "P" in classes
+    for q in range(2, len(tokens)) if marian else ():
         if (classes[q] in "Cw" and tokens[q].key in MARIAN_TITLES
                 and classes[q - 1] == "P" and tokens[q - 1].key.lower() in _ORG_PARTICLES
                 and tokens[q - 2].key == "MARIA"):
@@ -1885,19 +1887,16 @@ _WORD_AT: Final = re.compile(rf"{_L}+(?:['’-]{_L}+)*")
 _LETTER_AT: Final = re.compile(_L)
 
 
-#: A user agent's comment up to a place: a product token with a dotted version
-#: (``Mozilla/5.0``, ``AppleWebKit/605.1.15``), blanks and an open parenthesis, then no
-#: parenthesis nor line break (searched back from the place, AGENT_REACH); with two
-#: characters fewer for the pair trigger's accept, whose hit may start a character
-#: before its run and end one after it (``µAna Lima.``): a hit it refuses lies in a run
-#: that _chain finds inside the comment too...
-_AGENT_OPEN: Final = tuple(re.compile(
-    rf"[A-Za-z][\w.+-]{{0,40}}/[0-9]{{1,6}}\.[0-9][\w.+-]{{0,16}}[ \t]{{1,3}}\("
-    rf"(?P<c>[^()\n]{{0,{limit}}})\Z") for limit in (150, 148))
-#: ... and on from a place to the comment's close.
-_AGENT_CLOSE: Final = tuple(re.compile(rf"(?P<c>[^()\n]{{0,{limit}}})\)")
-                            for limit in (150, 148))
-AGENT_REACH: Final = 41 + 1 + 6 + 1 + 17 + 3 + 1 + 150
+#: Before a user agent's comment: a product token with a dotted version (``Mozilla/5.0``,
+#: ``AppleWebKit/605.1.15``) and blanks, right before its open parenthesis.
+_AGENT_PRODUCT: Final = re.compile(
+    r"[A-Za-z][\w.+-]{0,40}/[0-9]{1,6}\.[0-9][\w.+-]{0,16}[ \t]{1,3}\Z")
+_AGENT_PRODUCT_CHARS: Final = 1 + 40 + 1 + 6 + 2 + 16 + 3
+#: The characters of a comment on either side of a place in it: no more for _chain; two
+#: fewer for the pair trigger's accept, whose hit may start a character before its run
+#: and end one after it (``µAna Lima.``): a hit it refuses lies in a run that _chain
+#: finds inside the comment too.
+_AGENT_COMMENT_CHARS: Final = (150, 148)
 #: What a user agent's comment names: its platform, its items parted by semicolons.
 _AGENT_PLATFORM: Final = re.compile(
     r"\b(?:Windows|Macintosh|iPhone|iPad|iPod|Android|Linux|X11|CrOS|compatible|Win64"
@@ -1909,16 +1908,20 @@ def _in_agent_comment(text: str, start: int, end: int, *, hit: bool = False) -> 
     items parted by semicolons, a platform among them (``Mozilla/5.0 (iPhone; CPU
     iPhone OS 17_0 like Mac OS X)``): platforms and products, never a person.  A web
     server's log holds one on every line.  (``release/2.1 (Ana Lima; revisão)`` and
-    ``x.c (Ana Lima): fix`` are no agents.)  ``hit``: asked by the pair trigger's
-    accept (two characters of slack, see _AGENT_OPEN)."""
-    close = _AGENT_CLOSE[hit].match(text, end)
-    if close is None:
+    ``x.c (Ana Lima): fix`` are no agents.)  The comment holds no parenthesis nor line
+    break, and reaches at most _AGENT_COMMENT_CHARS on either side; ``hit``: asked by
+    the pair trigger's accept."""
+    reach = _AGENT_COMMENT_CHARS[hit]
+    close = text.find(")", end, end + reach + 1)
+    if close < 0 or "(" in text[end:close] or "\n" in text[end:close]:
         return False
-    opened = _AGENT_OPEN[hit].search(text, max(0, start - AGENT_REACH), start)
-    if opened is None:
+    opened = text.rfind("(", max(0, start - reach - 1), start)
+    if opened < 0 or ")" in text[opened + 1:start] or "\n" in text[opened + 1:start]:
+        return False
+    if _AGENT_PRODUCT.search(text, max(0, opened - _AGENT_PRODUCT_CHARS), opened) is None:
         return False
     # The whole comment, the same for a hit and for the run that holds it.
-    comment = text[opened.start("c"):close.end("c")]
+    comment = text[opened + 1:close]
     return ";" in comment and _AGENT_PLATFORM.search(comment) is not None
 
 
@@ -1931,14 +1934,6 @@ def _pair_may_name(text: str, start: int, end: int) -> bool:
     thousands of times (``INFO  PedidoService``): answers are remembered by that text,
     which costs a fifth of finding the words again.
     """
-    first, last = start, end
-    while first < last and not text[first].isalpha():
-        first += 1  # the character before the first word
-    while last > first and not (text[last - 1].isalpha() or text[last - 1] == "."):
-        last -= 1  # the character after the second
-    if ")" in text[end:end + _AGENT_CLOSE_CHARS] \
-            and _in_agent_comment(text, first, last, hit=True):
-        return False
     hit = text[start:end]
     known = _PAIRS_SEEN.get(hit)
     if known is None:
@@ -1948,10 +1943,16 @@ def _pair_may_name(text: str, start: int, end: int) -> bool:
         known = _PAIRS_SEEN[hit] = bool(words) and (
             _is_name_word(words[0]) or _is_name_word(words[-1])
             or _INITIALS_PAIR.search(hit) is not None or _is_foreign_pair(words[0], words[-1]))
-    return known
+    if not known:
+        return False
+    first, last = start, end
+    while first < last and not text[first].isalpha():
+        first += 1  # the character before the first word
+    while last > first and not (text[last - 1].isalpha() or text[last - 1] == "."):
+        last -= 1  # the character after the second
+    return not _in_agent_comment(text, first, last, hit=True)
 
 
-_AGENT_CLOSE_CHARS: Final = 152
 #: How many trigger hits' answers _pair_may_name keeps (then it starts over).
 PAIRS_REMEMBERED: Final = 4096
 _PAIRS_SEEN: dict[str, bool] = {}
