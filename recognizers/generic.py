@@ -41,6 +41,7 @@ from recognizers.base import (
     StdlibPatterns,
     analyze_windows,
     cap_scores,
+    make_result,
     windows_near,
 )
 from recognizers.prefilter import (
@@ -1249,7 +1250,27 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
                 order = {p.name: i for i, p in enumerate(self.patterns)}
                 results = sorted(results + analyze_windows(analyze, text, wide),
                                  key=lambda r: (order.get(_pattern_name(r), -1), r.start))
+        if "IP " in text and " > " in text:
+            results = results + self._packet_addresses(text, results)
         return [r for r in results if not not_a_host(text, r.start, r.end)]
+
+    def _packet_addresses(self, text: str, results: list[RecognizerResult],
+                          ) -> list[RecognizerResult]:
+        """The addresses of tcpdump's packet lines (``IP 198.51.100.7.51234 >
+        203.0.113.9.22:``), each written with its port after a dot, which Presidio's
+        IPv4 pattern, kept from longer dotted numbers (versions, OIDs), leaves: found by
+        the line's own shape.  The shape lies within the prefilter's margins around
+        either address, so every window holding one reads it whole."""
+        taken = {(r.start, r.end) for r in results}
+        found: list[RecognizerResult] = []
+        for match in _PACKET_LINE.finditer(text):
+            for group in ("source", "target"):
+                start, end = match.span(group)
+                if (start, end) not in taken and _address(text[start:end]) is not None:
+                    taken.add((start, end))
+                    found.append(make_result(self, "IP_ADDRESS", start, end,
+                                             score=_PACKET_SCORE, pattern_name="IPv4"))
+        return found
 
     def prefilter(self, threshold: float) -> Prefilter:
         """A dotted quad, or IPv6 (every form but the full eight groups holds ``::``)."""
@@ -1262,6 +1283,14 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
             Trigger(f"{hex4}(?::{hex4}){{7}}", before=48, after=IP_REACH, name="ipv6 full",
                     alone=True, accept=_full_may_be_address),
         ))
+
+
+#: tcpdump's packet line: ``IP``, the source address and port, ``>``, the target's.
+_PACKET_LINE: Final = re.compile(
+    r"\bIP[ ](?P<source>(?:[0-9]{1,3}\.){3}[0-9]{1,3})\.[0-9]{1,5}[ ]>[ ]"
+    r"(?P<target>(?:[0-9]{1,3}\.){3}[0-9]{1,3})\.[0-9]{1,5}:")
+#: Presidio's IPv4 pattern's score.
+_PACKET_SCORE: Final = 0.6
 
 
 def _ascii_word_or_colon(char: str) -> bool:

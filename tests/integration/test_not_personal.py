@@ -111,6 +111,12 @@ def test_addresses_that_name_no_host(engine: Redactor, text: str) -> None:
     ("hosts:\n3.85.12.44\n- ssh: open", "3.85.12.44"),
     ("Inventory\n3.85.12.44\n-----", "3.85.12.44"),
     ("x-3.85.12.44", "3.85.12.44"),
+    # tcpdump writes each address with its port after a dot (found by review).
+    ("12:00:00.123456 IP 198.51.100.7.51234 > 203.0.113.9.22: Flags [S], seq 1",
+     "198.51.100.7"),
+    ("12:00:00.123456 IP 198.51.100.7.51234 > 203.0.113.9.22: Flags [S], seq 1",
+     "203.0.113.9"),
+    ('{"msg": "IP 10.0.0.5.443 > 3.85.12.44.51234: Flags [P.]"}', "3.85.12.44"),
 ])
 def test_host_addresses_are_still_found(engine: Redactor, text: str, address: str) -> None:
     assert ("IP_ADDRESS", address) in found(engine, text)
