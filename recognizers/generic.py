@@ -1063,6 +1063,9 @@ def _narrates_a_release(text: str, written: str, before: str, end: int) -> bool:
         and _HEADING_AFTER.match(text, end) is not None
 
 
+#: A port in parentheses right after an address: Cisco ASA's ``outside/198.51.100.7(51234)``
+#: (its interface before a slash, as a product stands before its version) is an address.
+_PORT_IN_PARENTHESES: Final = re.compile(r"\([0-9]{1,5}\)")
 #: How far back the checks of :func:`not_a_host` read (the prefilter's margin is wider).
 _HOST_LOOKBACK: Final = 24
 _PREFIX_LENGTH: Final = re.compile(r"/([0-9]{1,3})(?![0-9])")
@@ -1150,7 +1153,8 @@ def not_a_host(text: str, start: int, end: int) -> bool:
         before = text[max(0, start - _HOST_LOOKBACK):start]
         if text.startswith("-", end) and _package_version(text, written, before, end):
             return True  # alsa-lib (1.2.5.1-2), x_1.2.5.1-2_all.deb, foo 4.3.2.1-0ubuntu1
-        if _may_end_version_words(before) and _VERSION_BEFORE.search(before):
+        if _may_end_version_words(before) and _VERSION_BEFORE.search(before) \
+                and not _PORT_IN_PARENTHESES.match(text, end):
             return True
         if _narrates_a_release(text, written, text[max(0, start - _RELEASE_LOOKBACK):start],
                                end):

@@ -117,6 +117,11 @@ def test_addresses_that_name_no_host(engine: Redactor, text: str) -> None:
     ("12:00:00.123456 IP 198.51.100.7.51234 > 203.0.113.9.22: Flags [S], seq 1",
      "203.0.113.9"),
     ('{"msg": "IP 10.0.0.5.443 > 3.85.12.44.51234: Flags [P.]"}', "3.85.12.44"),
+    # Cisco ASA writes its interface before a slash and the port in parentheses.
+    ("%ASA-4-106100: access-list acl-out denied tcp outside/198.51.100.7(51234) -> "
+     "inside/10.0.0.5(22) hit-cnt 1 first hit", "198.51.100.7"),
+    ("%ASA-4-106100: access-list acl-out denied tcp outside/198.51.100.7(51234) -> "
+     "inside/10.0.0.5(22) hit-cnt 1 first hit", "10.0.0.5"),
 ])
 def test_host_addresses_are_still_found(engine: Redactor, text: str, address: str) -> None:
     assert ("IP_ADDRESS", address) in found(engine, text)

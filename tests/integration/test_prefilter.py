@@ -209,6 +209,7 @@ FIXED = [
     "4111 1111-54849625-5478-4994-A5BA-3E3B0328C30D", "5484 9625-5478-4994-a5ba",
     "app@vendas LOG:", "@exemplo.com", "@srv01", "ana@", ".com.br",
     "IP 198.51.100.7.51234 > 203.0.113.9.22: Flags", "IP 10.0.0.5.443 > ", "3.85.12.44.2:",
+    "outside/198.51.100.7(51234) -> inside/10.0.0.5(22)", "Firefox/2.0.0.14(1)",
 ]
 #: Characters the triggers do not spell: a text holding one takes the full path.
 EXOTIC = ["𝐚", "٣٤٥", "Ⓐ", "a\u0301\u0301\u0301"]
