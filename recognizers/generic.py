@@ -393,7 +393,6 @@ EMAIL_LOCAL_REACH: Final = 256
 
 
 @lru_cache(maxsize=4)
-@lru_cache(maxsize=8)
 def _email_patterns(flags: int) -> tuple[Any, Any, Any, Any, Any]:
     import regex
 
