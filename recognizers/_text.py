@@ -236,8 +236,7 @@ class ContextWords:
 
         Looks at up to ``before`` words on the left and ``after`` on the right.
         """
-        # 24 characters per word is generous for log text and bounds the work per match.
-        lo, hi = max(0, start - 24 * self.before), min(len(text), end + 24 * self.after)
+        lo, hi = self.reach(len(text), start, end)
         # Asked first: a keyword right before lies in the reach, so anywhere() would
         # have said yes (``user=alice`` on every line of a log).
         if self.before and self._keyword_right_before(text, lo, start):
@@ -270,6 +269,20 @@ class ContextWords:
             gap = j - 1
             nearest = gap if nearest is None else min(nearest, gap)
         return nearest
+
+    def reach(self, size: int, start: int, end: int) -> tuple[int, int]:
+        """The stretch of a text of ``size`` characters that :meth:`distance` reads
+        around ``text[start:end]``."""
+        # 24 characters per word is generous for log text and bounds the work per match.
+        return max(0, start - CHARS_PER_WORD * self.before), min(size, end + CHARS_PER_WORD
+                                                                 * self.after)
+
+    def places(self, text: str) -> KeywordPlaces | None:
+        """Where a keyword may stand in ``text`` (see :class:`KeywordPlaces`), for many
+        :meth:`distance` calls on it; None when ``text`` is not ASCII."""
+        if not text.isascii():
+            return None
+        return KeywordPlaces(self, text)
 
     def _keyword_right_before(self, text: str, lo: int, start: int) -> bool:
         """Is the last word of ``text[lo:start]`` a single-word keyword, read without
@@ -437,6 +450,75 @@ def _in_product(text: str, start: int, end: int) -> bool:
     if after in (";", ")"):
         return _COMMENT_BEFORE.search(text, lo, start) is not None
     return _PRODUCT_BEFORE.search(text, lo, start) is not None
+
+
+#: Characters per word that ContextWords.distance reads on each side of a match.
+CHARS_PER_WORD: Final = 24
+
+
+def _alnum_at(lower: str, at: int) -> bool:
+    """Is the character at ``at`` of a lower-cased ASCII text a letter or a digit?"""
+    char = lower[at]
+    return ("a" <= char <= "z") or ("0" <= char <= "9")
+
+
+class KeywordPlaces:
+    """Every place of an ASCII text where a keyword of a ContextWords (a single word, or
+    a phrase's first word) is written, found in one read of the text, so that the many
+    matches of a text that no keyword stands near need not each read their reach.
+
+    :meth:`may_be_near` is False only when :meth:`ContextWords.distance` is None: a
+    keyword it counts is a whole word of one side of its reach, read alone (bounded by
+    no letter or digit, or by the side's edge; maybe with a plural ``s``), so that side
+    holds one of these places, bounded so.  (An occurrence inside a longer word, such as
+    ``ip`` of ``iPhone``, is none, unless the side's edge cuts the word there.)
+    """
+
+    __slots__ = ("_ends", "_left", "_reach", "_right", "_size", "_starts")
+
+    def __init__(self, words: ContextWords, text: str) -> None:
+        lower = text.lower()
+        size = len(lower)
+        found: list[tuple[int, int]] = []
+        heads = [head for head in (*words._single, *words._phrases_by_first) if head.isascii()]
+        for head in heads:
+            at = lower.find(head)
+            while at >= 0:
+                found.append((at, at + len(head)))
+                at = lower.find(head, at + 1)
+        found.sort()
+        self._starts = [start for start, _ in found]
+        self._ends = [end for _, end in found]
+        # Bounded in the whole text on the left; on the right (a plural's s counted).
+        self._left = [start == 0 or not _alnum_at(lower, start - 1) for start, _ in found]
+        self._right = [end == size or not _alnum_at(lower, end)
+                       or (lower[end] == "s" and (end + 1 == size
+                                                  or not _alnum_at(lower, end + 1)))
+                       for _, end in found]
+        self._size = size
+        self._reach = words.reach
+
+    def _bounded_in(self, low: int, high: int) -> bool:
+        """Does ``[low, high)`` hold a place bounded as a word of the slice read alone?"""
+        starts, ends = self._starts, self._ends
+        k = bisect_left(starts, low)
+        while k < len(starts) and starts[k] < high:
+            end = ends[k]
+            # (Loose on the right: a word the edge cuts one character after the keyword
+            # may be its plural.)
+            if end <= high and (self._left[k] or starts[k] == low) \
+                    and (self._right[k] or end >= high - 1):
+                return True
+            k += 1
+        return False
+
+    def may_be_near(self, start: int, end: int) -> bool:
+        """False only when no keyword is in reach of ``text[start:end]`` (see the
+        class docstring)."""
+        if not self._starts:
+            return False
+        lo, hi = self._reach(self._size, start, end)
+        return self._bounded_in(lo, start) or self._bounded_in(end, hi)
 
 
 #: The characters that continue a word for the prefilter's keyword triggers, as the

@@ -114,14 +114,18 @@ class RawContextMixin:
         label_hit = bool(context) and self.context_words.in_labels(context or ())
         # Many matches and no keyword anywhere in the text (a dense run of CPFs): none
         # is near one, and the windows need not be read one by one.
-        nowhere = (not label_hit and len(raw_recognizer_results) >= _MANY_MATCHES
-                   and not self.context_words.anywhere(text))
+        many = not label_hit and len(raw_recognizer_results) >= _MANY_MATCHES
+        nowhere = many and not self.context_words.anywhere(text)
+        # Many matches, a keyword somewhere: where each keyword stands, found at once
+        # (a web server's log: ``ip`` in every iPhone's user agent, no address near one).
+        places = self.context_words.places(text) if many and not nowhere else None
         for result in raw_recognizer_results:
             if result.recognition_metadata is None:
                 result.recognition_metadata = {}
             metadata: dict[str, Any] = result.recognition_metadata
-            distance = 0 if label_hit else None if nowhere else self.context_words.distance(
-                text, result.start, result.end)
+            distance = 0 if label_hit else None if nowhere or (
+                places is not None and not places.may_be_near(result.start, result.end)
+            ) else self.context_words.distance(text, result.start, result.end)
             if distance is not None:
                 if self.CONTEXT_SCORE is not None:
                     result.score = max(result.score, self.CONTEXT_SCORE)
