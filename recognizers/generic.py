@@ -1101,12 +1101,47 @@ _HOST_V4: Final = "IPv4 host"
 _HOST_V6: Final = "IPv6 host"
 
 
+#: A dotted quad as ipaddress reads one: four parts of ASCII digits, none written
+#: with a leading zero (refused since Python 3.9.5), each at most three digits.
+_DOTTED_QUAD: Final = re.compile(r"(?:0|[1-9][0-9]{0,2})(?:\.(?:0|[1-9][0-9]{0,2})){3}")
+#: Digits and dots alone: no IPv6 address is written so.
+_DIGITS_AND_DOTS: Final = re.compile(r"[0-9.]+")
+
+
+def _ipv4_value(written: str) -> int | None:
+    """The IPv4 address ``written`` as an integer, read as ``ipaddress.IPv4Address``
+    reads it (None where it refuses it): for a log's many distinct addresses, which
+    the cache of :func:`_address` does not hold (tests/unit/test_ipv4_reading.py)."""
+    if _DOTTED_QUAD.fullmatch(written) is None:
+        return None
+    first, second, third, fourth = map(int, written.split("."))
+    if first > 255 or second > 255 or third > 255 or fourth > 255:
+        return None
+    return first << 24 | second << 16 | third << 8 | fourth
+
+
+def _is_address(written: str) -> bool:
+    """Does ``written`` parse as an address (``ipaddress.ip_address``)?"""
+    if _DIGITS_AND_DOTS.fullmatch(written) is not None:
+        return _ipv4_value(written) is not None
+    return _address(written) is not None
+
+
 @lru_cache(maxsize=8192)
 def _host_kind(written: str, with_length: bool) -> str | None:
     """What the address ``written`` (before any ``/``, which ``with_length`` tells)
     says without the text around it: _NO_HOST when it can name no host, else which
     version it is; None when it is no address.  Remembered: a log repeats its
     addresses, and ipaddress's tests of a range cost more than finding the address."""
+    if _DIGITS_AND_DOTS.fullmatch(written) is not None:
+        value = _ipv4_value(written)
+        if value is None:
+            return None
+        # ipaddress's loopback (127/8), unspecified, multicast (224/4) and reserved
+        # (240/4) IPv4 addresses.
+        if value >> 24 == 127 or value == 0 or value >> 28 >= 0xE:
+            return _NO_HOST
+        return _ipv4_host_kind(written, value, with_length)
     address = _address(written.split("%", 1)[0])
     if address is None:
         return None
@@ -1118,7 +1153,12 @@ def _host_kind(written: str, with_length: bool) -> str | None:
         return _NO_HOST
     if address.version == 6:
         return _HOST_V6
-    value = int(address)
+    return _ipv4_host_kind(written, int(address), with_length)
+
+
+def _ipv4_host_kind(written: str, value: int, with_length: bool) -> str:
+    """What the IPv4 address ``written`` (of ``value``), none of the ranges that name no
+    host, says of itself (see _host_kind)."""
     if value & 0xFF in (0, 0xFF) and not with_length:
         return _NO_HOST  # x.y.z.0 names a network, x.y.z.255 its broadcast address
     if value >> 24 == 0:
@@ -1206,7 +1246,7 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
         Without a ``/``, a text parses as an interface exactly when it parses as an
         address: the parse not_a_host reads (and remembers) then answers both."""
         if "/" not in pattern_text:
-            return _address(pattern_text) is None
+            return not _is_address(pattern_text)
         cache = self._invalid_cache
         known = cache.get(pattern_text, _UNKNOWN)
         if known is _UNKNOWN:
@@ -1269,7 +1309,7 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
         for match in _PACKET_LINE.finditer(text):
             for group in ("source", "target"):
                 start, end = match.span(group)
-                if (start, end) not in taken and _address(text[start:end]) is not None:
+                if (start, end) not in taken and _is_address(text[start:end]):
                     taken.add((start, end))
                     found.append(make_result(self, "IP_ADDRESS", start, end,
                                              score=_PACKET_SCORE, pattern_name="IPv4"))
