@@ -819,9 +819,14 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
             if number in quiet:
                 # None: redact_json's first pass would collect names.
                 walked = texts_of[number]
-                found_in = _texts_found_unspread(walked.labelled, quiet[number], known,
+                unspread = _texts_found_unspread(walked.labelled, quiet[number], known,
                                                  names, labels_lift)
-                one_pass = found_in is not None
+                found_in = unspread[0] if unspread is not None else None
+                one_pass = unspread is not None
+                if unspread is not None and names is not None:
+                    # What redact_json's first pass would pass on to the next lines.
+                    for name, caseless in unspread[1]:
+                        (names.caseless_usernames if caseless else names.usernames).add(name)
                 # Nothing to collect and nothing but leaves to redact: redacted in place.
                 counts = redact_leaves_in_place(engine, walked, quiet[number], known,
                                                 found_in) \
@@ -878,34 +883,51 @@ def _json_lines(text: str) -> Iterator[str]:
         yield text[start:]
 
 
+#: A line whose user names found by their shape and carried from the lines before
+#: number more than this takes redact_json's two passes (see _texts_found_unspread).
+LINE_NAMES_MAX: Final = 8
+
+
 def _texts_found_unspread(labelled: list[tuple[str, tuple[str, ...]]],
                           quiet: frozenset[str], known: Memo | None,
                           names: StreamNames | None,
                           labels_lift: Callable[[tuple[str, ...]], bool],
-                          ) -> set[tuple[str, tuple[str, ...]]] | None:
-    """The texts of a line (with their labels) whose analysis found something, when
-    redact_json's first pass over the line would collect nothing; None when it would.
+                          ) -> tuple[set[tuple[str, tuple[str, ...]]],
+                                     list[tuple[str, bool]]] | None:
+    """The texts of a line (with their labels) whose analysis found something, and the
+    user names its texts pass on to the lines after it, when redact_json's two passes
+    over the line would give what one pass gives; None when they might not.
 
-    It collects nothing when each of the line's texts (``labelled``) is quiet or was
-    analysed beforehand (``known``) with no finding whose words spread (a person's name,
-    a user name found by its shape), and no user name ``names`` carries stands in them
-    (looked for as the first pass looks: in its texts joined by line breaks; here in the
-    numbers' digits too).  Each text left out of the set then gives no span, being quiet
-    or found empty, with nothing carried into it (redact_leaves_in_place need not ask).
+    One pass gives the same when each of the line's texts (``labelled``) is quiet or
+    was analysed beforehand (``known``) with no person's name found, and no user name
+    would be spread from one text to another: each user name found by its shape (a
+    cue) or carried by ``names`` and standing in the line (as the first pass looks for
+    them: in its texts joined by line breaks, the numbers' digits too) is written in
+    no text but those where it was found by its shape.  redact_json then spreads each
+    name within its own texts alone, as one pass does (``usernames_propagated`` of a
+    text's own cues); a name written in all the line's texts at most SPREAD_FLOOR
+    times is never held back as spread too widely, in one text or over the line (a
+    name's mere substrings are counted: at least its whole tokens).  Each text left
+    out of the set gives no span, being quiet or found empty, with nothing carried
+    into it (redact_leaves_in_place need not ask).  The names passed on are the cues,
+    as redact_json's first pass adds them to ``names``.
     ``labels_lift``: whether labels lift an entity (the engine's answer)."""
     from recognizers._text import normalize_for_matching
+    from recognizers.username import SPREAD_CASELESS
+    from redactor.engine.propagation import SPREAD_FLOOR
 
     if known is None:
         return None
     carried = names is not None and bool(names.usernames or names.caseless_usernames)
     read: list[str] = []
     found_in: set[tuple[str, tuple[str, ...]]] = set()
+    # Per cue (a name and whether it is compared in any case): where it was found.
+    cued: dict[tuple[str, bool], set[int]] = {}
     for text, labels in labelled:
         if not text:
             continue
         normalized = text if text.isascii() else normalize_for_matching(text)
-        if carried:
-            read.append(normalized)
+        read.append(normalized)
         found = known.get((normalized, labels or None))
         if found is None:
             if text in quiet and not (labels and labels_lift(labels)):
@@ -913,16 +935,40 @@ def _texts_found_unspread(labelled: list[tuple[str, tuple[str, ...]]],
             return None
         if found:
             for span in found.values():
-                if span.spread or span.entity == "PERSON":
+                if span.entity == "PERSON":
                     return None
+                if span.spread:
+                    value = normalized[span.start:span.end]
+                    key = (value.casefold(), True) if span.spread == SPREAD_CASELESS \
+                        else (value, False)
+                    cued.setdefault(key, set()).add(len(read) - 1)
             found_in.add((text, labels))
+    spreading = set(cued)
     if carried and names is not None:
         from redactor.engine.propagation import logins_standing_in
 
         standing = logins_standing_in("\n".join(read), names)
-        if standing.usernames or standing.caseless_usernames:
+        spreading.update((name, False) for name in standing.usernames)
+        spreading.update((name, True) for name in standing.caseless_usernames)
+    if not spreading:
+        return found_in, []
+    if len(spreading) > LINE_NAMES_MAX:
+        return None
+    folded: list[str] | None = None
+    for key in spreading:
+        name, caseless = key
+        if caseless and folded is None:
+            folded = [text.casefold() for text in read]
+        own = cued.get(key, set())
+        written = 0
+        for index, text in enumerate(folded if caseless and folded is not None else read):
+            count = text.count(name)
+            if count and index not in own:
+                return None  # spread into another text
+            written += count
+        if written > SPREAD_FLOOR:
             return None
-    return found_in
+    return found_in, list(cued)
 
 
 #: A line of a JSON Lines block that is no JSON (see _redact_lines).

@@ -371,3 +371,63 @@ def test_a_quiet_text_copied_under_a_lifting_label_is_judged_for_the_first_pass(
              '{"a": {"rcunha": 3}, "user": {"rcunha": 4}}']
     fast, slow = _lines_both(engine, "\n".join(lines) + "\n")
     assert fast == slow
+
+
+@pytest.mark.parametrize("lines", [
+    # A login found by its shape in one value and written in no other: one pass.
+    ['{"user": "rcunha", "msg": "ok"}', '{"msg": "rcunha saiu"}'],
+    # Written again in another value of its line, in a key, in a number's text: two.
+    ['{"user": "rcunha", "msg": "rcunha saiu"}', '{"msg": "x"}'],
+    ['{"user": "rcunha", "rcunha": "x"}'],
+    ['{"user": "u_1234", "n": 1234, "m": "u_1234"}'],
+    # Twice in its own value, and a name carried from a line before standing again
+    # where it is found (and where it is not).
+    ['{"user": "rcunha", "m": "ok"}', '{"userName": "rcunha", "m": "bye rcunha rcunha"}',
+     '{"user": "rcunha", "m": "ok"}', '{"m": "rcunha"}'],
+    # Compared in any case (an SAP user), found in one value and written in another.
+    ['{"BNAME": "RCUNHA", "m": "ok"}', '{"BNAME": "RCUNHA", "m": "rcunha saiu"}'],
+    # Written in its own value over SPREAD_FLOOR times: never spread there, either way.
+    ['{"user": "rcunha", "m": "ok"}',
+     '{"log": "user=rcunha ' + "rcunha " * 45 + '"}'],
+    # Written in two values where it is found, 25 times more in each: spread in each
+    # alone, held back as spread too widely over the line (redact_json counts both).
+    ['{"a": "user=rcunha ' + "rcunha " * 25 + '", "b": "user=rcunha ' + "rcunha " * 25
+     + '"}'],
+    # A person's name beside the login: two passes.
+    ['{"user": "rcunha", "nome": "Maria Silva", "m": "Maria saiu"}'],
+])
+def test_lines_whose_logins_spread_within_their_texts_give_what_the_slow_way_gives(
+        engine: Redactor, lines: list[str]) -> None:
+    text = "\n".join(lines) + "\n"
+    fast, slow = _lines_both(engine, text)
+    assert fast == slow
+    assert "[USERNAME]" in fast
+
+
+def test_a_line_whose_login_stands_in_its_own_value_alone_takes_one_pass(
+        engine: Redactor, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A JSON debug log: a login under "user" on every line, the same few over and over;
+    # found and carried, it stands nowhere else in its line.
+    lines = [json.dumps({"msg": "cache miss", "key": f"pedido:{4571924865 + i}",
+                         "user": ("rcunha", "maria.souza", "u_143e7d1bfb")[i % 3],
+                         "token": f"idem_8d116ece1738f7d93d9c17{i:02d}"}) for i in range(12)]
+    lines.append(json.dumps({"msg": "logout maria.souza"}))
+    text = "\n".join(lines) + "\n"
+    slow = _lines_both(engine, text)[1]
+    from redactor.engine import jsonredact
+
+    walked: list[int] = []
+    original = jsonredact.redact_json
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        walked.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(jsonredact, "redact_json", counted)
+    names = StreamNames()
+    fast = batch._redact_lines(engine, text, batch.FileReport("x"), names=names)
+    assert fast == slow
+    assert not walked  # every line redacted in place
+    # The logins are passed on as the first pass passes them: the last line's is found.
+    assert {"rcunha", "maria.souza"} <= names.usernames
+    assert fast.splitlines()[-1] == '{"msg": "logout [USERNAME]"}'
