@@ -16,7 +16,7 @@ left alone unless the caller switches that allowlist off.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -515,6 +515,63 @@ _VALUE_AFTER_KEY: Final = regex.compile(rf"[ \t]*(?:{QUOTE}|<)?([^\W\d][\w.-]*)"
 _DISPLAY_NEXT: Final = regex.compile(r"[ ](?:d[aeo]s?[ ])?\p{Lu}\p{Ll}")
 
 
+#: Lines of hits this close are read in one run (a run per line costs more than the
+#: characters between them).
+_LINES_GAP: Final = 256
+
+
+def _anchor_lines(text: str, hits: Sequence[tuple[int, int, str]],
+                  ) -> dict[frozenset[str], list[tuple[int, int]]]:
+    """Per set of anchors (as the shapes list them), the stretches of ``text`` a shape
+    anchored so reads: the lines holding a hit of one of them, those less than
+    _LINES_GAP apart read together (from a line's start to another's end, its line
+    break excluded)."""
+    by_anchors: dict[frozenset[str], list[tuple[int, int]]] = {}
+    line_of: dict[int, tuple[int, int]] = {}
+    for anchors in {shape.anchors for shape in _SHAPES}:
+        starts: list[tuple[int, int]] = []
+        for first, _last, name in hits:
+            if name not in anchors:
+                continue
+            known = line_of.get(first)
+            if known is None:
+                low = text.rfind("\n", 0, first) + 1
+                high = text.find("\n", first)
+                known = line_of[first] = (low, len(text) if high < 0 else high)
+            starts.append(known)
+        starts.sort()
+        merged: list[tuple[int, int]] = []
+        for low, high in starts:
+            if merged and low - merged[-1][1] <= _LINES_GAP:
+                if high > merged[-1][1]:
+                    merged[-1] = (merged[-1][0], high)
+            else:
+                merged.append((low, high))
+        by_anchors[anchors] = merged
+    return by_anchors
+
+
+def _shape_matches(shape: _Shape, text: str,
+                   lines: dict[frozenset[str], list[tuple[int, int]]] | None,
+                   ) -> Iterator[regex.Match[str]]:
+    r"""The matches of ``shape`` in ``text``, overlapping: everywhere (``lines`` None), or
+    only in the lines holding a hit of its anchors.
+
+    Every match of a shape holds a hit of one of its anchors and no line break, so it
+    lies in that hit's line.  Read from the line's start to its end (``pos`` and
+    ``endpos`` of the whole text), a pattern matches there as in the whole text: its
+    look-behinds see the characters before the line, and each test it makes of the line
+    break after it (``\b``, ``$``, ``(?![\w-])``, ``(?=[:\s\]~]|$)``, ``(?=[ \t])``)
+    answers at the end of the text as it answers there; nothing of a shape reads past a
+    line break (tests/integration/test_username_anchors.py).  Its checks read the whole
+    text."""
+    if lines is None:
+        yield from shape.pattern.finditer(text, overlapped=True)
+        return
+    for low, high in lines.get(shape.anchors, ()):
+        yield from shape.pattern.finditer(text, low, high, overlapped=True)
+
+
 class ServiceAccounts:
     """The allowlist of accounts that belong to software, not to people."""
 
@@ -843,12 +900,14 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
         names = self._anchors_in(text) if hits is None else {name for _, _, name in hits}
         if names is not None and not names <= _ANCHOR_NAMES:
             names = None
+        # With the hits, each shape reads only the lines holding a hit of its anchors.
+        lines = _anchor_lines(text, hits) if hits is not None and names is not None else None
         best: dict[tuple[int, int], RecognizerResult] = {}
         spread: dict[tuple[int, int], str] = {}
         for shape in _SHAPES:
             if names is not None and names.isdisjoint(shape.anchors):
                 continue
-            for match in shape.pattern.finditer(text, overlapped=True):
+            for match in _shape_matches(shape, text, lines):
                 value = match.group("v")
                 if not self._may_report(value):
                     continue

@@ -1,5 +1,6 @@
-"""USERNAME runs only the shapes whose anchors the prefilter hit, or, on a text
-analysed without hits, whose anchors match it (issue 33).
+"""USERNAME runs only the shapes whose anchors the prefilter hit, each on the lines that
+hold such a hit, or, on a text analysed without hits, the shapes whose anchors match it
+(issue 33).
 
 Every match of a shape holds a hit of one of its anchors (_Shape.anchors): checked on
 each family of the log zoo and on the documented log formats, on every backend.  With
@@ -9,6 +10,8 @@ those hits, the recognizer's results equal its results without them.
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from benchmarks import zoo
 from recognizers import username
@@ -140,3 +143,49 @@ def test_case_variants_of_i_and_s_are_read_as_unfiltered(text: str) -> None:
         engine = Redactor(Settings(), prefilter=backend)
         engine.prefilter_min_chars = 0
         assert engine._spans(text, None) == expected, (backend, text)
+
+
+#: Pieces of log lines: every shape's anchors and forms, names, what ends a value, and
+#: line breaks between them (a shape reads its hit's line alone).
+PIECES = ["user=", "usuario: ", "login ", "user ", "User ", "USER ", "for user ", "by user ",
+          "sudo: ", "sudo -u ", "--user=", "-U ", "psql ", "uid=1000(", ")", "uid=",
+          ",ou=people", "/home/", "C:\\Users\\", "@", "@srv01", "@10.0.0.5", ":~$",
+          "Failed password for ", "invalid user ", " from 192.0.2.8", "session opened ",
+          '<Data Name="TargetUserName">', "</Data>", "<user>", "</user>", "BNAME = ",
+          "12:01:02 DIA 034 ", " [10/Oct/2024:13:55:36 -0300]", "192.0.2.7 - ",
+          "arn:aws:iam::123456789012:user/", "jsilva", "rlima", "mcosta", "JSILVA",
+          "Maria Silva", "maria.souza", "'", '"', " ", "  ", "\t", "\n", "\n\n", "-",
+          "$", "[bot]", "x", "."]
+
+
+@pytest.mark.parametrize("backend", needs.backends())
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pieces=st.lists(st.sampled_from(PIECES), min_size=1, max_size=40))
+def test_shapes_read_on_their_hits_lines_find_what_they_find_everywhere(
+        backend: str, pieces: list[str]) -> None:
+    recognizer = _RECOGNIZER
+    scanner = _SCANNERS.get(backend)
+    if scanner is None:
+        scanner = _SCANNERS[backend] = _scanner(recognizer, backend)
+    text = "".join(pieces)
+    hits = [(start, end, trigger.name) for _, trigger, start, end in scanner._find(text)
+            if trigger.accept is None or trigger.accept(text, start, end)]
+    got = recognizer.analyze(text, ["USERNAME"], hits=hits)
+    expected = recognizer.analyze(text, ["USERNAME"], hits=EVERY_SHAPE)
+    assert [(r.start, r.end, r.score) for r in got] == \
+        [(r.start, r.end, r.score) for r in expected], text
+
+
+_RECOGNIZER = UsernameRecognizer()
+_SCANNERS: dict[str, Scanner] = {}
+
+
+def test_a_shape_reads_only_the_lines_of_its_anchors_hits() -> None:
+    text = "x\nuser=jsilva\nnada\nssh rlima@srv01\nfim"
+    lines = username._anchor_lines(text, [(2, 7, "key/value"), (24, 25, "at")])
+    assert lines[username._KEY] == [(2, 13)]  # "user=jsilva", its line break excluded
+    assert lines[frozenset({"at"})] == [(19, 34)]
+    assert lines[username._HOME] == []
+    found = _RECOGNIZER.analyze(text, ["USERNAME"], hits=[(2, 7, "key/value"),
+                                                          (24, 25, "at")])
+    assert [text[r.start:r.end] for r in found] == ["jsilva", "rlima"]
