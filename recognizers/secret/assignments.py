@@ -35,7 +35,7 @@ from recognizers.secret.filters import (
     placeholder,
     prose,
 )
-from recognizers.secret.keys import NOT_SECRET_TAILS, key_class, key_words
+from recognizers.secret.keys import NOT_SECRET_TAILS, key_class, key_words, value_class
 from recognizers.secret.kinds import (
     AWS_SECRET_KEY,
     HIGH_ENTROPY,
@@ -419,7 +419,7 @@ def _verdict(key: str, value: str) -> tuple[Kind, float] | None:
     kind = key_class(key)
     if kind is None or placeholder(value) or PROSE_WORD.fullmatch(value.strip()):
         return None
-    if _IDENTIFIER.fullmatch(value) and key_class(value) in ("password", "secret", "aws"):
+    if _IDENTIFIER.fullmatch(value) and value_class(value) in ("password", "secret", "aws"):
         return None  # a variable named after the secret: password=db_password
     if value.lower() == key.lower().lstrip("-"):
         return None

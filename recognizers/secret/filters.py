@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from typing import Any, Final
 
-from recognizers.secret.keys import KEY_WORD, key_class
+from recognizers.secret.keys import KEY_WORD, value_class
 
 #: Values that stand for a secret without being one.
 PLACEHOLDER: Final = re.compile(
@@ -74,7 +74,7 @@ def placeholder(value: str) -> bool:
         return True  # the next key of the line: "password: user: bob"
     if len(stripped) < 3 or PLACEHOLDER.fullmatch(stripped):
         return True
-    if _REFERENCE.fullmatch(stripped) and key_class(stripped.rsplit(".", 1)[-1]) is not None:
+    if _REFERENCE.fullmatch(stripped) and value_class(stripped.rsplit(".", 1)[-1]) is not None:
         return True
     if _URL.match(stripped):
         return True  # a URL (a URL's own password is found by the URL rule)

@@ -86,9 +86,26 @@ def _names_secret(segments: list[str], index: int) -> bool:
     return segment == "key" and index > 0 and segments[index - 1] in _KEY_QUALIFIERS
 
 
+#: Every word of the classes above, as key_class reads it in a segment (the segment, its
+#: end, ``chave`` at its start, ``key``): a key whose lower case holds none of them is
+#: of no class (a segment is the lower case of a stretch of the key).
+_CLASS_WORDS: Final = re.compile("|".join(sorted(
+    map(re.escape, {*PASSWORD_WORDS, *_PASSWORD_ENDINGS, *SECRET_WORDS, *_SECRET_ENDINGS,
+                    *WEAK_WORDS, "chave", "key"}), key=lambda word: (-len(word), word))))
+
+
+def value_class(value: str) -> str | None:
+    """:func:`key_class` of a value read as a key (a variable named after a secret,
+    ``password=db_password``): one holding no word of a class is ruled out first.  The
+    values asked about are mostly random tokens, each new, which would push the keys
+    out of key_class's memory."""
+    if _CLASS_WORDS.search(value.lower()) is None:
+        return None
+    return key_class(value)
+
+
 @functools.lru_cache(maxsize=4096)
 def key_class(key: str) -> str | None:
-    """``password``, ``secret``, ``aws`` (an AWS secret key), ``weak`` or None."""
     stem, dot, extension = key.rpartition(".")
     if dot and stem and extension.lower() in _FILE_EXTENSIONS:
         return None
