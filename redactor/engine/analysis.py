@@ -468,7 +468,8 @@ class Analysis:
         scanner = self._scanner
         if scanner is None:
             return None
-        normalized = normalize_for_matching("\n".join(pieces))
+        joined = "\n".join(pieces)
+        normalized = normalize_for_matching(joined)
         if outside_trigger_alphabet(normalized):
             return None
         starts = []
@@ -480,8 +481,10 @@ class Analysis:
         # A piece with an invisible character is analysed without it, one with an escape
         # of a wide character with the character: a scan of it as written vouches for
         # nothing (``r\u200bcunha`` is read as ``rcunha``, ``Jo\\u00e3o`` as ``João``).
-        hit.update(index for index, piece in enumerate(pieces)
-                   if _has_invisible(piece) or _wide_escapes(piece))
+        # (Each is beyond ASCII, each escape holds "\\u": most blocks hold neither.)
+        if not joined.isascii() or "\\u" in joined:
+            hit.update(index for index, piece in enumerate(pieces)
+                       if _has_invisible(piece) or _wide_escapes(piece))
         return hit
 
     def labels_lift(self, labels: Iterable[str]) -> bool:
