@@ -234,3 +234,23 @@ def test_a_guids_digits_are_no_card(engine: Redactor, text: str) -> None:
     assert ("CREDIT_CARD", "4111 1111 1111 1111") in found(
         engine, text + " cartão 4111 1111 1111 1111")
 
+
+
+@pytest.mark.parametrize("text", [
+    "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 5.1.2600.5512)",
+    "file version 5.1.2600.5512 (xpsp.080413-2111)",
+    "driver 6.1.7601.24545 and build 6.3.9600.16384",
+])
+def test_a_version_of_four_parts_is_no_phone(engine: Redactor, text: str) -> None:
+    # 5.1.2600.5512 holds (51) 2600-5512, a landline of Porto Alegre to phonenumbers.
+    assert [v for e, v in found(engine, text) if "PHONE" in e] == []
+
+
+@pytest.mark.parametrize(("text", "phone"), [
+    ("telefone 51.2600.5512", "51.2600.5512"),
+    ("tel +55.51.2600.5512", "+55.51.2600.5512"),
+    ("celular (51) 92600-5512", "(51) 92600-5512"),
+])
+def test_phones_written_with_dots_are_still_found(engine: Redactor, text: str,
+                                                  phone: str) -> None:
+    assert phone in [v for e, v in found(engine, text) if "PHONE" in e]
