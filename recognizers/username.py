@@ -606,6 +606,7 @@ _TOKEN: Final = re.compile(r"[^\W_](?:[\w.-]*[^\W_])?")
 # "." or "-", touches it on either side: it then starts where a chain of words
 # joined by single dots or hyphens starts, and ends where one ends.
 _CHAIN: Final = regex.compile(r"\w+(?:[.-]\w+)*")
+_CHAIN_ASCII: Final = re.compile(r"\w+(?:[.-]\w+)*", re.ASCII)
 _WORD_CHAR: Final = regex.compile(r"\w")
 #: Text characters per folded character of a name: a letter and MAX_MARKS marks.
 _SPELLING_WIDTH: Final = 3
@@ -729,7 +730,11 @@ def _token_spans(text: str, haystack: str, names: Collection[str], caseless: boo
 
 def whole_tokens(text: str) -> set[str]:
     """The distinct tokens of ``text`` that login_spans finds a many-names list among
-    (words joined by dots or dashes, taken whole)."""
+    (words joined by dots or dashes, taken whole).  In ASCII, where a word character is
+    a letter, a digit or ``_`` to either module, Python's ``re`` lists them as strings
+    (no match object per token: a JSON Lines stream asks this of every line)."""
+    if text.isascii():
+        return set(_CHAIN_ASCII.findall(text))
     return {match.group() for match in _CHAIN.finditer(text)}
 
 
