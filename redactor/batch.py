@@ -620,6 +620,10 @@ _DUPLICATE: Final = DUPLICATE_KEY_MARK
 _DUPLICATE_WRITTEN: Final = re.compile(_DUPLICATE + '+(?=":)')
 
 
+#: The secret part of dumps_keeping_numbers's marks: random, drawn once per process (a
+#: draw per line cost a system call each).  A document cannot hold a mark of ours without
+#: it, and no mark is ever written out.
+_MARK_NONCE: Final = secrets.token_hex(8)
 #: Where dumps_keeping_numbers marked a number, as json.dumps writes the mark.
 _NUMBER_MARK: Final = re.compile(r'"\\u0000([0-9a-f]{16}):(\d+)\\u0000"')
 
@@ -672,7 +676,7 @@ def dumps_keeping_numbers(value: Any, *,
     index there), when the caller walked it (jsonredact.value_texts): only those are
     marked, in place and put back, instead of copying the whole value to mark them."""
     originals: list[str] = []
-    nonce = secrets.token_hex(8)
+    nonce = _MARK_NONCE
 
     def mark(number: JsonNumber) -> str:
         originals.append(number.text)
