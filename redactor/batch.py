@@ -763,8 +763,10 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     # Per JSON line: its texts with their labels (as redact_json analyses them), where
     # each stands, its keys.
     texts_of: dict[int, ValueTexts] = {}
-    # Whether a text's labels lift an entity, asked once per labels in the block.
+    # Whether a text's labels lift an entity, asked once per labels in the block; and
+    # whether a line's keys do, once per set of keys.
     lifting_labels: dict[tuple[str, ...], bool] = {}
+    lifting_keys: dict[frozenset[str], bool] = {}
 
     def labels_lift(labels: tuple[str, ...]) -> bool:
         lifts = lifting_labels.get(labels)
@@ -789,7 +791,13 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
                 walked = value_texts(value)
                 if walked is not None:
                     texts_of[len(lines)] = walked
-                    lifting = _keys_named_lift(engine, walked.keys)
+                    # A log's lines share their keys: asked once per set of them.
+                    key_set = frozenset(walked.keys)
+                    lifting = lifting_keys.get(key_set)
+                    if lifting is None:
+                        if len(lifting_keys) >= _KEY_SETS_REMEMBERED:
+                            lifting_keys.clear()
+                        lifting = lifting_keys[key_set] = _keys_named_lift(engine, walked.keys)
                     scanned.append((len(lines), [
                         piece for piece, labels in walked.labelled
                         if not (lifting and labels and labels_lift(labels))], lifting))
@@ -869,6 +877,10 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
                                           separators=_separators_of(body))
                     if result.findings else body) + ending)
     return "".join(out)
+
+
+#: Sets of a JSON line's keys whose answer (do they lift an entity?) a block remembers.
+_KEY_SETS_REMEMBERED: Final = 1024
 
 
 #: An object's first key and what follows its colon.
