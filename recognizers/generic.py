@@ -1127,7 +1127,8 @@ def _ipv4_value(written: str) -> int | None:
 def _is_address(written: str) -> bool:
     """Does ``written`` parse as an address (``ipaddress.ip_address``)?"""
     if _DIGITS_AND_DOTS.fullmatch(written) is not None:
-        return _ipv4_value(written) is not None
+        # (remembered by _host_kind, which not_a_host asks next of the same address)
+        return _host_kind(written, False) is not None
     return _address(written) is not None
 
 

@@ -989,6 +989,8 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
         """The access-log anchor's accept: the authuser field before the time is a name
         the shape would report (not "-", the field of a request without a login)."""
         time_start = end - _CLF_ANCHOR_CHARS
+        if text[time_start - 1:time_start] in ("-", ""):
+            return False  # "-" (most requests), or no field: no name ends there
         match = _CLF_VALUE.search(text, max(0, time_start - 66), time_start)
         return match is not None and self._may_report(match.group("v"))
 
