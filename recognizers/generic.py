@@ -1096,7 +1096,19 @@ def _may_end_version_words(before: str) -> bool:
     if last == "\n":
         last = tail[:-1].rstrip("\r").rstrip(" \t")[-1:]
         return last.isalpha()
-    return last in ("/", ":", "=") or last.isalpha()
+    if last in (":", "="):
+        # Only after ``rv`` or a word naming a version (``SRC=``, ``DST=`` of a firewall
+        # log are none), read so in ASCII; beyond it the pattern decides (its words
+        # ignore case as ``re`` does: ``İtem``, ``ſection``).
+        word = tail[:-1].rstrip(" \t")
+        return not word.isascii() or word.lower().endswith(_VERSION_WORDS)
+    return last == "/" or last.isalpha()
+
+
+#: The ASCII words of _VERSION_BEFORE that may stand before a colon or an equals sign.
+_VERSION_WORDS: Final = ("versao", "version", "release", "kernel", "build", "secao",
+                         "section", "capitulo", "chapter", "item", "passo", "step", "rfc",
+                         "oid", "rv")
 
 
 #: What an address says of itself (see _host_kind).

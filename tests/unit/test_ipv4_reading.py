@@ -58,3 +58,23 @@ def test_the_ranges_that_name_no_host_are_ipaddress_ones(value: int, with_length
     # The IPv4-mapped form takes ipaddress's way: the same ranges name no host.
     assert generic._host_kind(f"::ffff:{written}", with_length) == (
         generic._NO_HOST if no_host else generic._HOST_V6)
+
+
+VERSION_PIECES = ["version", "Versão", "VERSION", "rv", "kernel", "build", "seção", "Seção",
+                  "section", "item", "İtem", "ſection", "oid", "rfc", "SRC", "DST", "ip",
+                  "Firefox", "/", ":", "=", " ", "\t", "\n", "\r\n", "x", "v", "subitem",
+                  "capítulo", "passo", "step", "vejaSeção", "1.2"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(pieces=st.lists(st.sampled_from(VERSION_PIECES), max_size=8))
+@example(pieces=["SRC", "="])
+@example(pieces=["İtem", ":"])
+@example(pieces=["Firefox", "/"])
+@example(pieces=["x", " ", "rv", ":"])
+@example(pieces=["kernel", " ", "=", " "])
+def test_the_version_words_shortcut_rules_out_only_what_the_pattern_refuses(
+        pieces: list[str]) -> None:
+    before = "".join(pieces)[-generic._HOST_LOOKBACK:]
+    if not generic._may_end_version_words(before):
+        assert generic._VERSION_BEFORE.search(before) is None, before
