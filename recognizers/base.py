@@ -17,7 +17,7 @@ from presidio_analyzer import (
 )
 
 from recognizers._escapes import ESCAPE_CHARS, decode_separators
-from recognizers._text import ContextWords
+from recognizers._text import ContextWords, KeywordPlaces
 
 if TYPE_CHECKING:
     from presidio_analyzer.nlp_engine import NlpArtifacts
@@ -73,6 +73,10 @@ def bounded(core: str) -> str:
 #: From this many matches in one text, context scoring first asks whether a keyword is
 #: anywhere in it (one read of the text instead of one window per match).
 _MANY_MATCHES: Final = 16
+#: Once this many matches were read far from any keyword, and more than this many times
+#: as many as near one, the text's keywords are found at once (KeywordPlaces).
+_FAR_BEFORE_PLACES: Final = 16
+_FAR_PER_NEAR: Final = 3
 
 
 class RawContextMixin:
@@ -116,16 +120,30 @@ class RawContextMixin:
         # is near one, and the windows need not be read one by one.
         many = not label_hit and len(raw_recognizer_results) >= _MANY_MATCHES
         nowhere = many and not self.context_words.anywhere(text)
-        # Many matches, a keyword somewhere: where each keyword stands, found at once
-        # (a web server's log: ``ip`` in every iPhone's user agent, no address near one).
-        places = self.context_words.places(text) if many and not nowhere else None
+        # Many matches, a keyword somewhere, and most of the first matches far from any:
+        # where each keyword stands is found at once (a web server's log: ``ip`` in
+        # every iPhone's user agent, no address near one).  Where keywords stand by
+        # most matches (``user=`` on every line), reading each match's reach costs less.
+        places: KeywordPlaces | None = None
+        far = near = 0
         for result in raw_recognizer_results:
             if result.recognition_metadata is None:
                 result.recognition_metadata = {}
             metadata: dict[str, Any] = result.recognition_metadata
-            distance = 0 if label_hit else None if nowhere or (
-                places is not None and not places.may_be_near(result.start, result.end)
-            ) else self.context_words.distance(text, result.start, result.end)
+            if label_hit:
+                distance: int | None = 0
+            elif nowhere or (places is not None
+                             and not places.may_be_near(result.start, result.end)):
+                distance = None
+            else:
+                distance = self.context_words.distance(text, result.start, result.end)
+                if places is None and many:
+                    if distance is None:
+                        far += 1
+                    else:
+                        near += 1
+                    if far == _FAR_BEFORE_PLACES and near * _FAR_PER_NEAR < far:
+                        places = self.context_words.places(text)
             if distance is not None:
                 if self.CONTEXT_SCORE is not None:
                     result.score = max(result.score, self.CONTEXT_SCORE)

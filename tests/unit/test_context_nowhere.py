@@ -52,9 +52,10 @@ def test_the_text_is_read_once_when_no_keyword_is_in_it(monkeypatch: pytest.Monk
     monkeypatch.setattr(type(recognizer.context_words), "distance", spy)
     recognizer.enhance_using_context(text, raw, [], None, None)
     assert windows == []
-    # A keyword at the end: only the matches it may stand near are read (KeywordPlaces:
-    # the five whose reach, 72 characters after, holds it); the last is near it.
+    # A keyword at the end: the first sixteen matches are read, each far from it; then
+    # only the matches it may stand near (KeywordPlaces: the five whose reach, 72
+    # characters after, holds it); the last is near it.
     enhanced = recognizer.enhance_using_context(text + " cpf", raw, [], None, None)
-    assert windows == [match.start for match in raw[-5:]]
+    assert windows == [match.start for match in raw[:16] + raw[-5:]]
     near = [r for r in enhanced if base.CONTEXT_DISTANCE_KEY in (r.recognition_metadata or {})]
     assert [r.start for r in near] == windows[-1:]
