@@ -515,6 +515,8 @@ _VALUE_AFTER_KEY: Final = regex.compile(rf"[ \t]*(?:{QUOTE}|<)?([^\W\d][\w.-]*)"
 _DISPLAY_NEXT: Final = regex.compile(r"[ ](?:d[aeo]s?[ ])?\p{Lu}\p{Ll}")
 
 
+#: The sets of anchors the shapes list.
+_ANCHOR_SETS: Final = tuple(dict.fromkeys(shape.anchors for shape in _SHAPES))
 #: Lines of hits this close are read in one run (a run per line costs more than the
 #: characters between them).
 _LINES_GAP: Final = 256
@@ -526,22 +528,22 @@ def _anchor_lines(text: str, hits: Sequence[tuple[int, int, str]],
     anchored so reads: the lines holding a hit of one of them, those less than
     _LINES_GAP apart read together (from a line's start to another's end, its line
     break excluded)."""
+    if "\n" not in text:  # one line: each shape with a hit of its anchors reads it all
+        named = {name for _, _, name in hits}
+        return {anchors: [(0, len(text))] if not named.isdisjoint(anchors) else []
+                for anchors in _ANCHOR_SETS}
+    by_name: dict[str, list[int]] = {}
+    for first, _last, name in hits:
+        by_name.setdefault(name, []).append(first)
     by_anchors: dict[frozenset[str], list[tuple[int, int]]] = {}
-    line_of: dict[int, tuple[int, int]] = {}
-    for anchors in {shape.anchors for shape in _SHAPES}:
-        starts: list[tuple[int, int]] = []
-        for first, _last, name in hits:
-            if name not in anchors:
-                continue
-            known = line_of.get(first)
-            if known is None:
-                low = text.rfind("\n", 0, first) + 1
-                high = text.find("\n", first)
-                known = line_of[first] = (low, len(text) if high < 0 else high)
-            starts.append(known)
-        starts.sort()
+    for anchors in _ANCHOR_SETS:
         merged: list[tuple[int, int]] = []
-        for low, high in starts:
+        for first in sorted(first for name in anchors for first in by_name.get(name, ())):
+            if merged and merged[-1][0] <= first <= merged[-1][1]:
+                continue  # on a line read already (a stretch holds whole lines)
+            low = text.rfind("\n", 0, first) + 1
+            found = text.find("\n", first)
+            high = len(text) if found < 0 else found
             if merged and low - merged[-1][1] <= _LINES_GAP:
                 if high > merged[-1][1]:
                     merged[-1] = (merged[-1][0], high)

@@ -189,3 +189,11 @@ def test_a_shape_reads_only_the_lines_of_its_anchors_hits() -> None:
     found = _RECOGNIZER.analyze(text, ["USERNAME"], hits=[(2, 7, "key/value"),
                                                           (24, 25, "at")])
     assert [text[r.start:r.end] for r in found] == ["jsilva", "rlima"]
+
+
+def test_a_text_of_one_line_is_read_whole_by_the_shapes_it_hits() -> None:
+    text = "sudo -u jsilva " * 400  # no line break: each hit's line is the whole text
+    hits = [(i * 15, i * 15 + 8, "command flag") for i in range(400)]
+    lines = username._anchor_lines(text, hits)
+    assert lines[frozenset({"command flag"})] == [(0, len(text))]
+    assert lines[username._KEY] == []
