@@ -935,7 +935,8 @@ def _texts_found_unspread(labelled: list[tuple[str, tuple[str, ...]]],
     name within its own texts alone, as one pass does (``usernames_propagated`` of a
     text's own cues); a name written in all the line's texts at most SPREAD_FLOOR
     times is never held back as spread too widely, in one text or over the line (a
-    name's mere substrings are counted: at least its whole tokens).  Each text left
+    name's substrings are counted, overlapping ones too: at least its whole tokens,
+    which overlap where a display name repeats itself).  Each text left
     out of the set gives no span, being quiet or found empty, with nothing carried
     into it (redact_leaves_in_place need not ask).  The names passed on are the cues,
     as redact_json's first pass adds them to ``names``.
@@ -990,13 +991,26 @@ def _texts_found_unspread(labelled: list[tuple[str, tuple[str, ...]]],
         own = cued.get(key, set())
         written = 0
         for index, text in enumerate(folded if caseless and folded is not None else read):
-            count = text.count(name)
-            if count and index not in own:
+            if name not in text:
+                continue
+            if index not in own:
                 return None  # spread into another text
-            written += count
-        if written > SPREAD_FLOOR:
-            return None
+            written += _overlapping_count(text, name, SPREAD_FLOOR + 1 - written)
+            if written > SPREAD_FLOOR:
+                return None
     return found_in, list(cued)
+
+
+def _overlapping_count(text: str, name: str, limit: int) -> int:
+    """How many times ``name`` is written in ``text``, overlapping ones too (as
+    login_spans looks: a display name that repeats itself, ``Ana Ana Ana Ana``, is a
+    whole token at each of its words), up to ``limit``."""
+    count = 0
+    at = text.find(name)
+    while at >= 0 and count < limit:
+        count += 1
+        at = text.find(name, at + 1)
+    return count
 
 
 #: A line of a JSON Lines block that is no JSON (see _redact_lines).

@@ -393,6 +393,11 @@ def test_a_quiet_text_copied_under_a_lifting_label_is_judged_for_the_first_pass(
     # alone, held back as spread too widely over the line (redact_json counts both).
     ['{"a": "user=rcunha ' + "rcunha " * 25 + '", "b": "user=rcunha ' + "rcunha " * 25
      + '"}'],
+    # Found by review: a display name that repeats itself is a whole token at each of its
+    # words; counted without overlaps (12), it passed for spread little over the line
+    # (44 occurrences for 2 cues: held back by the two passes).
+    ['{"a": "user=' + " ".join(["Ana"] * 25) + '", "b": "user=' + " ".join(["Ana"] * 25)
+     + '"}'],
     # A person's name beside the login: two passes.
     ['{"user": "rcunha", "nome": "Maria Silva", "m": "Maria saiu"}'],
 ])
