@@ -655,13 +655,13 @@ class BrEmailRecognizer(_Tuned, EmailRecognizer):
 
 #: Written forms that are never a phone number: the CPF, CNPJ and PIS masks, runs of
 #: three or more dots between groups of one or two digits (versions, dotted counters,
-#: ``1.1.1.1...``), and a version of four parts or more whose first is one digit and
-#: second at most two (``Windows NT 5.1.2600.5512``: (51) 2600-5512 to phonenumbers; no
-#: one splits an area code with a dot).  python-phonenumbers would parse every grouping
-#: of them.
+#: ``1.1.1.1...``), and a version of four parts or more whose first is one digit (not
+#: 0, a trunk prefix: ``0.21.3214.5678``) and second at most two (``Windows NT
+#: 5.1.2600.5512``: (51) 2600-5512 to phonenumbers; no one splits an area code with a
+#: dot).  python-phonenumbers would parse every grouping of them.
 _NOT_A_PHONE: Final = re.compile(
     r"(?<![\d.])(?:\d{3}\.\d{3}\.\d{3}-\d{2}|\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}"
-    r"|\d{3}\.\d{5}\.\d{2}-\d|\d{1,2}(?:\.\d{1,2}){3,}|\d\.\d{1,2}(?:\.\d{1,5}){2,})"
+    r"|\d{3}\.\d{5}\.\d{2}-\d|\d{1,2}(?:\.\d{1,2}){3,}|[1-9]\.\d{1,2}(?:\.\d{1,5}){2,})"
     r"(?![\d])")
 
 

@@ -106,6 +106,7 @@ def value_class(value: str) -> str | None:
 
 @functools.lru_cache(maxsize=4096)
 def key_class(key: str) -> str | None:
+    """``password``, ``secret``, ``aws`` (an AWS secret key), ``weak`` or None."""
     stem, dot, extension = key.rpartition(".")
     if dot and stem and extension.lower() in _FILE_EXTENSIONS:
         return None

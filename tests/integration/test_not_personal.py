@@ -250,6 +250,9 @@ def test_a_version_of_four_parts_is_no_phone(engine: Redactor, text: str) -> Non
     ("telefone 51.2600.5512", "51.2600.5512"),
     ("tel +55.51.2600.5512", "+55.51.2600.5512"),
     ("celular (51) 92600-5512", "(51) 92600-5512"),
+    # Found by review: a trunk 0 before the area code, written with dots.
+    ("ligue 0.21.3214.5678", "0.21.3214.5678"),
+    ("+55 0.11.98765.4321", "+55 0.11.98765.4321"),
 ])
 def test_phones_written_with_dots_are_still_found(engine: Redactor, text: str,
                                                   phone: str) -> None:
