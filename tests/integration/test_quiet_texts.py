@@ -313,16 +313,8 @@ def test_lines_redacted_in_place_give_what_the_slow_way_gives(
     assert fast != text
 
 
-def test_plain_lines_are_redacted_in_place(engine: Redactor,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    # Addresses and CPFs in leaves, no name that spreads: no document walk at all.
-    lines = [json.dumps({"remote_addr": f"10.1.2.{index}", "status": 200,
-                         "msg": f"cpf {CPF}" if index % 3 == 0 else "ok",
-                         # hit by a trigger, no finding: a loopback address
-                         "upstream": f"127.0.0.1:80{index:02d}",
-                         "nested": {"ip": f"192.168.0.{index}"}}) for index in range(1, 20)]
-    text = "\n".join(lines) + "\n"
-    slow = _lines_both(engine, text)[1]
+def _document_walks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that gets an item each time redact_json walks a document (from now on)."""
     from redactor.engine import jsonredact
 
     walked: list[int] = []
@@ -333,6 +325,20 @@ def test_plain_lines_are_redacted_in_place(engine: Redactor,
         return original(*args, **kwargs)
 
     monkeypatch.setattr(jsonredact, "redact_json", counted)
+    return walked
+
+
+def test_plain_lines_are_redacted_in_place(engine: Redactor,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # Addresses and CPFs in leaves, no name that spreads: no document walk at all.
+    lines = [json.dumps({"remote_addr": f"10.1.2.{index}", "status": 200,
+                         "msg": f"cpf {CPF}" if index % 3 == 0 else "ok",
+                         # hit by a trigger, no finding: a loopback address
+                         "upstream": f"127.0.0.1:80{index:02d}",
+                         "nested": {"ip": f"192.168.0.{index}"}}) for index in range(1, 20)]
+    text = "\n".join(lines) + "\n"
+    slow = _lines_both(engine, text)[1]
+    walked = _document_walks(monkeypatch)
     # Only the texts whose analysis found something are read again in place (not the
     # loopback addresses, which the block's analysis found empty).
     read_again: list[str] = []
@@ -419,16 +425,7 @@ def test_a_line_whose_login_stands_in_its_own_value_alone_takes_one_pass(
     lines.append(json.dumps({"msg": "logout maria.souza"}))
     text = "\n".join(lines) + "\n"
     slow = _lines_both(engine, text)[1]
-    from redactor.engine import jsonredact
-
-    walked: list[int] = []
-    original = jsonredact.redact_json
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        walked.append(1)
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(jsonredact, "redact_json", counted)
+    walked = _document_walks(monkeypatch)
     names = StreamNames()
     fast = batch._redact_lines(engine, text, batch.FileReport("x"), names=names)
     assert fast == slow
