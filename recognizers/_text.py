@@ -150,8 +150,8 @@ class ContextWords:
     matches its plural with a trailing ``s``; a phrase must appear word for word.
     """
 
-    __slots__ = ("_ascii", "_label_key", "_phrases", "_phrases_by_first", "_products", "_single",
-                 "_tokens_at", "after", "before", "keywords")
+    __slots__ = ("_ascii", "_heads", "_label_key", "_phrases", "_phrases_by_first", "_products",
+                 "_single", "_tokens_at", "after", "before", "keywords")
 
     def __init__(self, keywords: Iterable[str], *, before: int = 5, after: int = 3,
                  label_key: Callable[[str], bool] | None = None) -> None:
@@ -181,6 +181,8 @@ class ContextWords:
         #: A keyword (or a phrase's first word) as a whole word of a lower-cased ASCII
         #: text, a plural too: exactly the tokens that count (see anywhere).
         heads = longest_first({*self._single, *self._phrases_by_first})
+        #: The heads of ASCII, which KeywordPlaces looks for.
+        self._heads = tuple(head for head in heads if head.isascii())
         self._tokens_at = re.compile(
             "(?<![a-z0-9])(?:" + "|".join(map(re.escape, heads)) + ")s?(?![a-z0-9])"
         ) if heads else None
@@ -480,8 +482,7 @@ class KeywordPlaces:
         lower = text.lower()
         size = len(lower)
         found: list[tuple[int, int]] = []
-        heads = [head for head in (*words._single, *words._phrases_by_first) if head.isascii()]
-        for head in heads:
+        for head in words._heads:
             at = lower.find(head)
             while at >= 0:
                 found.append((at, at + len(head)))
