@@ -16,9 +16,10 @@ left alone unless the caller switches that allowlist off.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import regex
 from presidio_analyzer import EntityRecognizer, RecognizerResult
@@ -710,17 +711,23 @@ def _whole(text: str, start: int, end: int) -> bool:
 
 def _token_spans(text: str, haystack: str, names: Collection[str], caseless: bool,
                  found: dict[tuple[str, bool], list[tuple[int, int]]]) -> None:
+    starts = _literal_starts(haystack, names)
     chained = {name for name in names if _CHAIN.fullmatch(name)} \
-        if len(names) > _FIND_NAMES else set()
+        if len(names) > _FIND_NAMES and (starts is None or not haystack.isascii()) else set()
     for name in names:
         if name in chained or not name:
             continue
-        spans = []
-        index = haystack.find(name)
-        while index >= 0:
-            if _whole(text, index, index + len(name)):
-                spans.append((index, index + len(name)))
-            index = haystack.find(name, index + 1)
+        size = len(name)
+        if starts is not None:
+            spans = [(index, index + size) for index in starts.get(name, ())
+                     if _whole(text, index, index + size)]
+        else:
+            spans = []
+            index = haystack.find(name)
+            while index >= 0:
+                if _whole(text, index, index + size):
+                    spans.append((index, index + size))
+                index = haystack.find(name, index + 1)
         if spans:
             found[(name, caseless)] = spans
     if chained:
@@ -728,6 +735,76 @@ def _token_spans(text: str, haystack: str, names: Collection[str], caseless: boo
             token = match.group()
             if token in chained:
                 found.setdefault((token, caseless), []).append(match.span())
+
+
+#: A text from this long up is searched for several names in one hyperscan scan (when
+#: hyperscan is installed and the text is Latin-1) rather than with ``str.find`` per
+#: name: ``str.find`` reads the text once per name (0.35 ms per name per MB: 14 ms for
+#: the 40 names of a 1 MB web server log), the scan reads it once (0.2 ms per MB).
+_SCAN_FROM: Final = 1 << 16
+#: A new set of names is compiled (1 to 3 ms) only when ``str.find`` would read at least
+#: this many characters in all (names times text length): about 5 ms of searching.
+_COMPILE_FROM: Final = 16_000_000
+#: Recently compiled name sets (a stream's names grow block by block).
+_LITERAL_DATABASES: dict[tuple[str, ...], Any] = {}
+_LITERAL_DATABASES_KEPT: Final = 8
+_LITERAL_LOCK: Final = threading.Lock()
+
+
+def _literal_starts(haystack: str, names: Collection[str]) -> dict[str, list[int]] | None:
+    """Where each of ``names`` starts in ``haystack``, every occurrence, overlapping ones
+    too (what ``str.find`` from each occurrence on finds), read in one hyperscan scan;
+    None when the text is short, hyperscan is missing, or the text is not Latin-1 (where
+    a byte offset is a character offset)."""
+    if len(haystack) < _SCAN_FROM or len(names) < 2:
+        return None
+    try:
+        import hyperscan
+    except ImportError:  # pragma: no cover - the fast extra is installed in tests
+        return None
+    try:
+        data = haystack.encode("latin-1")
+    except UnicodeEncodeError:
+        return None
+    # A name that is not Latin-1 is not written in a Latin-1 text.
+    wanted = tuple(sorted(name for name in names if name and _latin1(name)))
+    if not wanted:
+        return {}
+    database = _LITERAL_DATABASES.get(wanted)
+    if database is None:
+        if len(names) * len(haystack) < _COMPILE_FROM:
+            return None
+        database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+        database.compile(
+            expressions=["".join(f"\\x{byte:02x}" for byte in name.encode("latin-1")).encode()
+                         for name in wanted],
+            ids=list(range(len(wanted))), elements=len(wanted), flags=[0] * len(wanted))
+        with _LITERAL_LOCK:
+            while len(_LITERAL_DATABASES) >= _LITERAL_DATABASES_KEPT:
+                _LITERAL_DATABASES.pop(next(iter(_LITERAL_DATABASES)))
+            _LITERAL_DATABASES[wanted] = database
+    ends: list[tuple[int, int]] = []
+
+    def on_match(ident: int, start: int, end: int, flags: int, context: Any) -> None:
+        ends.append((ident, end))
+
+    # A scratch per scan: one may not serve two threads at once.
+    database.scan(data, match_event_handler=on_match, scratch=hyperscan.Scratch(database))
+    starts: dict[str, list[int]] = {}
+    for ident, end in ends:
+        name = wanted[ident]
+        starts.setdefault(name, []).append(end - len(name))
+    for found in starts.values():
+        found.sort()  # hyperscan reports by end; kept in order whatever the backend does
+    return starts
+
+
+def _latin1(text: str) -> bool:
+    try:
+        text.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def whole_tokens(text: str) -> set[str]:

@@ -192,3 +192,57 @@ def test_each_name_searched_alone_finds_what_one_pass_finds(
     with mock.patch.object(username, "_FIND_NAMES", 0):
         together = username.login_spans(text, names, {"jsilva"})
     assert alone == together
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([*LOGIN_PIECES, "²", "ª", "Ç", "jsilvajsilva", "appapp"]),
+                max_size=60),
+       st.sets(st.sampled_from(["jsilva", "maria.souza", "svc-app", "app", "x1", "ção", "pp",
+                                "appa", "jsilvaj", "ŝ"]), min_size=1),
+       st.sets(st.sampled_from(["jsilva", "ção", "app"])),
+       st.sampled_from([0, 10**6]))
+def test_names_found_in_one_hyperscan_scan_are_those_str_find_finds(
+        pieces: list[str], names: set[str], caseless: set[str], find_names: int) -> None:
+    # A long Latin-1 text is searched for its names in one hyperscan scan
+    # (username._literal_starts): the same spans, in the same order, as str.find per
+    # name, overlapping occurrences included (here every text counts as long).
+    from unittest import mock
+
+    from recognizers import username
+
+    text = "".join(pieces)
+    with mock.patch.object(username, "_FIND_NAMES", find_names), \
+            mock.patch.object(username, "_literal_starts", lambda haystack, names: None):
+        searched = username.login_spans(text, names, caseless)
+    with mock.patch.object(username, "_FIND_NAMES", find_names), \
+            mock.patch.object(username, "_SCAN_FROM", 0), \
+            mock.patch.object(username, "_COMPILE_FROM", 0):
+        scanned = username.login_spans(text, names, caseless)
+    assert list(scanned.items()) == list(searched.items())
+
+
+def test_a_long_text_is_searched_in_one_scan() -> None:
+    # The scan is what runs on a long Latin-1 text (a batch block), and it finds
+    # overlapping occurrences as str.find does.
+    from unittest import mock
+
+    from recognizers import username
+
+    text = ("GET / jsilva " + "x" * 100 + " ana.lima ção\n") * 4000
+    names = {f"user{n}" for n in range(40)} | {"jsilva", "ana.lima"}
+    calls: list[int] = []
+    real = username._literal_starts
+
+    def spy(haystack: str, wanted: object) -> object:
+        result = real(haystack, wanted)  # type: ignore[arg-type]
+        calls.append(result is not None)
+        return result
+
+    with mock.patch.object(username, "_literal_starts", spy):
+        found = username.login_spans(text, names)
+    assert calls == [True]
+    assert len(found[("jsilva", False)]) == 4000
+    assert len(found[("ana.lima", False)]) == 4000
+    with mock.patch.object(username, "_COMPILE_FROM", 0):
+        overlapping = username._literal_starts("ab" * 40000, {"aba", "b"})
+    assert overlapping == {"aba": list(range(0, 80000 - 2, 2)), "b": list(range(1, 80000, 2))}
