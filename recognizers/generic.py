@@ -1340,8 +1340,12 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
                     before=IP_REACH, after=16, name="ipv4", alone=True),
             Trigger("::", before=48, after=IP_REACH, name="ipv6", alone=True,
                     accept=_compressed_may_be_address),
-            Trigger(f"{hex4}(?::{hex4}){{7}}", before=48, after=IP_REACH, name="ipv6 full",
-                    alone=True, accept=_full_may_be_address),
+            # Presidio's patterns hold at most eight groups, and one holding these eight
+            # is exactly them: neither preceded nor followed by an ASCII word character
+            # or a colon, written in the trigger itself (an iptables ``MAC=`` field of
+            # fourteen groups had hit it at every group's end, each hit asked alone).
+            Trigger(f"(?:^|[^0-9A-Za-z_:]){hex4}(?::{hex4}){{7}}(?:$|[^0-9A-Za-z_:])",
+                    before=48, after=IP_REACH, name="ipv6 full", alone=True),
         ))
 
 
@@ -1355,15 +1359,6 @@ _PACKET_SCORE: Final = 0.6
 
 def _ascii_word_or_colon(char: str) -> bool:
     return char == ":" or (char.isascii() and (char.isalnum() or char == "_"))
-
-
-def _full_may_be_address(text: str, start: int, end: int) -> bool:
-    """Eight groups (the ipv6 trigger's full form) may be an address: Presidio's patterns
-    hold at most eight groups, and one holding these eight is exactly them, neither
-    preceded nor followed by a word character or a colon.  An iptables ``MAC=`` field
-    (fourteen groups) holds none."""
-    return not ((start and _ascii_word_or_colon(text[start - 1]))
-                or (end < len(text) and _ascii_word_or_colon(text[end])))
 
 
 #: The groups and colons that may stand before a ``::`` in an address, up to its start.

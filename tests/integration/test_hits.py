@@ -16,7 +16,8 @@ IP_PIECES = ["192.168.10.21", "10.0.0.1", "::1", "fe80::1%eth0", "::ffff:10.1.2.
              "2001:0db8:0000:0000:0000:ff00:0042:8329", "1.2.3.4/24", "10.1.2.0/24",
              "Firefox/2.0.0.14", "10.0.0.255", "1.1.1.1.1", "255.255.255.0", "a1:b2::c3",
              "abc", "ip", "host", ":", ".", "/", "%", "-", "_", "9", " ", "\n", "\t", '"', "'",
-             "[", "]", "(", ")", ",", "=", "&", "?", "é"]
+             "[", "]", "(", ")", ",", "=", "&", "?", "é",
+             "ca:17:c8:0c:ec:5e:56:a7:56:9f:f4:01:08:00", "0:0:0:0:0:0:0:1", "MAC="]
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +56,26 @@ def test_the_ip_recognizer_reads_only_the_stretches_holding_a_hit(engine: Redact
     assert windows is not None and len(windows) == 50
     assert all(text[lo:hi] == "10.1.2.3" for lo, hi in windows)
     assert len(_found(engine, text, _hits(engine, text))) == 50
+
+
+@pytest.mark.parametrize("backend", ["re", "hyperscan"])
+def test_the_full_form_trigger_hits_eight_groups_alone(backend: str) -> None:
+    # Eight groups hit the "ipv6 full" trigger only where nothing but them stands
+    # between its edges: an iptables MAC= field (fourteen groups) gives no hit at all.
+    pytest.importorskip(backend)
+    engine = Redactor(Settings(entities=("IP_ADDRESS",)), prefilter=backend)
+    scanner = engine._scanner
+    assert scanner is not None
+    mac = "IN=eth0 OUT= MAC=ca:17:c8:0c:ec:5e:56:a7:56:9f:f4:01:08:00 SRC=x\n"
+    assert scanner.regions(mac * 20) == {}
+    for text in ("2001:0db8:0000:0000:0000:ff00:0042:8329", "ip 2001:db8:0:0:1:0:0:1\n",
+                 "é0:0:0:0:0:0:0:1é"):
+        hits = [hit for region in scanner.regions(text)["IP_ADDRESS"] for hit in region.hits]
+        assert [name for _, _, name in hits] == ["ipv6 full"]
+        # (the recognizer's own pattern reads a letter beyond ASCII as a word's)
+        assert len(engine.analyze(text)) == (0 if "é" in text else 1)
+    assert scanner.regions("x0:0:0:0:0:0:0:1") == {}
+    assert scanner.regions("0:0:0:0:0:0:0:1:") == {}
 
 
 def test_windows_give_up_without_a_separator_near() -> None:
