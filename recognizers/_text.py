@@ -447,11 +447,34 @@ def _in_product(text: str, start: int, end: int) -> bool:
     if after == "/":
         if text[start - 1:start].isalnum():
             return False  # no word of its own
-        return (_PRODUCT_BEFORE.search(text, lo, start) is not None
+        return (_product_before(text, lo, start)
                 or _PRODUCT_AFTER_OWN.match(text, end, end + PRODUCT_REACH_AFTER) is not None)
     if after in (";", ")"):
-        return _COMMENT_BEFORE.search(text, lo, start) is not None
-    return _PRODUCT_BEFORE.search(text, lo, start) is not None
+        return _comment_before(text, lo, start)
+    return _product_before(text, lo, start)
+
+
+def _product_before(text: str, lo: int, start: int) -> bool:
+    """``_PRODUCT_BEFORE.search(text, lo, start) is not None``, searched only from the
+    last space before the one the match ends with: a product token holds no space.
+    (Searched from ``lo``, the pattern was tried at each of up to 94 places.)"""
+    if start <= lo or text[start - 1] != " ":
+        return False
+    space = text.rfind(" ", lo, start - 1)
+    return _PRODUCT_BEFORE.search(text, lo if space < 0 else space + 1, start) is not None
+
+
+def _comment_before(text: str, lo: int, start: int) -> bool:
+    """``_COMMENT_BEFORE.search(text, lo, start) is not None``: the comment's ``(`` is
+    the last one before ``start`` (none stands inside the comment), and the product
+    before it holds no space, so the search starts after the space before that."""
+    if start - 2 < lo or not text.startswith("; ", start - 2):
+        return False
+    paren = text.rfind("(", lo, start)
+    if paren < 0:
+        return False
+    space = text.rfind(" ", lo, max(lo, paren - 1))
+    return _COMMENT_BEFORE.search(text, lo if space < 0 else space + 1, start) is not None
 
 
 #: Characters per word that ContextWords.distance reads on each side of a match.

@@ -246,3 +246,37 @@ def test_a_long_text_is_searched_in_one_scan() -> None:
     with mock.patch.object(username, "_COMPILE_FROM", 0):
         overlapping = username._literal_starts("ab" * 40000, {"aba", "b"})
     assert overlapping == {"aba": list(range(0, 80000 - 2, 2)), "b": list(range(1, 80000, 2))}
+
+
+PRODUCT_PIECES = ["Mozilla/5.0", "Safari/604.1", "Mobile", " ", "(", ")", "; ", ";", "/", "x",
+                  "Linux", "Android 14", "rv:132.0", "KHTML, like Gecko", "é", "\n", "1.2",
+                  "_", "-", "+", "."]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(PRODUCT_PIECES), max_size=30), st.data())
+def test_product_searches_from_the_last_space_find_what_the_full_search_finds(
+        pieces: list[str], data: st.DataObject) -> None:
+    # _in_product searches for a product before a keyword from the last space or "("
+    # that can open it; the searches of the whole reach answer the same.
+    from recognizers import _text
+
+    text = "".join(pieces)
+    start = data.draw(st.integers(0, len(text)))
+    lo = data.draw(st.integers(0, start))
+    assert _text._product_before(text, lo, start) == (
+        _text._PRODUCT_BEFORE.search(text, lo, start) is not None)
+    assert _text._comment_before(text, lo, start) == (
+        _text._COMMENT_BEFORE.search(text, lo, start) is not None)
+
+
+def test_products_before_a_keyword_are_found() -> None:
+    from recognizers import _text
+
+    comment = "GET / Mozilla/5.0 (Linux; Android 14; "
+    assert _text._comment_before(comment, 0, len(comment))
+    assert not _text._comment_before(comment.replace("(", "[", 1), 0, len(comment))
+    product = "x Chrome/130.0.0.0 "
+    assert _text._product_before(product, 0, len(product))
+    assert not _text._product_before(product, 0, len(product) - 1)
+    assert not _text._product_before("Chrome /130.0 ", 0, 14)
