@@ -1290,7 +1290,8 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
         characters per address.
         """
         windows = None if hits is None else windows_near(
-            text, [(first, last) for first, last, _ in hits], 0, 0, IP_SEPARATORS)
+            text, [_inside_separators(text, first, last) for first, last, _ in hits], 0, 0,
+            IP_SEPARATORS)
         results: list[RecognizerResult]
         if windows is None:
             results = super().analyze(text, entities, nlp_artifacts, regex_flags)
@@ -1336,7 +1337,10 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
         """A dotted quad, or IPv6 (every form but the full eight groups holds ``::``)."""
         hex4 = "[0-9A-Fa-f]{1,4}"
         return Prefilter("IP_ADDRESS", (
-            Trigger("[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}",
+            # No digit on either side: Presidio's pattern holds \b there.  Without
+            # them, an address was hit once per digit of its last part, and any dotted
+            # run of digits at every place it could start.
+            Trigger("(?:^|[^0-9])[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}(?:[^0-9]|$)",
                     before=IP_REACH, after=16, name="ipv4", alone=True),
             Trigger("::", before=48, after=IP_REACH, name="ipv6", alone=True,
                     accept=_compressed_may_be_address),
@@ -1347,6 +1351,18 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
             Trigger(f"(?:^|[^0-9A-Za-z_:]){hex4}(?::{hex4}){{7}}(?:$|[^0-9A-Za-z_:])",
                     before=48, after=IP_REACH, name="ipv6 full", alone=True),
         ))
+
+
+def _inside_separators(text: str, first: int, last: int) -> tuple[int, int]:
+    """A hit without the separator its trigger reads on either side (``ipv4`` and
+    ``ipv6 full`` hold the character before and after the address, which must not be a
+    digit, or a word character or colon): the window is the address's stretch alone."""
+    if last - first > 2:
+        if text[first] in IP_SEPARATORS:
+            first += 1
+        if text[last - 1] in IP_SEPARATORS:
+            last -= 1
+    return first, last
 
 
 #: tcpdump's packet line: ``IP``, the source address and port, ``>``, the target's.
