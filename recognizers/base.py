@@ -389,14 +389,15 @@ def remove_duplicates(results: list[RecognizerResult]) -> list[RecognizerResult]
             if result.start < end or result.end <= result.start:
                 return EntityRecognizer.remove_duplicates(results)
             end = result.end
-    return sorted((r for r in results if r.score != 0), key=_ranked)
+    return sorted((r for r in results if r.score != 0), key=ranked)
 
 
 def _start_end(result: RecognizerResult) -> tuple[int, int]:
     return result.start, result.end
 
 
-def _ranked(result: RecognizerResult) -> tuple[float, int, int]:
+def ranked(result: RecognizerResult) -> tuple[float, int, int]:
+    """The order of a pattern recognizer's results: by score, then place, longest first."""
     return -result.score, result.start, -(result.end - result.start)
 
 

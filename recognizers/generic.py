@@ -42,6 +42,7 @@ from recognizers.base import (
     analyze_windows,
     cap_scores,
     make_result,
+    ranked,
     windows_near,
 )
 from recognizers.prefilter import (
@@ -1302,15 +1303,24 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
                 return found
 
             # ASCII windows apart from the others, which take Presidio's way (see
-            # ASCII_ONLY): one accented word would send every address there.  Results
-            # in the order of one call: by pattern, then by place.
-            plain = [w for w in windows if text[w[0]:w[1]].isascii()]
-            wide = [w for w in windows if not text[w[0]:w[1]].isascii()]
-            results = analyze_windows(analyze, text, plain)
-            if wide:
+            # ASCII_ONLY): one accented word would send every address there.  And the
+            # windows holding a colon apart from those without one: the IPv6 patterns
+            # (see _usable) then read only the first (an ``address:port`` in a web log
+            # made them read every address).  Results in the order of one call of the
+            # ASCII windows (by score, then place), and with wider ones, by pattern,
+            # then place.
+            groups: dict[tuple[bool, bool], list[tuple[int, int]]] = {}
+            for window in windows:
+                stretch = text[window[0]:window[1]]
+                groups.setdefault((stretch.isascii(), ":" in stretch), []).append(window)
+            results = []
+            for group in groups.values():
+                results.extend(analyze_windows(analyze, text, group))
+            if any(not plain for plain, _ in groups):
                 order = {p.name: i for i, p in enumerate(self.patterns)}
-                results = sorted(results + analyze_windows(analyze, text, wide),
-                                 key=lambda r: (order.get(_pattern_name(r), -1), r.start))
+                results.sort(key=lambda r: (order.get(_pattern_name(r), -1), r.start))
+            elif len(groups) > 1:
+                results.sort(key=ranked)
         if "IP " in text and " > " in text:
             results = results + self._packet_addresses(text, results)
         return [r for r in results if not not_a_host(text, r.start, r.end)]

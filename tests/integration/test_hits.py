@@ -48,6 +48,26 @@ def test_the_ip_recognizer_finds_with_hits_what_it_finds_in_the_whole_text(
     assert _found(engine, text, _hits(engine, text)) == _found(engine, text, None)
 
 
+def _found_in_order(engine: Redactor, text: str, hits: list[tuple[int, int, str]] | None,
+                    ) -> list[tuple[int, int, float]]:
+    recognizer = next(r for r in engine._analyzer.registry.recognizers
+                      if "IP_ADDRESS" in r.supported_entities)
+    return [(r.start, r.end, r.score)
+            for r in recognizer.analyze(text, ["IP_ADDRESS"], None, hits=hits)]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from([p for p in IP_PIECES if p.isascii()]), max_size=60))
+@example(["10.0.0.1", " ", "2001:db8::7", " ", "10.0.0.5:80", " ", "9.9.9.9"])
+def test_windows_with_and_without_a_colon_give_the_results_of_one_call_in_its_order(
+        engine: Redactor, pieces: list[str]) -> None:
+    # The windows holding a colon are read apart from the others (only they need the
+    # IPv6 patterns): the results, in order, are those of the whole text's analysis.
+    text = " ".join(pieces)
+    assert _found_in_order(engine, text, _hits(engine, text)) == \
+        _found_in_order(engine, text, None)
+
+
 def test_the_ip_recognizer_reads_only_the_stretches_holding_a_hit(engine: Redactor) -> None:
     line = "GET /index.html HTTP/1.1 200 Mozilla Firefox user agent ok from 10.1.2.3 done\n"
     text = line * 50
