@@ -99,7 +99,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
@@ -715,8 +715,10 @@ _NAMEISH: Final = frozenset("GSUIw")
 _IN_RUN: Final = frozenset("GSUIPXw")
 
 
-@dataclass(frozen=True, slots=True)
-class _Token:
+class _Token(NamedTuple):
+    """A word of the text as name runs read it (a named tuple: one is made per word, and
+    a frozen dataclass's ``__init__`` costs twice a tuple's)."""
+
     start: int
     end: int
     text: str

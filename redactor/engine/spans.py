@@ -4,15 +4,17 @@ overlapping spans into disjoint ones that cover every detected character once.""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 #: Context distance of a span no keyword lifted.
 NO_KEYWORD: Final = 1 << 10
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
+    """One finding: where, what, how sure, by which recognizer.  (A named tuple, not a
+    frozen dataclass: made two or three times per finding, and a frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__``, 0.95 against 0.43 us.)"""
+
     start: int
     end: int
     entity: str
