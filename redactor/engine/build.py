@@ -280,10 +280,14 @@ def build_scanner(scanned: Iterable[Any], threshold: float,
     return Scanner(declared, backend=None if prefilter is True else prefilter)
 
 
+#: recognizers.base.CONTEXT_DISTANCE_KEY, written here: importing it would import Presidio
+#: with this module, and importing it in context_distance, once per finding, cost a tenth
+#: of a dense text's time (tests/unit/test_engine_build_light.py holds the two equal).
+CONTEXT_DISTANCE_KEY: Final = "context_distance"
+
+
 def context_distance(result: RecognizerResult) -> int:
     """Words between a result and the keyword that lifted it (NO_KEYWORD: none)."""
-    from recognizers.base import CONTEXT_DISTANCE_KEY
-
     metadata = result.recognition_metadata or {}
     value = metadata.get(CONTEXT_DISTANCE_KEY)
     return int(value) if isinstance(value, int) else NO_KEYWORD
