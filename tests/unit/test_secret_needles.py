@@ -53,3 +53,31 @@ def test_the_same_tokens_as_format_by_format() -> None:
         found += len(expected)
         assert list(provider_tokens(text)) == expected, text
     assert found > 500
+
+
+def test_a_long_text_finds_its_needles_in_one_scan() -> None:
+    # From NEEDLE_SCAN_FROM characters up (a batch's region), the needles a text holds are
+    # found in one hyperscan scan: the same formats as asking needle by needle, and so
+    # the same tokens (here every text counts as long).
+    from unittest import mock
+
+    from recognizers.secret import formats as module
+
+    assert module._needle_database() is not None  # the fast extra is installed in tests
+    rng = random.Random(9)
+    found = 0
+    for _ in range(2000):
+        text = "".join(rng.choice(TOKENS if rng.random() < 0.2 else [*NOISE, "\udc80", "ç"])
+                       for _ in range(rng.randint(0, 12)))
+        asked = module._formats_wanted(text)
+        with mock.patch.object(module, "NEEDLE_SCAN_FROM", 0):
+            scanned = module._formats_wanted(text)
+            tokens = list(provider_tokens(text))
+        assert scanned == asked, text
+        assert tokens == list(_format_by_format(text)), text
+        found += len(tokens)
+    assert found > 300
+    long_text = "x " * 40_000 + TOKENS[1] + " fim"
+    assert len(long_text) >= module.NEEDLE_SCAN_FROM
+    assert [hit.kind.name for hit in provider_tokens(long_text)] == \
+        [hit.kind.name for hit in _format_by_format(long_text)] != []
