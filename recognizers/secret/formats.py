@@ -124,6 +124,16 @@ _CORES: Final[dict[tuple[str, int], tuple[str, int, int]]] = {
     ("SlackDetector", 0): ("[xX][oO][xX]", 0, 1_000),
     ("SlackDetector", 1): ("hooks[.]slack[.]com", 8, 1_000),
 }
+#: Formats run in windows (above) whose matches all hold a part that a fast pattern finds:
+#: a window without one is not searched.  AWS's secret key pattern (``aws``, up to twenty
+#: characters, a key word, up to twenty more, a quoted key of forty) backtracks at every
+#: ``aws`` of a CloudTrail record (an ARN, ``awsRegion``) to find no quoted key: 20 ms per
+#: MB.  Written with both cases in their classes, and compiled with re.ASCII alone: the
+#: formats' ASCII classes read alike whatever their case flag (IGNORECASE doubled the
+#: search's time).  Keyed as _CORES.
+_REQUIRED: Final[dict[tuple[str, int], str]] = {
+    ("AWSKeyDetector", 1): "['\"][0-9a-zA-Z/+]{40}['\"]",
+}
 #: How far after a format's literal start its match may run (windows above included).
 FORMAT_REACH: Final = 1_100
 
@@ -161,12 +171,16 @@ class _Format:
     group: int
     needles: tuple[str, ...]
     core: tuple[re.Pattern[str], int, int] | None = None
+    required: re.Pattern[str] | None = None
 
     def matches(self, text: str) -> Iterator[re.Match[str]]:
         if self.core is None:
             yield from self.pattern.finditer(text)
             return
         core, before, after = self.core
+        required = self.required
+        if required is not None and required.search(text) is None:
+            return  # (one search of the text: a CloudTrail log holds no quoted key)
         # Windows around the core's hits, merged where they overlap: each character is
         # searched once.  A match must end before its window does (or at the text's end),
         # so that the window held everything it read.
@@ -178,6 +192,8 @@ class _Format:
             else:
                 windows.append([low, high])
         for low, high in windows:
+            if required is not None and required.search(text, low, high) is None:
+                continue  # no match lacks it (and a match lies within its window)
             for match in self.pattern.finditer(text, low, high):
                 if match.end() < high or high == len(text):
                     yield match
@@ -207,9 +223,12 @@ def compiled_formats() -> tuple[_Format, ...]:
             # ASCII classes only: \d and \w of detect-secrets' patterns are meant so.
             flags = (pattern.flags & ~re.UNICODE) | re.ASCII
             core = _CORES.get((name, index))
+            required = _REQUIRED.get((name, index))
             formats.append(_Format(kind, re.compile(source, flags), group, _NEEDLES[kind.name],
                                    None if core is None else (re.compile(core[0], re.ASCII),
-                                                              core[1], core[2])))
+                                                              core[1], core[2]),
+                                   None if required is None
+                                   else re.compile(required, re.ASCII)))
     for kind, source in _EXTRA_FORMATS:
         formats.append(_Format(kind, re.compile(f"{source}{_NO_RUN_AFTER}", re.ASCII), 0,
                                _NEEDLES[kind.name]))

@@ -81,3 +81,39 @@ def test_a_long_text_finds_its_needles_in_one_scan() -> None:
     assert len(long_text) >= module.NEEDLE_SCAN_FROM
     assert [hit.kind.name for hit in provider_tokens(long_text)] == \
         [hit.kind.name for hit in _format_by_format(long_text)] != []
+
+
+def test_windows_without_a_quoted_key_hold_no_aws_secret_key() -> None:
+    # AWS's secret key pattern runs only in the windows around "aws" that hold a quoted
+    # key of forty characters (_Format.required): the same matches as in every window.
+    import dataclasses
+
+    from recognizers.secret.kinds import AWS_SECRET_KEY
+
+    entry = next(f for f in compiled_formats() if f.kind is AWS_SECRET_KEY)
+    assert entry.required is not None
+    everywhere = dataclasses.replace(entry, required=None)
+    key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+    pieces = ["aws", "AWS", "aWs", "_secret_access_key", "password", "token", " = ", ": ",
+              '"', "'", key, key[:39], key + "x", "\n", "arn:aws:iam::123456789012:user/x",
+              "awsRegion", " " * 30, "x" * 15, "{", ","]
+    rng = random.Random(11)
+
+    def candidate() -> str:
+        # "aws", a filler, a key word, a filler, a quoted run: near the pattern's bounds.
+        def filler() -> str:
+            return "".join(rng.choice("_ =:x\"'") for _ in range(rng.randint(0, 24)))
+
+        quote = rng.choice("\"'")
+        run = rng.choice([key, key[:39], key + "x", key.replace("/", "-")])
+        return (rng.choice(["aws", "AWS", "aWs"]) + filler() + rng.choice(["key", "pwd", "token"])
+                + filler() + quote + run + rng.choice([quote, "\"", "'", ""]))
+
+    found = 0
+    for _ in range(4000):
+        text = "".join(candidate() if rng.random() < 0.3 else rng.choice(pieces)
+                       for _ in range(rng.randint(0, 20)))
+        spans = [m.span() for m in entry.matches(text)]
+        assert spans == [m.span() for m in everywhere.matches(text)], text
+        found += len(spans)
+    assert found > 200
