@@ -55,3 +55,16 @@ def test_a_word_the_window_edge_cuts_is_left_to_the_full_count() -> None:
     start = len(head)
     assert start - 24 * near.before == head.index("user")
     assert near.distance(text, start, start + 5) is None
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="ab9Z_ =:\t\n.-é\u00a0\U0001f600", max_size=70), st.data())
+def test_the_last_word_read_backwards_is_the_pattern_s(text: str, data: st.DataObject) -> None:
+    # _keyword_right_before reads the last word before a match backwards (last_word):
+    # the word _LAST_WORD's search of the same stretch finds, or none where it finds none.
+    from recognizers._text import _LAST_WORD, last_word
+
+    high = data.draw(st.integers(0, len(text)))
+    low = data.draw(st.integers(0, high))
+    found = _LAST_WORD.search(text, low, high)
+    assert last_word(text, low, high) == (None if found is None else found.span(1))
