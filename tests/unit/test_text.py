@@ -280,3 +280,35 @@ def test_products_before_a_keyword_are_found() -> None:
     assert _text._product_before(product, 0, len(product))
     assert not _text._product_before(product, 0, len(product) - 1)
     assert not _text._product_before("Chrome /130.0 ", 0, 14)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from([p for p in LOGIN_PIECES if p.isascii()]
+                                + ["JSilva", "u1", "u12", "a.b", "a-b"]), max_size=60),
+       st.sets(st.sampled_from(["jsilva", "maria.souza", "svc-app", "app", "x1", "u1", "u12",
+                                "a.b", "a-b", "b"]), min_size=1),
+       st.sets(st.sampled_from(["jsilva", "app", "u1"])))
+def test_many_names_in_ascii_are_the_word_chains_of_the_pass(
+        pieces: list[str], names: set[str], caseless: set[str]) -> None:
+    # Past _FIND_NAMES names an ASCII text's tokens are listed as strings and the names
+    # among them searched (username._token_spans): the spans, and the order the names are
+    # entered in, of the pass over its word chains.
+    from unittest import mock
+
+    from recognizers import username
+
+    text = "".join(pieces)
+
+    def chain_pass(haystack: str, wanted: set[str], folded: bool,
+                   found: dict[tuple[str, bool], list[tuple[int, int]]]) -> None:
+        for match in username._CHAIN.finditer(haystack):
+            if match.group() in wanted:
+                found.setdefault((match.group(), folded), []).append(match.span())
+
+    expected: dict[tuple[str, bool], list[tuple[int, int]]] = {}
+    chain_pass(text, {n for n in names if username._CHAIN.fullmatch(n)}, False, expected)
+    chain_pass(text.casefold(), {n for n in caseless if username._CHAIN.fullmatch(n)}, True,
+               expected)
+    with mock.patch.object(username, "_FIND_NAMES", 0):
+        assert list(username.login_spans(text, names, caseless).items()) == \
+            list(expected.items())
