@@ -312,3 +312,33 @@ def test_many_names_in_ascii_are_the_word_chains_of_the_pass(
     with mock.patch.object(username, "_FIND_NAMES", 0):
         assert list(username.login_spans(text, names, caseless).items()) == \
             list(expected.items())
+
+
+def test_a_stream_s_growing_names_reuse_the_database_of_the_names_before() -> None:
+    # A database compiled for a stream's names serves the next blocks while the names it
+    # lacks are few (searched with str.find); many new ones compile a new one.  The
+    # spans are those of the pass over word chains, past _FIND_NAMES names too.
+
+    from recognizers import username
+
+    base = [f"user{n}.lima" for n in range(200)]
+    text = " ".join(f"x {name} y" for name in base[::3]) * 80 + " novo1 novo2 novo3"
+    assert len(text) >= username._SCAN_FROM and text.isascii()
+
+    def chain_pass(names: set[str]) -> list[tuple[tuple[str, bool], list[tuple[int, int]]]]:
+        found: dict[tuple[str, bool], list[tuple[int, int]]] = {}
+        for match in username._CHAIN.finditer(text):
+            if match.group() in names:
+                found.setdefault((match.group(), False), []).append(match.span())
+        return list(found.items())
+
+    username._LITERAL_DATABASES.clear()
+    first = set(base)
+    assert list(username.login_spans(text, first).items()) == chain_pass(first)
+    assert len(username._LITERAL_DATABASES) == 1
+    grown = first | {"novo1", "novo2", "novo3"}
+    assert list(username.login_spans(text, grown).items()) == chain_pass(grown)
+    assert len(username._LITERAL_DATABASES) == 1  # the names before served: none compiled
+    many_more = grown | {f"outro{n}" for n in range(100)}
+    assert list(username.login_spans(text, many_more).items()) == chain_pass(many_more)
+    assert len(username._LITERAL_DATABASES) == 2
