@@ -823,10 +823,14 @@ def _literal_starts(haystack: str, names: Collection[str]) -> dict[str, list[int
             return None
         ordered = tuple(sorted(wanted))
         database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-        database.compile(
-            expressions=["".join(f"\\x{byte:02x}" for byte in name.encode("latin-1")).encode()
-                         for name in ordered],
-            ids=list(range(len(ordered))), elements=len(ordered), flags=[0] * len(ordered))
+        try:
+            database.compile(
+                expressions=["".join(f"\\x{byte:02x}" for byte in name.encode("latin-1"))
+                             .encode() for name in ordered],
+                ids=list(range(len(ordered))), elements=len(ordered),
+                flags=[0] * len(ordered))
+        except hyperscan.error:  # pragma: no cover - literals compile; str.find then
+            return None
         held = (ordered, database)
         with _LITERAL_LOCK:
             while len(_LITERAL_DATABASES) >= _LITERAL_DATABASES_KEPT:

@@ -276,11 +276,14 @@ def _needle_database() -> Any:
     if not all(needle.isascii() for needle in needles):  # pragma: no cover - all are
         return None
     database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-    database.compile(
-        expressions=["".join(f"\\x{ord(char):02x}" for char in needle).encode()
-                     for needle in needles],
-        ids=list(range(len(needles))), elements=len(needles),
-        flags=[hyperscan.HS_FLAG_SINGLEMATCH] * len(needles))
+    try:
+        database.compile(
+            expressions=["".join(f"\\x{ord(char):02x}" for char in needle).encode()
+                         for needle in needles],
+            ids=list(range(len(needles))), elements=len(needles),
+            flags=[hyperscan.HS_FLAG_SINGLEMATCH] * len(needles))
+    except hyperscan.error:  # pragma: no cover - literals compile; needle by needle then
+        return None
     return database
 
 
