@@ -1126,8 +1126,10 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
                     accept=self._names_after(_PAIR_VALUE)),
             Trigger(_SAP_WP_ANCHOR, before=72, after=_NAME_REACH, name="sap work process",
                     accept=self._names_after(_SAP_WP_VALUE)),
-            Trigger(_CLF_ANCHOR, before=72, after=_NAME_REACH, name="access log",
-                    accept=self._access_log_names, max_length=_CLF_ANCHOR_CHARS),
+            # Not after "-" (the accept refuses that field: most requests have no
+            # login), written in the pattern: a hit per line was asked to refuse it.
+            Trigger(f"[^-]{_CLF_ANCHOR}", before=72, after=_NAME_REACH, name="access log",
+                    accept=self._access_log_names, max_length=_CLF_ANCHOR_CHARS + 1),
             # The name after up to three path segments of 64 characters.
             Trigger(r":iam::[0-9]{12}:user/", after=_ARN_REACH, name="aws user"),
         ]

@@ -144,9 +144,12 @@ class SecretRecognizer(EntityRecognizer):
             # A format's start: the token runs on after it (the longest: a GitLab agent
             # token, 1,032 characters); a URL's password stands before and after "://".
             Trigger(f"(?:{starts})", before=64, after=FORMAT_REACH, name="format"),
-            # A referer or a link holds no password: only "://user:…@" is a hit.
-            Trigger("://", before=64, after=FORMAT_REACH, name="url",
-                    accept=may_hold_url_password),
+            # A referer or a link holds no password: only "://user:…@" is a hit, written
+            # in the pattern (a web log's every referer was a hit for the accept to
+            # refuse) with the accept's ASCII \s spelled out (hyperscan's is wider in
+            # Unicode mode, and its \v is a class); the accept bounds it by FORMAT_REACH.
+            Trigger(r"://[^ \t\n\r\f\x0b/:@]*:[^ \t\n\r\f\x0b/]*@", before=64,
+                    after=FORMAT_REACH, name="url", accept=may_hold_url_password),
             # Formats without a literal start: Twilio, Telegram and Discord tokens, and
             # detect-secrets' AWS secret-key pattern (which starts at "aws", any case).
             Trigger("(?:AC|SK)[a-z0-9]{32}|[0-9]{8,10}:[0-9A-Za-z_-]{35}"
