@@ -17,10 +17,11 @@ from recognizers.secret.common import ENTITY, KEYED_SCORE, MAX_KEY, MAX_VALUE, R
 from recognizers.secret.filters import chave_is_other, message, placeholder
 from recognizers.secret.finder import TRIGGER_NAMES, find_secrets
 from recognizers.secret.formats import (
+    AWS_KEY_TRIGGER,
+    AWS_KEY_TRIGGER_CHARS,
     FORMAT_REACH,
     FORMAT_TRIGGERS,
     compiled_formats,
-    may_open_aws_secret,
 )
 from recognizers.secret.keys import KEY_WORD, key_class
 from recognizers.secret.kubernetes import MANIFEST_REACH
@@ -155,7 +156,11 @@ class SecretRecognizer(EntityRecognizer):
             Trigger("(?:AC|SK)[a-z0-9]{32}|[0-9]{8,10}:[0-9A-Za-z_-]{35}"
                     "|[MNO][a-zA-Z0-9_-]{23,25}[.][a-zA-Z0-9_-]{6}[.]", after=64,
                     name="format-shape"),
-            Trigger("(?i:aws)", after=128, name="aws", accept=may_open_aws_secret),
+            # detect-secrets' AWS secret-key pattern itself (AWS_KEY_TRIGGER): "aws"
+            # alone hit every ARN and awsRegion of a CloudTrail log, 6,500 hits per MB,
+            # each asked whether the pattern matched from it.
+            Trigger(AWS_KEY_TRIGGER, after=128, name="aws",
+                    max_length=AWS_KEY_TRIGGER_CHARS),
             Trigger("eyJ", after=MAX_JWT, name="jwt"),
             Trigger(f"BEGIN {PEM_LABEL}", before=16, after=KEY_REACH + 256,
                     name="pem-begin"),

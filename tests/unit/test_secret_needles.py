@@ -117,3 +117,43 @@ def test_windows_without_a_quoted_key_hold_no_aws_secret_key() -> None:
         assert spans == [m.span() for m in everywhere.matches(text)], text
         found += len(spans)
     assert found > 200
+
+
+def test_the_aws_trigger_is_the_plugin_s_pattern() -> None:
+    # The prefilter's "aws" trigger is detect-secrets' AWS secret-key pattern without its
+    # lazy quantifiers (a hit where a match ends): a plugin that changes it must be seen.
+    import re
+
+    from recognizers.secret.formats import AWS_KEY_TRIGGER, AWS_KEY_TRIGGER_CHARS
+    from recognizers.secret.kinds import AWS_SECRET_KEY
+
+    entry = next(f for f in compiled_formats() if f.kind is AWS_SECRET_KEY)
+    assert entry.pattern.pattern == (
+        r"""aws.{0,20}?(?:key|pwd|pw|password|pass|token).{0,20}?[\'\"]([0-9a-zA-Z/+]{40})[\'\"]""")
+    assert entry.pattern.flags & re.IGNORECASE
+    trigger = re.compile(AWS_KEY_TRIGGER)
+    rng = random.Random(13)
+    key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+    pieces = ["aws", "AWS", "Aws", "_secret_access_", "key", "KEY", "password", "pwd", " = ",
+              '"', "'", key, key[:39], "\n", "x" * 9, ": "]
+    def candidate() -> str:
+        def filler() -> str:
+            return "".join(rng.choice("_ =:x\"'\n") for _ in range(rng.randint(0, 24)))
+
+        quote = rng.choice("\"'")
+        return (rng.choice(["aws", "AWS", "aWs"]) + filler()
+                + rng.choice(["key", "pwd", "token", "PASSWORD", "pw"]) + filler() + quote
+                + rng.choice([key, key[:39], key + "x"]) + rng.choice([quote, "\"", "'", ""]))
+
+    agreed = 0
+    for _ in range(3000):
+        text = "".join(candidate() if rng.random() < 0.4 else rng.choice(pieces)
+                       for _ in range(rng.randint(1, 8)))
+        for start in range(len(text)):
+            expected = entry.pattern.match(text, start) is not None
+            found = trigger.match(text, start)
+            assert (found is not None) == expected, (text, start)
+            if found:
+                assert len(found.group()) <= AWS_KEY_TRIGGER_CHARS
+                agreed += 1
+    assert agreed > 100
