@@ -93,3 +93,23 @@ def test_a_window_past_the_end_of_the_text_is_no_error() -> None:
     # (the engine makes none; a caller of PersonRecognizer.spans could)
     assert set(person._chains("Ana", [(9, 12)])) <= set(person._chains("Ana"))
     assert list(person._chains("", [(9, 9)])) == []
+
+
+def test_a_name_key_s_values_are_judged_once_each_and_the_memory_stays_bounded() -> None:
+    # _names_a_person remembers its answer per value (a Windows event log repeats its
+    # attribute names on every record): the same answers as judging each value afresh.
+    from unittest import mock
+
+    from recognizers.person import PersonRecognizer
+
+    recognizer = PersonRecognizer()
+    values = ["Maria Silva", "TargetUserName", "João", "SubjectDomainName", "Claude Opus 5.5",
+              "ana", "Pedro Álvares Cabral", ""]
+    expected = [recognizer._value_names_a_person(value) for value in values]
+    assert any(expected) and not all(expected)
+    assert [recognizer._names_a_person(value) for value in values * 3] == expected * 3
+    with mock.patch.object(PersonRecognizer, "VALUES_REMEMBERED", 4):
+        small = PersonRecognizer()
+        for value in values * 2:
+            assert small._names_a_person(value) == small._value_names_a_person(value)
+            assert len(small._person_values) <= 4
