@@ -844,7 +844,7 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
                 # None: redact_json's first pass would collect names.
                 walked = texts_of[number]
                 unspread = _texts_found_unspread(walked.labelled, quiet[number], known,
-                                                 names, labels_lift)
+                                                 names, labels_lift, keys=walked.keys)
                 found_in = unspread[0] if unspread is not None else None
                 one_pass = unspread is not None
                 if unspread is not None and names is not None:
@@ -919,7 +919,8 @@ LINE_NAMES_MAX: Final = 8
 def _texts_found_unspread(labelled: list[tuple[str, tuple[str, ...]]],
                           quiet: frozenset[str], known: Memo | None,
                           names: StreamNames | None,
-                          labels_lift: Callable[[tuple[str, ...]], bool],
+                          labels_lift: Callable[[tuple[str, ...]], bool], *,
+                          keys: Collection[str] = (),
                           ) -> tuple[set[tuple[str, tuple[str, ...]]],
                                      list[tuple[str, bool]]] | None:
     """The texts of a line (with their labels) whose analysis found something, and the
@@ -940,7 +941,10 @@ def _texts_found_unspread(labelled: list[tuple[str, tuple[str, ...]]],
     out of the set gives no span, being quiet or found empty, with nothing carried
     into it (redact_leaves_in_place need not ask).  The names passed on are the cues,
     as redact_json's first pass adds them to ``names``.
-    ``labels_lift``: whether labels lift an entity (the engine's answer)."""
+    ``labels_lift``: whether labels lift an entity (the engine's answer).  ``keys``:
+    the line's keys; a user name found by its shape in one of them takes two passes
+    (redact_json renames the key, and the values under it are read after the renamed
+    key: only the first pass carries the name to them)."""
     from recognizers._text import normalize_for_matching
     from recognizers.username import SPREAD_CASELESS
     from redactor.engine.propagation import SPREAD_FLOOR
@@ -967,6 +971,8 @@ def _texts_found_unspread(labelled: list[tuple[str, tuple[str, ...]]],
                 if span.entity == "PERSON":
                     return None
                 if span.spread:
+                    if text in keys:
+                        return None
                     value = normalized[span.start:span.end]
                     key = (value.casefold(), True) if span.spread == SPREAD_CASELESS \
                         else (value, False)

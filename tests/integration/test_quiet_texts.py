@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from redactor import batch
@@ -260,6 +260,10 @@ def test_lines_whose_texts_differ_from_their_text_give_what_the_slow_way_gives(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents=st.lists(st.dictionaries(st.sampled_from(KEYS), _documents(), max_size=5),
                           min_size=1, max_size=12))
+# A login found in a key, written again in the value under it: the value is read after
+# the renamed key, and only two passes carry the name to it (the one-pass check read the
+# value after the key as written).
+@example(documents=[{"msg": {"/home/rcunha/x": "rcunha"}}])
 def test_json_lines_give_what_the_slow_way_gives(engine: Redactor,
                                                  documents: list[dict[str, Any]]) -> None:
     text = "".join(json.dumps(d, ensure_ascii=i % 2 == 0) + "\n"
