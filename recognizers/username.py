@@ -749,26 +749,10 @@ def _token_spans(text: str, haystack: str, names: Collection[str], caseless: boo
             found[(name, caseless)] = spans
     if not chained:
         return
-    if haystack.isascii() and text.isascii():
-        # The tokens listed as strings by re (no match object per token: 27 against
-        # 61 ms for a 1 MB web server log), then the few names among them searched as
-        # the others are: in ASCII a whole token found is a chain of the pass below,
-        # and the names are entered as that pass enters them, by their first place.
-        present = []
-        for name in chained.intersection(_CHAIN_ASCII.findall(haystack)):
-            size = len(name)
-            spans = []
-            index = haystack.find(name)
-            while index >= 0:
-                if _whole(text, index, index + size):
-                    spans.append((index, index + size))
-                index = haystack.find(name, index + 1)
-            if spans:
-                present.append((spans[0][0], name, spans))
-        for _, name, spans in sorted(present):
-            found[(name, caseless)] = spans
-        return
-    for match in _CHAIN.finditer(haystack):
+    # In ASCII, where a word character is a letter, a digit or "_" to either module, the
+    # chains are read by re (40 against 61 ms for a 1 MB web server log).
+    chains = _CHAIN_ASCII if haystack.isascii() else _CHAIN
+    for match in chains.finditer(haystack):
         token = match.group()
         if token in chained:
             found.setdefault((token, caseless), []).append(match.span())
@@ -783,6 +767,9 @@ _SCAN_FROM: Final = 1 << 16
 #: ``str.find`` would read at least this many characters in all (names times text
 #: length): about 5 ms of searching.
 _COMPILE_FROM: Final = 16_000_000
+#: Past _FIND_NAMES names, a database is compiled for a text of at least this many
+#: characters per name (25 us to compile a name, 40 ns to read a character's chain).
+_CHARS_PER_COMPILED_NAME: Final = 625
 #: Up to this many names are scanned for (more: see _token_spans).  Thousands that share
 #: their prefixes (``u1`` of ``u12`` and ``u123``) make the scan report every prefix, and
 #: compile in half a second.
@@ -819,7 +806,11 @@ def _literal_starts(haystack: str, names: Collection[str]) -> dict[str, list[int
         return {}
     held = _database_for(wanted)
     if held is None:
-        if len(names) * len(haystack) < _COMPILE_FROM:
+        # Compiled when the search it spares costs more: str.find per name, or past
+        # _FIND_NAMES names the pass over the word chains (40 ms per MB, about what
+        # compiling 1,600 names costs).
+        if len(names) * len(haystack) < _COMPILE_FROM if len(names) <= _FIND_NAMES \
+                else len(haystack) < len(names) * _CHARS_PER_COMPILED_NAME:
             return None
         ordered = tuple(sorted(wanted))
         database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)

@@ -322,7 +322,7 @@ def test_a_stream_s_growing_names_reuse_the_database_of_the_names_before() -> No
     from recognizers import username
 
     base = [f"user{n}.lima" for n in range(200)]
-    text = " ".join(f"x {name} y" for name in base[::3]) * 80 + " novo1 novo2 novo3"
+    text = " ".join(f"x {name} y" for name in base[::3]) * 240 + " novo1 novo2 novo3"
     assert len(text) >= username._SCAN_FROM and text.isascii()
 
     def chain_pass(names: set[str]) -> list[tuple[tuple[str, bool], list[tuple[int, int]]]]:
