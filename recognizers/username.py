@@ -715,22 +715,38 @@ def _token_spans(text: str, haystack: str, names: Collection[str], caseless: boo
     # \w ends: the search, where isalnum does (``²`` is one to isalnum alone).  In ASCII
     # they agree, and the scan stands for either.
     many = len(names) > _FIND_NAMES
-    starts = _literal_starts(haystack, names) \
-        if not many or (haystack.isascii() and text.isascii()) else None
-    chained = {name for name in names if _CHAIN.fullmatch(name)} \
-        if starts is None and many else set()
+    ascii_text = haystack.isascii() and text.isascii()
+    starts = _literal_starts(haystack, names) if not many or ascii_text else None
+    if starts is _CROWDED:
+        # Names written inside one another at every place: in ASCII the pass over word
+        # chains reads them in one go (the search would read the text once per name
+        # and each time find nearly every place).  Beyond ASCII the two readings may
+        # differ (see above): the search then, as before the scan.
+        starts, many = None, many or ascii_text
     if starts is not None and many:
-        # Entered as the pass over word chains enters them, by their first place.
+        # Entered as the search and the pass over word chains enter them: the names that
+        # are no chain (``ana@corp``) first, then the others by their first place.
         entered = []
         for name in names:
             size = len(name)
             spans = [(index, index + size) for index in starts.get(name, ())
                      if _whole(text, index, index + size)]
-            if spans:
+            if not spans:
+                continue
+            if _CHAIN.fullmatch(name):
                 entered.append((spans[0][0], name, spans))
+            else:
+                found[(name, caseless)] = spans
         for _, name, spans in sorted(entered):
             found[(name, caseless)] = spans
         return
+    chained = {name for name in names if _CHAIN.fullmatch(name)} if many else set()
+    # The search, like the scan, gives up in ASCII past one occurrence per
+    # _CHARS_PER_OCCURRENCE characters (the same crowded names, without hyperscan or on
+    # a short text): the pass over word chains then reads them.
+    budget = len(haystack) // _CHARS_PER_OCCURRENCE + 1_024 \
+        if ascii_text and not many and starts is None else -1
+    own: dict[tuple[str, bool], list[tuple[int, int]]] = {}
     for name in names:
         if name in chained or not name:
             continue
@@ -742,13 +758,47 @@ def _token_spans(text: str, haystack: str, names: Collection[str], caseless: boo
             spans = []
             index = haystack.find(name)
             while index >= 0:
+                if budget >= 0:
+                    budget -= 1
+                    if budget < 0:
+                        _token_spans_crowded(text, haystack, names, caseless, found)
+                        return
                 if _whole(text, index, index + size):
                     spans.append((index, index + size))
                 index = haystack.find(name, index + 1)
         if spans:
+            own[(name, caseless)] = spans
+    found.update(own)
+    if chained:
+        _chain_spans(haystack, chained, caseless, found)
+
+
+def _token_spans_crowded(text: str, haystack: str, names: Collection[str], caseless: bool,
+                         found: dict[tuple[str, bool], list[tuple[int, int]]]) -> None:
+    """_token_spans of an ASCII text whose names stand inside one another everywhere: the
+    names that are no word chain searched, the others by the pass over word chains."""
+    chained = set()
+    for name in names:
+        if not name:
+            continue
+        if _CHAIN.fullmatch(name):
+            chained.add(name)
+            continue
+        size = len(name)
+        spans = []
+        index = haystack.find(name)
+        while index >= 0:
+            if _whole(text, index, index + size):
+                spans.append((index, index + size))
+            index = haystack.find(name, index + 1)
+        if spans:
             found[(name, caseless)] = spans
-    if not chained:
-        return
+    _chain_spans(haystack, chained, caseless, found)
+
+
+def _chain_spans(haystack: str, chained: Collection[str], caseless: bool,
+                 found: dict[tuple[str, bool], list[tuple[int, int]]]) -> None:
+    """The pass over word chains: where each of ``chained`` stands as a whole chain."""
     # In ASCII, where a word character is a letter, a digit or "_" to either module, the
     # chains are read by re (40 against 61 ms for a 1 MB web server log).
     chains = _CHAIN_ASCII if haystack.isascii() else _CHAIN
@@ -770,6 +820,12 @@ _COMPILE_FROM: Final = 16_000_000
 #: Past _FIND_NAMES names, a database is compiled for a text of at least this many
 #: characters per name (25 us to compile a name, 40 ns to read a character's chain).
 _CHARS_PER_COMPILED_NAME: Final = 625
+#: A scan reports at most one occurrence per this many characters of the text (and a
+#: thousand more), or is given up: a log's whole tokens are rarer by far (a login on each
+#: line of a PostgreSQL log is one per 150 characters).
+_CHARS_PER_OCCURRENCE: Final = 8
+#: What _literal_starts answers when the scan gave up (see _CHARS_PER_OCCURRENCE).
+_CROWDED: Final[dict[str, list[int]]] = {}
 #: Up to this many names are scanned for (more: see _token_spans).  Thousands that share
 #: their prefixes (``u1`` of ``u12`` and ``u123``) make the scan report every prefix, and
 #: compile in half a second.
@@ -789,7 +845,7 @@ def _literal_starts(haystack: str, names: Collection[str]) -> dict[str, list[int
     too (what ``str.find`` from each occurrence on finds), read in one hyperscan scan
     (and ``str.find`` for the few names the database at hand lacks); None when the text
     is short, the names are many, hyperscan is missing, or the text is not Latin-1
-    (where a byte offset is a character offset)."""
+    (where a byte offset is a character offset); _CROWDED when they stand everywhere."""
     if len(haystack) < _SCAN_FROM or not 2 <= len(names) <= _SCAN_NAMES_MAX:
         return None
     try:
@@ -829,12 +885,20 @@ def _literal_starts(haystack: str, names: Collection[str]) -> dict[str, list[int
             _LITERAL_DATABASES[wanted] = held
     ordered, database = held
     ends: list[tuple[int, int]] = []
+    # Names written inside one another (``ab``, ``aba``, ``abab``... on a line of
+    # ``abab``) match at nearly every place of the text for each of them: the scan stops
+    # past this many occurrences, and the caller searches as without it.
+    most = len(haystack) // _CHARS_PER_OCCURRENCE + 1_024
 
-    def on_match(ident: int, start: int, end: int, flags: int, context: Any) -> None:
+    def on_match(ident: int, start: int, end: int, flags: int, context: Any) -> bool:
         ends.append((ident, end))
+        return len(ends) > most  # (True stops the scan)
 
-    # A scratch per scan: one may not serve two threads at once.
-    database.scan(data, match_event_handler=on_match, scratch=hyperscan.Scratch(database))
+    try:
+        # A scratch per scan: one may not serve two threads at once.
+        database.scan(data, match_event_handler=on_match, scratch=hyperscan.Scratch(database))
+    except hyperscan.ScanTerminated:
+        return _CROWDED
     starts: dict[str, list[int]] = {}
     for ident, end in ends:
         name = ordered[ident]

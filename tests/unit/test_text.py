@@ -244,8 +244,14 @@ def test_a_long_text_is_searched_in_one_scan() -> None:
     assert len(found[("jsilva", False)]) == 4000
     assert len(found[("ana.lima", False)]) == 4000
     with mock.patch.object(username, "_COMPILE_FROM", 0):
-        overlapping = username._literal_starts("ab" * 40000, {"aba", "b"})
-    assert overlapping == {"aba": list(range(0, 80000 - 2, 2)), "b": list(range(1, 80000, 2))}
+        overlapping = username._literal_starts(("abab" + "x" * 28 + "aaa ") * 2000,
+                                               {"aba", "b", "aa"})
+    assert overlapping == {"aba": list(range(0, 72000, 36)),
+                           "b": sorted([*range(1, 72000, 36), *range(3, 72000, 36)]),
+                           "aa": sorted([*range(32, 72000, 36), *range(33, 72000, 36)])}
+    # Names standing everywhere: the scan gives up (and the word chains are read).
+    with mock.patch.object(username, "_COMPILE_FROM", 0):
+        assert username._literal_starts("ab" * 40000, {"aba", "b"}) is username._CROWDED
 
 
 PRODUCT_PIECES = ["Mozilla/5.0", "Safari/604.1", "Mobile", " ", "(", ")", "; ", ";", "/", "x",
@@ -342,3 +348,26 @@ def test_a_stream_s_growing_names_reuse_the_database_of_the_names_before() -> No
     many_more = grown | {f"outro{n}" for n in range(100)}
     assert list(username.login_spans(text, many_more).items()) == chain_pass(many_more)
     assert len(username._LITERAL_DATABASES) == 2
+
+
+def test_names_written_inside_one_another_everywhere_are_read_in_one_pass() -> None:
+    # Carried names that are pieces of one another (a, aa, aaa...) match at nearly every
+    # place of a line of a's: the scan gives up past one occurrence per 8 characters
+    # and the word chains are read instead (the review of issue 33's fourteenth stop: the
+    # scan kept every occurrence, 5.6 GB for a 1 MB block), with the same spans.
+    import time
+    import tracemalloc
+
+    from recognizers import username
+
+    text = ("a" * 1000 + " ") * 199 + "aaa"
+    for names in ({"a" * k for k in range(1, 101)}, {"a" * k for k in range(1, 40)}):
+        tracemalloc.start()
+        started = time.process_time()
+        found = username.login_spans(text, names)
+        seconds = time.process_time() - started
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert found == {("aaa", False): [(len(text) - 3, len(text))]}
+        assert peak < 50_000_000, peak
+        del seconds  # (no wall-clock threshold: the memory bound is what is held)
