@@ -304,16 +304,26 @@ class Scanner:
         # The accepts' answers on short pieces, which a block repeats (a JSON log's keys
         # on every line): an accept reads its text alone.
         answers: dict[tuple[int, str, int, int], bool] = {}
-        for _, trigger, start, end in self._find(text):
+        synthetic = self.backend == "hyperscan"
+        for _, trigger, found_start, found_end in self._find(text):
+            last = bisect.bisect_right(starts, max(found_start, found_end - 1)) - 1
+            piece_start = starts[last]
+            # Not the line break after the piece (a trigger's edge: ``(?:[^0-9]|$)``),
+            # nor the one before it (``(?:^|[^0-9])``): the piece alone gives the hit at
+            # its own edge.  hyperscan reports a bounded trigger's start as its reach
+            # back from its end: the piece of its end is the hit's.
+            end = min(found_end, starts[last + 1] - 1) if last + 1 < len(starts) \
+                else found_end
+            start = found_start
+            if (synthetic and trigger.max_length) or start == piece_start - 1:
+                start = max(start, piece_start)
             first = bisect.bisect_right(starts, start) - 1
-            last = bisect.bisect_right(starts, max(start, end - 1)) - 1
             if first != last:
                 hit.update(range(first, last + 1))
                 continue
             if first in hit:
                 continue  # an accepted hit of this piece is enough
             if trigger.accept is not None:
-                piece_start = starts[first]
                 piece_end = starts[first + 1] - 1 if first + 1 < len(starts) else size
                 piece = text[piece_start:piece_end]
                 at, to = max(start - piece_start, 0), min(end, piece_end) - piece_start

@@ -149,7 +149,8 @@ class SecretRecognizer(EntityRecognizer):
             # in the pattern (a web log's every referer was a hit for the accept to
             # refuse) with the accept's ASCII \s spelled out (hyperscan's is wider in
             # Unicode mode, and its \v is a class); the accept bounds it by FORMAT_REACH.
-            Trigger(r"://[^ \t\n\r\f\x0b/:@]*:[^ \t\n\r\f\x0b/]*@", before=64,
+            # (No "@" in the password's class: the first "@" after it is hit, not each.)
+            Trigger(r"://[^ \t\n\r\f\x0b/:@]*:[^ \t\n\r\f\x0b/@]*@", before=64,
                     after=FORMAT_REACH, name="url", accept=may_hold_url_password),
             # Formats without a literal start: Twilio, Telegram and Discord tokens, and
             # detect-secrets' AWS secret-key pattern (which starts at "aws", any case).

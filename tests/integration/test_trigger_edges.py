@@ -38,3 +38,18 @@ def test_an_access_log_line_without_a_login_is_no_hit(backend: str) -> None:
     assert [name for _, _, name in hits] == ["access log"]
     engine = Redactor(Settings(entities=("USERNAME",)), prefilter=backend)
     assert [f.entity_type for f in engine.analyze(named)] == ["USERNAME"]
+
+
+@pytest.mark.parametrize("backend", ["re", "hyperscan"])
+def test_a_trigger_s_edge_on_the_joining_line_break_is_its_piece_s_own(backend: str) -> None:
+    # pieces_hit joins a JSON line's texts with line breaks: a hit whose edge character
+    # (a trigger's "(?:^|[^0-9])") is that line break, or whose start hyperscan reports
+    # as its reach back from its end, is its own piece's, judged there (the review of
+    # issue 33's fourteenth stop: each marked the piece before as hit too).
+    pytest.importorskip(backend)
+    engine = Redactor(Settings(), prefilter=backend)
+    assert engine.pieces_hit(["hello world", "1.2.3.4"]) == {1}
+    assert engine.pieces_hit(["hello world", "2001:db8:0:0:0:0:0:1"]) == {1}
+    assert engine.pieces_hit(["hello", " [10/Oct/2000:13:55:36 -0700]"]) == set()
+    assert engine.pieces_hit(["x", "y", 'aws_secret_access_key="' + "A" * 40 + '"']) == {2}
+    assert engine.pieces_hit(["1.2.3.4", "ok"]) == {0}
