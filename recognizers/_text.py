@@ -7,9 +7,9 @@ import re
 import threading
 import unicodedata
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 __all__ = [
     "MATCHING_TABLE",
@@ -131,6 +131,26 @@ _WORD = re.compile(r"[^\W_]+")
 _LAST_WORD: Final = re.compile(r"(?<![A-Za-z0-9])([A-Za-z0-9]+)[^A-Za-z0-9\x80-\U0010ffff]*\Z")
 _LAST_WORD_REACH: Final = 48
 _ASCII_ALNUM: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def literal_database(literals: Sequence[str], *, once: bool = False) -> Any:
+    """A hyperscan database of ``literals`` (Latin-1 texts, matched byte for byte; ids
+    are their indexes), each reported once per scan with ``once``; None without
+    hyperscan, or if it refuses them (never seen: the callers then search as without)."""
+    try:
+        import hyperscan
+    except ImportError:  # pragma: no cover - the fast extra is installed in tests
+        return None
+    database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    try:
+        database.compile(
+            expressions=["".join(f"\\x{byte:02x}" for byte in literal.encode("latin-1"))
+                         .encode() for literal in literals],
+            ids=list(range(len(literals))), elements=len(literals),
+            flags=[hyperscan.HS_FLAG_SINGLEMATCH if once else 0] * len(literals))
+    except hyperscan.error:  # pragma: no cover
+        return None
+    return database
 
 
 def last_word(text: str, low: int, high: int) -> tuple[int, int] | None:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 import regex
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
-from recognizers._text import QUOTE, ContextWords, fold, longest_first
+from recognizers._text import QUOTE, ContextWords, fold, literal_database, longest_first
 from recognizers.base import FLAGS, LABEL_PREFIX_CHARS, RawContextMixin, make_result
 from recognizers.generic import not_a_person_address
 from recognizers.lexicon import is_common_word
@@ -745,7 +745,7 @@ def _token_spans(text: str, haystack: str, names: Collection[str], caseless: boo
     # _CHARS_PER_OCCURRENCE characters (the same crowded names, without hyperscan or on
     # a short text): the pass over word chains then reads them.
     budget = len(haystack) // _CHARS_PER_OCCURRENCE + 1_024 \
-        if ascii_text and not many and starts is None else -1
+        if ascii_text and not many and starts is None else None
     own: dict[tuple[str, bool], list[tuple[int, int]]] = {}
     for name in names:
         if name in chained or not name:
@@ -755,17 +755,20 @@ def _token_spans(text: str, haystack: str, names: Collection[str], caseless: boo
             spans = [(index, index + size) for index in starts.get(name, ())
                      if _whole(text, index, index + size)]
         else:
-            spans = []
-            index = haystack.find(name)
-            while index >= 0:
-                if budget >= 0:
-                    budget -= 1
-                    if budget < 0:
-                        _token_spans_crowded(text, haystack, names, caseless, found)
-                        return
-                if _whole(text, index, index + size):
-                    spans.append((index, index + size))
-                index = haystack.find(name, index + 1)
+            searched = _whole_spans(text, haystack, name, budget)
+            if searched is None:
+                # Crowded: the chains are read in one pass, the names that are no chain
+                # (``ana@corp``) searched to the end.
+                chained = {name for name in names if _CHAIN.fullmatch(name)}
+                own = {key: spans for key, spans in own.items() if key[0] not in chained}
+                budget = None
+                if name in chained:
+                    continue
+                searched = _whole_spans(text, haystack, name, None)
+                assert searched is not None  # (no budget)
+            spans, examined = searched
+            if budget is not None:
+                budget -= examined
         if spans:
             own[(name, caseless)] = spans
     found.update(own)
@@ -773,27 +776,22 @@ def _token_spans(text: str, haystack: str, names: Collection[str], caseless: boo
         _chain_spans(haystack, chained, caseless, found)
 
 
-def _token_spans_crowded(text: str, haystack: str, names: Collection[str], caseless: bool,
-                         found: dict[tuple[str, bool], list[tuple[int, int]]]) -> None:
-    """_token_spans of an ASCII text whose names stand inside one another everywhere: the
-    names that are no word chain searched, the others by the pass over word chains."""
-    chained = set()
-    for name in names:
-        if not name:
-            continue
-        if _CHAIN.fullmatch(name):
-            chained.add(name)
-            continue
-        size = len(name)
-        spans = []
-        index = haystack.find(name)
-        while index >= 0:
-            if _whole(text, index, index + size):
-                spans.append((index, index + size))
-            index = haystack.find(name, index + 1)
-        if spans:
-            found[(name, caseless)] = spans
-    _chain_spans(haystack, chained, caseless, found)
+def _whole_spans(text: str, haystack: str, name: str, budget: int | None,
+                 ) -> tuple[list[tuple[int, int]], int] | None:
+    """Where ``name`` stands in ``haystack`` as a whole token (see _whole), and how many
+    of its occurrences were read; None past ``budget`` occurrences."""
+    size = len(name)
+    spans = []
+    examined = 0
+    index = haystack.find(name)
+    while index >= 0:
+        examined += 1
+        if budget is not None and examined > budget:
+            return None
+        if _whole(text, index, index + size):
+            spans.append((index, index + size))
+        index = haystack.find(name, index + 1)
+    return spans, examined
 
 
 def _chain_spans(haystack: str, chained: Collection[str], caseless: bool,
@@ -869,14 +867,8 @@ def _literal_starts(haystack: str, names: Collection[str]) -> dict[str, list[int
                 else len(haystack) < len(names) * _CHARS_PER_COMPILED_NAME:
             return None
         ordered = tuple(sorted(wanted))
-        database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-        try:
-            database.compile(
-                expressions=["".join(f"\\x{byte:02x}" for byte in name.encode("latin-1"))
-                             .encode() for name in ordered],
-                ids=list(range(len(ordered))), elements=len(ordered),
-                flags=[0] * len(ordered))
-        except hyperscan.error:  # pragma: no cover - literals compile; str.find then
+        database = literal_database(ordered)
+        if database is None:  # pragma: no cover - literals compile; str.find then
             return None
         held = (ordered, database)
         with _LITERAL_LOCK:

@@ -131,9 +131,8 @@ _CORES: Final[dict[tuple[str, int], tuple[str, int, int]]] = {
 #: MB.  Written with both cases in their classes, and compiled with re.ASCII alone: the
 #: formats' ASCII classes read alike whatever their case flag (IGNORECASE doubled the
 #: search's time).  Keyed as _CORES.
-_REQUIRED: Final[dict[tuple[str, int], str]] = {
-    ("AWSKeyDetector", 1): "['\"][0-9a-zA-Z/+]{40}['\"]",
-}
+_QUOTED_AWS_KEY: Final = "['\"][0-9a-zA-Z/+]{40}['\"]"
+_REQUIRED: Final[dict[tuple[str, int], str]] = {("AWSKeyDetector", 1): _QUOTED_AWS_KEY}
 #: How far after a format's literal start its match may run (windows above included).
 FORMAT_REACH: Final = 1_100
 
@@ -240,9 +239,8 @@ def compiled_formats() -> tuple[_Format, ...]:
 #: the syntax both re and hyperscan read, without its lazy quantifiers (whether a match
 #: ends somewhere does not depend on them).  tests/unit/test_secret_needles.py holds it
 #: to the plugin's pattern.
-AWS_KEY_TRIGGER: Final = (
-    "(?i:aws).{0,20}(?i:key|pwd|pw|password|pass|token).{0,20}['\"][0-9a-zA-Z/+]{40}['\"]"
-)
+AWS_KEY_TRIGGER: Final = "(?i:aws).{0,20}(?i:key|pwd|pw|password|pass|token).{0,20}" \
+    + _QUOTED_AWS_KEY
 #: Its longest match ("password" is the longest key word).
 AWS_KEY_TRIGGER_CHARS: Final = 3 + 20 + len("password") + 20 + 1 + 40 + 1
 
@@ -265,26 +263,11 @@ NEEDLE_SCAN_FROM: Final = 1 << 16
 
 @functools.cache
 def _needle_database() -> Any:
-    """A hyperscan database of the needles, each reported once per scan; None without
-    hyperscan (or with a needle beyond ASCII, which the UTF-8 scan would not find as
-    written)."""
-    try:
-        import hyperscan
-    except ImportError:  # pragma: no cover - the fast extra is installed in tests
-        return None
-    needles = [needle for needle, _ in _needles()]
-    if not all(needle.isascii() for needle in needles):  # pragma: no cover - all are
-        return None
-    database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-    try:
-        database.compile(
-            expressions=["".join(f"\\x{ord(char):02x}" for char in needle).encode()
-                         for needle in needles],
-            ids=list(range(len(needles))), elements=len(needles),
-            flags=[hyperscan.HS_FLAG_SINGLEMATCH] * len(needles))
-    except hyperscan.error:  # pragma: no cover - literals compile; needle by needle then
-        return None
-    return database
+    """A hyperscan database of the needles (ASCII), each reported once per scan; None
+    without hyperscan."""
+    from recognizers._text import literal_database
+
+    return literal_database([needle for needle, _ in _needles()], once=True)
 
 
 def _formats_wanted(text: str) -> list[int]:
