@@ -19,6 +19,7 @@ import bisect
 import codecs
 import contextlib
 import heapq
+import importlib
 import itertools
 import os
 import re
@@ -123,6 +124,11 @@ class Scanner:
             self._scan = self._compile_re2()
         else:
             self._scan = self._compile_re()
+        #: (entity index, trigger name) of the triggers that may read a line break
+        #: elsewhere than at their edges (see regions_many).
+        self._reads_line_breaks = frozenset(
+            (index, trigger.name) for index, entity in enumerate(self._entities)
+            for trigger in entity.triggers if not line_break_at_edges(trigger.pattern))
         names = [e.name for e in self._entities]
         self._finders = [(names.index(p.entity), p.finder) for p in prefilters
                          if p.finder is not None]
@@ -343,10 +349,74 @@ class Scanner:
     def regions(self, text: str, skip: Collection[str] = ()) -> dict[str, list[Region]]:
         """Merged regions per entity; entities without hits, and those of ``skip``
         (whose hits are not checked), are left out."""
+        return self._regions_of(text, self._find(text), skip)
+
+    def regions_many(self, texts: Sequence[str],
+                     skips: Sequence[Collection[str]]) -> list[dict[str, list[Region]]]:
+        """:meth:`regions` of each of ``texts`` (with its ``skip``), found by one scan
+        of them all, joined by line breaks, instead of a scan per text: a block of
+        JSON lines asks this of thousands of short texts, and each scan costs more to
+        set up than to read a short text.
+
+        Most triggers read a line break only at their edges, as ``(?:^|[^...])`` or
+        ``(?:[^...]|$)`` (see :func:`line_break_at_edges`): their hits in the joined
+        texts are each text's own, one on a joining line break moved to the text's
+        edge.  A text is scanned again alone when a hit reaches past its edges, or
+        when a hit of another trigger touches them (that trigger may read the joining
+        line break where the text alone has nothing), and so is every text such a hit
+        reaches (the scan lists one start per end, and one hit per start of a trigger
+        that accepts any: the hits it hides are theirs).  The other backends, and
+        prefilters that find their candidates themselves, scan each text alone.
+        tests/integration/test_regions_many.py holds this to :meth:`regions`."""
+        if len(texts) < 2 or self._finders or self.backend != "hyperscan":
+            return [self.regions(text, skip) for text, skip in zip(texts, skips, strict=True)]
+        starts: list[int] = []
+        position = 0
+        for text in texts:
+            starts.append(position)
+            position += len(text) + 1
+        found: list[list[tuple[int, Trigger, int, int]]] = [[] for _ in texts]
+        # hyperscan's $ matches before a text's last character too when that is a line
+        # break, which the joined texts do not end with.
+        alone = {piece for piece, text in enumerate(texts) if text.endswith("\n")}
+        unsure = self._reads_line_breaks
+        for index, trigger, found_start, found_end in self._scan("\n".join(texts)):
+            piece = bisect.bisect_right(starts, max(found_start, found_end - 1)) - 1
+            start, end = found_start, found_end
+            if piece in alone:
+                continue
+            piece_start = starts[piece]
+            piece_end = piece_start + len(texts[piece])
+            # (The piece is that of the hit's last character: its end is at most the
+            # line break after the piece, and a bounded trigger's start is where its
+            # longest match would start: see _compile_hyperscan.)
+            if (index, trigger.name) in unsure:
+                reaches = start < piece_start or end > piece_end
+            else:
+                reaches = not trigger.max_length and start < piece_start - 1
+            if reaches:
+                alone.update(range(bisect.bisect_right(starts, start) - 1, piece + 1))
+                continue
+            if end > piece_end:
+                end = piece_end  # the line break after the text, read as its end
+                if trigger.max_length:
+                    start = end - trigger.max_length
+            start = max(start, piece_start)  # the line break before, read as its start
+            hit = (index, trigger, start - piece_start, end - piece_start)
+            if end == piece_end and _listed(found[piece], hit):
+                continue  # the same hit as at the text's end (one with the edge, one without)
+            found[piece].append(hit)
+        return [self.regions(text, skip) if piece in alone
+                else self._regions_of(text, found[piece], skip)
+                for piece, (text, skip) in enumerate(zip(texts, skips, strict=True))]
+
+    def _regions_of(self, text: str, found: list[tuple[int, Trigger, int, int]],
+                    skip: Collection[str]) -> dict[str, list[Region]]:
+        """:meth:`regions` of ``text`` from its hits (``found``, as _find lists them)."""
         size = len(text)
         skipped = {i for i, e in enumerate(self._entities) if e.name in skip} if skip else ()
         spans: dict[int, list[tuple[int, int, int, int, Trigger]]] = {}
-        for index, trigger, start, end in self._find(text):
+        for index, trigger, start, end in found:
             if index in skipped:
                 continue
             spans.setdefault(index, []).append(
@@ -360,6 +430,125 @@ class Scanner:
             if merged:
                 result[entity.name] = merged
         return result
+
+
+def line_break_at_edges(pattern: str) -> bool:
+    """Whether ``pattern`` (a trigger) reads a line break nowhere but at its edges, as
+    its text's edge: in a first element ``(?:^|[^...])`` (one of whose branches is
+    ``^`` alone, the others one character, or such an element in turn, then nothing
+    that reads a line break) or a last one ``(?:[^...]|$)``.  Where a text joined to
+    others by line breaks holds such a pattern's match reaching the line break
+    before or after it, the text alone holds it up to its edge, and nothing else.
+    False when unsure (a construct this does not know)."""
+    parser: Any = importlib.import_module("re._parser")
+    try:
+        parsed = parser.parse(pattern)
+    except re.error:
+        return False
+    return _edges_only(list(parsed))
+
+
+def _edges_only(items: list[tuple[Any, Any]]) -> bool:
+    if not _reads_line_break(items):
+        return True
+    if len(items) == 1:
+        op, av = _unwrapped(items[0])
+        if op is _C.BRANCH and all(_edges_only(list(branch)) for branch in av[1]):
+            return True
+    low, high = 0, len(items)
+    if _is_edge(items[0], _C.AT_BEGINNING, leading=True):
+        low = 1
+    if high > low and _is_edge(items[-1], _C.AT_END, leading=False):
+        high -= 1
+    return not _reads_line_break(items[low:high])
+
+
+def _is_edge(item: tuple[Any, Any], anchor: Any, *, leading: bool) -> bool:
+    op, av = _unwrapped(item)
+    if op is not _C.BRANCH:
+        return False
+    branches = [list(branch) for branch in av[1]]
+    if not any(len(b) == 1 and b[0][0] is _C.AT and b[0][1] is anchor for b in branches):
+        return False
+    for branch in branches:
+        edge, rest = (branch[0], branch[1:]) if leading else (branch[-1], branch[:-1])
+        if _reads_character(*edge) is not None and not _reads_line_break(rest):
+            continue
+        if not _edges_only(branch):
+            return False
+    return True
+
+
+def _unwrapped(item: tuple[Any, Any]) -> tuple[Any, Any]:
+    op, av = item
+    while op is _C.SUBPATTERN and len(av[3]) == 1:
+        op, av = av[3][0]
+    return op, av
+
+
+def _reads_character(op: Any, av: Any) -> bool | None:
+    """Whether a one-character element reads a line break; None for other elements."""
+    if op is _C.LITERAL:
+        return bool(av == _LINE_BREAK_CODE)
+    if op is _C.NOT_LITERAL:
+        return bool(av != _LINE_BREAK_CODE)
+    if op is _C.ANY:
+        return True  # (hyperscan's dot skips it, as re's does: unsure all the same)
+    if op is not _C.IN:
+        return None
+    negated = found = False
+    for member, value in av:
+        if member is _C.NEGATE:
+            negated = True
+        elif member is _C.LITERAL:
+            found = found or value == _LINE_BREAK_CODE
+        elif member is _C.RANGE:
+            found = found or value[0] <= _LINE_BREAK_CODE <= value[1]
+        elif member is _C.CATEGORY:
+            found = found or value in _LINE_BREAK_CATEGORIES
+        else:
+            return True
+    return found != negated
+
+
+def _reads_line_break(items: Sequence[tuple[Any, Any]]) -> bool:
+    for op, av in items:
+        one = _reads_character(op, av)
+        if one is not None:
+            if one:
+                return True
+        elif op is _C.AT:
+            continue
+        elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT):
+            if _reads_line_break(av[2]):
+                return True
+        elif op is _C.SUBPATTERN:
+            if _reads_line_break(av[3]):
+                return True
+        elif op is _C.BRANCH:
+            if any(_reads_line_break(branch) for branch in av[1]):
+                return True
+        else:
+            return True  # unknown: assumed to
+    return False
+
+
+_C: Any = importlib.import_module("re._constants")
+_LINE_BREAK_CODE: Final = ord("\n")
+_LINE_BREAK_CATEGORIES: Final = frozenset({_C.CATEGORY_SPACE, _C.CATEGORY_NOT_DIGIT,
+                                           _C.CATEGORY_NOT_WORD, _C.CATEGORY_LINEBREAK})
+
+
+def _listed(hits: list[tuple[int, Trigger, int, int]],
+            hit: tuple[int, Trigger, int, int]) -> bool:
+    """Whether ``hit`` is among the last of ``hits`` that end where it ends (hyperscan
+    lists hits by their end)."""
+    for other in reversed(hits):
+        if other[3] != hit[3]:
+            return False
+        if other == hit:
+            return True
+    return False
 
 
 #: Longest union of Latin-1 expressions _united builds (hyperscan refuses long ones).

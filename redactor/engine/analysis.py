@@ -384,7 +384,6 @@ class Analysis:
         keys: list[tuple[str, tuple[str, ...] | None]] = []
         short_keys: list[bytes | None] = []
         texts: list[str] = []
-        regions: list[dict[str, list[Region]]] = []
         lifts: list[tuple[str, ...]] = []
         pending: set[tuple[str, tuple[str, ...] | None]] = set()
         for text, context in items:
@@ -407,8 +406,8 @@ class Analysis:
             pending.add(key)
             keys.append(key)
             texts.append(normalized)
-            regions.append(scanner.regions(normalized, lifted))
             lifts.append(lifted)
+        regions = scanner.regions_many(texts, lifts)
         founds = self._regions_analysed(scanner, texts, regions)
         for key, short_key, normalized, lifted, found in zip(keys, short_keys, texts, lifts,
                                                              founds, strict=True):
