@@ -931,6 +931,12 @@ def _latin1(text: str) -> bool:
     return True
 
 
+def is_chain(name: str) -> bool:
+    """Whether ``name`` is written as words joined by dots or dashes: a token
+    :func:`whole_tokens` may list."""
+    return (_CHAIN_ASCII if name.isascii() else _CHAIN).fullmatch(name) is not None
+
+
 def whole_tokens(text: str) -> set[str]:
     """The distinct tokens of ``text`` that login_spans finds a many-names list among
     (words joined by dots or dashes, taken whole).  In ASCII, where a word character is

@@ -26,6 +26,7 @@ under redacted names (:func:`plan`).  In place, a file keeps its name.
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import contextlib
 import gzip
@@ -729,6 +730,92 @@ def _carried_in(read: str, names: StreamNames | None) -> bool:
     return bool(standing.usernames or standing.caseless_usernames)
 
 
+class _CarriedNames:
+    """Whether a user name carried from a stream's earlier lines stands in each of a
+    block's lines found clean (what :func:`_carried_in` answers of one line), the names
+    looked for in all those lines at once: a JSON log of many clean lines had each
+    line's words listed to look each name up (recognizers.username.whole_tokens),
+    where a search of the block for the names (login_spans: ``str.find`` for a few,
+    one scan for many with the ``fast`` extra) costs a fraction.
+
+    The lines in ASCII are searched together, joined by line breaks (a name's token
+    never holds one), for the names written as words joined by dots or dashes: those
+    whole_tokens can list, which login_spans finds where whole_tokens lists them (the
+    two read a token's edges alike in ASCII).  The names carried when the block
+    starts are looked for in all its lines; those its own lines add on the way, in the
+    lines after the one that asks next.  Past SEARCH_BUDGET times the block's
+    characters searched (names added line after line), and for the lines beyond
+    ASCII, each line takes :func:`_carried_in`."""
+
+    #: How many times its clean lines' characters a block's searches may read.
+    SEARCH_BUDGET: Final = 8
+
+    def __init__(self, names: StreamNames | None, reads: list[tuple[int, str]]) -> None:
+        from redactor.engine.analysis import seen_as_analysed
+
+        self._names = names
+        self._active = names is not None and len(reads) > 1
+        self._holding: set[int] = set()
+        self._searched: tuple[set[str], set[str]] = (set(), set())
+        self._sizes = (0, 0)
+        self._numbers: list[int] = []  # the lines in ASCII, in order
+        self._starts: list[int] = []  # where each stands in the joined text
+        self._wide: set[int] = set()  # the others
+        if not self._active:
+            return
+        texts: list[str] = []
+        position = 0
+        for number, text in reads:
+            seen = seen_as_analysed(text)
+            if not seen.isascii():
+                self._wide.add(number)
+                continue
+            self._numbers.append(number)
+            self._starts.append(position)
+            texts.append(seen)
+            position += len(seen) + 1
+        self._joined = "\n".join(texts)
+        self._budget = self.SEARCH_BUDGET * (len(self._joined) + 1)
+
+    def stand_in(self, number: int, read: str) -> bool:
+        """Does a carried name stand in line ``number``, of which ``read`` was read?"""
+        names = self._names
+        if not self._active or names is None or number in self._wide:
+            return _carried_in(read, names)
+        if (len(names.usernames), len(names.caseless_usernames)) != self._sizes:
+            self._search_from(number, names)
+        if number in self._holding:
+            return True
+        return self._budget < 0 and _carried_in(read, names)
+
+    def _search_from(self, number: int, names: StreamNames) -> None:
+        """Look for the names not yet looked for in the lines from ``number`` on."""
+        from recognizers.username import is_chain, login_spans
+
+        self._sizes = (len(names.usernames), len(names.caseless_usernames))
+        if self._budget < 0:
+            return  # each line asks _carried_in
+        exact_searched, caseless_searched = self._searched
+        exact = {name for name in names.usernames - exact_searched
+                 if name.isascii() and is_chain(name)}
+        caseless = {name for name in names.caseless_usernames - caseless_searched
+                    if name.isascii() and is_chain(name)}
+        exact_searched.update(names.usernames)
+        caseless_searched.update(names.caseless_usernames)
+        at = bisect.bisect_left(self._numbers, number)
+        if not (exact or caseless) or at == len(self._numbers):
+            return
+        offset = self._starts[at]
+        self._budget -= len(self._joined) - offset
+        if self._budget < 0:
+            return
+        rest = self._joined[offset:] if offset else self._joined
+        for spans in login_spans(rest, exact, caseless).values():
+            self._holding.update(
+                self._numbers[bisect.bisect_right(self._starts, offset + start) - 1]
+                for start, _ in spans)
+
+
 def _redact_lines(engine: Any, text: str, report: FileReport, *,
                   numbers: str = "placeholder", names: StreamNames | None = None) -> str:
     """A block of JSON Lines, each line a document of its own (a line that is no JSON
@@ -825,10 +912,14 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     known = engine.found_many(
         (text, labels or None) for number, texts in quiet.items()
         for text, labels in texts_of[number].labelled if text not in texts) if quiet else None
+    # Which lines found clean hold a user name carried in, asked of them all at once
+    # (names the lines before add on the way are asked of each line as it comes).
+    carrying = _CarriedNames(names, [(number, read.get(number, entry[1]))
+                                     for number, entry in enumerate(lines) if entry[4]])
     out: list[str] = []
     for number, (line, body, ending, value, vouched) in enumerate(lines):
         # A line with nothing of its own may hold a name an earlier line found.
-        if vouched and not _carried_in(read.get(number, body), names):
+        if vouched and not carrying.stand_in(number, read.get(number, body)):
             if value is _MALFORMED:
                 report.malformed_lines += 1
             out.append(line)
