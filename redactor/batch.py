@@ -29,6 +29,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import contextlib
+import functools
 import gzip
 import json
 import os
@@ -718,83 +719,103 @@ def dumps_keeping_numbers(value: Any, *,
     return _NUMBER_MARK.sub(original, written)
 
 
-def _carried_in(read: str, names: StreamNames | None) -> bool:
+def _carried_in(read: str, names: StreamNames | None,
+                searched: _NamesInLines | None = None, number: int = -1) -> bool:
     """Does a user name carried from the stream's earlier lines stand in what was read
-    of a line (its texts as the analysis reads them, or the line of a malformed one)?"""
+    of a line (its texts as the analysis reads them, or the line of a malformed one)?
+    ``searched``: the names looked for in the block's lines, ``number`` this one's."""
     if names is None or not (names.usernames or names.caseless_usernames):
         return False
     from redactor.engine.analysis import seen_as_analysed
     from redactor.engine.propagation import logins_standing_in
 
-    standing = logins_standing_in(seen_as_analysed(read), names)
+    seen = seen_as_analysed(read)
+    standing = searched.standing_in(number, seen) if searched is not None \
+        else logins_standing_in(seen, names)
     return bool(standing.usernames or standing.caseless_usernames)
 
 
-class _CarriedNames:
-    """Whether a user name carried from a stream's earlier lines stands in each of a
-    block's lines found clean (what :func:`_carried_in` answers of one line), the names
-    looked for in all those lines at once: a JSON log of many clean lines had each
-    line's words listed to look each name up (recognizers.username.whole_tokens),
-    where a search of the block for the names (login_spans: ``str.find`` for a few,
-    one scan for many with the ``fast`` extra) costs a fraction.
+def _line_read(labelled: list[tuple[str, tuple[str, ...]]]) -> str:
+    """What :func:`_texts_found_unspread` looks for carried names in: a line's texts,
+    each as the analysis reads it, joined by line breaks."""
+    from recognizers._text import normalize_for_matching
 
-    The lines in ASCII are searched together, joined by line breaks (a name's token
+    return "\n".join(text if text.isascii() else normalize_for_matching(text)
+                     for text, _ in labelled if text)
+
+
+class _NamesInLines:
+    """The user names carried in a stream (``names``) that stand in each of a block's
+    lines, as :func:`~redactor.engine.propagation.logins_standing_in` finds them in the
+    text each line gives (``texts``: a clean line's texts, to tell whether a name
+    carried in stands in it; an analysed line's, to tell which of its names would
+    spread), the names looked for in all the lines at once.  A JSON log's lines had
+    each line's words listed to look each name up (recognizers.username.whole_tokens),
+    where a search of the block for the names (login_spans: ``str.find`` for a few, one
+    scan for many with the ``fast`` extra) costs a fraction.
+
+    The texts in ASCII are searched together, joined by line breaks (a name's token
     never holds one), for the names written as words joined by dots or dashes: those
     whole_tokens can list, which login_spans finds where whole_tokens lists them (the
     two read a token's edges alike in ASCII).  The names carried when the block
     starts are looked for in all its lines; those its own lines add on the way, in the
-    lines after the one that asks next.  Past SEARCH_BUDGET times the block's
-    characters searched (names added line after line), and for the lines beyond
-    ASCII, each line takes :func:`_carried_in`."""
+    lines from the one that asks next.  Past SEARCH_BUDGET times the block's
+    characters searched (names added line after line), for the texts beyond ASCII,
+    and for a text other than the line's, logins_standing_in reads the text itself."""
 
-    #: How many times its clean lines' characters a block's searches may read.
+    #: How many times its lines' characters a block's searches may read.
     SEARCH_BUDGET: Final = 8
 
-    def __init__(self, names: StreamNames | None, reads: list[tuple[int, str]]) -> None:
-        from redactor.engine.analysis import seen_as_analysed
-
+    def __init__(self, names: StreamNames | None, texts: list[tuple[int, str]]) -> None:
         self._names = names
-        self._active = names is not None and len(reads) > 1
-        self._holding: set[int] = set()
+        self._active = names is not None and len(texts) > 1
+        #: Per line searched: the names found in it (as written, and case-folded).
+        self._holding: dict[int, tuple[set[str], set[str]]] = {}
         self._searched: tuple[set[str], set[str]] = (set(), set())
         self._sizes = (0, 0)
         self._numbers: list[int] = []  # the lines in ASCII, in order
         self._starts: list[int] = []  # where each stands in the joined text
-        self._wide: set[int] = set()  # the others
+        self._text_of: dict[int, str] = {}
         if not self._active:
             return
-        texts: list[str] = []
+        ascii_texts: list[str] = []
         position = 0
-        for number, text in reads:
-            seen = seen_as_analysed(text)
-            if not seen.isascii():
-                self._wide.add(number)
+        for number, text in texts:
+            if not text.isascii():
                 continue
             self._numbers.append(number)
             self._starts.append(position)
-            texts.append(seen)
-            position += len(seen) + 1
-        self._joined = "\n".join(texts)
+            self._text_of[number] = text
+            ascii_texts.append(text)
+            position += len(text) + 1
+        self._joined = "\n".join(ascii_texts)
         self._budget = self.SEARCH_BUDGET * (len(self._joined) + 1)
 
-    def stand_in(self, number: int, read: str) -> bool:
-        """Does a carried name stand in line ``number``, of which ``read`` was read?"""
+    def standing_in(self, number: int, text: str) -> StreamNames:
+        """The carried names that stand in ``text``, line ``number``'s."""
+        from redactor.engine.propagation import logins_standing_in
+
         names = self._names
-        if not self._active or names is None or number in self._wide:
-            return _carried_in(read, names)
+        if names is None:
+            from redactor.engine import StreamNames
+
+            return StreamNames()
+        if not self._active or self._budget < 0 or self._text_of.get(number) != text:
+            return logins_standing_in(text, names)
         if (len(names.usernames), len(names.caseless_usernames)) != self._sizes:
             self._search_from(number, names)
-        if number in self._holding:
-            return True
-        return self._budget < 0 and _carried_in(read, names)
+            if self._budget < 0:
+                return logins_standing_in(text, names)
+        from redactor.engine import StreamNames
+
+        exact, caseless = self._holding.get(number, ((), ()))
+        return StreamNames(usernames=set(exact), caseless_usernames=set(caseless))
 
     def _search_from(self, number: int, names: StreamNames) -> None:
         """Look for the names not yet looked for in the lines from ``number`` on."""
         from recognizers.username import is_chain, login_spans
 
         self._sizes = (len(names.usernames), len(names.caseless_usernames))
-        if self._budget < 0:
-            return  # each line asks _carried_in
         exact_searched, caseless_searched = self._searched
         exact = {name for name in names.usernames - exact_searched
                  if name.isascii() and is_chain(name)}
@@ -808,12 +829,15 @@ class _CarriedNames:
         offset = self._starts[at]
         self._budget -= len(self._joined) - offset
         if self._budget < 0:
-            return
+            return  # each text is read by logins_standing_in from now on
         rest = self._joined[offset:] if offset else self._joined
-        for spans in login_spans(rest, exact, caseless).values():
-            self._holding.update(
-                self._numbers[bisect.bisect_right(self._starts, offset + start) - 1]
-                for start, _ in spans)
+        for (name, is_caseless), spans in login_spans(rest, exact, caseless).items():
+            for start, _ in spans:
+                line = self._numbers[bisect.bisect_right(self._starts, offset + start) - 1]
+                found = self._holding.get(line)
+                if found is None:
+                    found = self._holding[line] = (set(), set())
+                found[is_caseless].add(name)
 
 
 def _redact_lines(engine: Any, text: str, report: FileReport, *,
@@ -912,14 +936,20 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     known = engine.found_many(
         (text, labels or None) for number, texts in quiet.items()
         for text, labels in texts_of[number].labelled if text not in texts) if quiet else None
-    # Which lines found clean hold a user name carried in, asked of them all at once
-    # (names the lines before add on the way are asked of each line as it comes).
-    carrying = _CarriedNames(names, [(number, read.get(number, entry[1]))
-                                     for number, entry in enumerate(lines) if entry[4]])
+    # Which user names carried in stand in each line, asked of them all at once: in a
+    # line found clean (then it is redacted), in the texts of one analysed (then they
+    # may spread).  Names the lines add on the way are asked of the lines after.
+    from redactor.engine.analysis import seen_as_analysed
+
+    lines_read = [(number, seen_as_analysed(read.get(number, entry[1])))
+                  for number, entry in enumerate(lines) if entry[4]]
+    lines_read += [(number, _line_read(texts_of[number].labelled)) for number in quiet]
+    lines_read.sort(key=lambda item: item[0])
+    standing = _NamesInLines(names, lines_read) if names is not None else None
     out: list[str] = []
     for number, (line, body, ending, value, vouched) in enumerate(lines):
         # A line with nothing of its own may hold a name an earlier line found.
-        if vouched and not carrying.stand_in(number, read.get(number, body)):
+        if vouched and not _carried_in(read.get(number, body), names, standing, number):
             if value is _MALFORMED:
                 report.malformed_lines += 1
             out.append(line)
@@ -934,8 +964,10 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
             if number in quiet:
                 # None: redact_json's first pass would collect names.
                 walked = texts_of[number]
-                unspread = _texts_found_unspread(walked.labelled, quiet[number], known,
-                                                 names, labels_lift, keys=walked.keys)
+                unspread = _texts_found_unspread(
+                    walked.labelled, quiet[number], known, names, labels_lift,
+                    keys=walked.keys, standing=None if standing is None else
+                    functools.partial(standing.standing_in, number))
                 found_in = unspread[0] if unspread is not None else None
                 one_pass = unspread is not None
                 if unspread is not None and names is not None:
@@ -1012,6 +1044,7 @@ def _texts_found_unspread(labelled: list[tuple[str, tuple[str, ...]]],
                           names: StreamNames | None,
                           labels_lift: Callable[[tuple[str, ...]], bool], *,
                           keys: Collection[str] = (),
+                          standing: Callable[[str], StreamNames] | None = None,
                           ) -> tuple[set[tuple[str, tuple[str, ...]]],
                                      list[tuple[str, bool]]] | None:
     """The texts of a line (with their labels) whose analysis found something, and the
@@ -1073,9 +1106,11 @@ def _texts_found_unspread(labelled: list[tuple[str, tuple[str, ...]]],
     if carried and names is not None:
         from redactor.engine.propagation import logins_standing_in
 
-        standing = logins_standing_in("\n".join(read), names)
-        spreading.update((name, False) for name in standing.usernames)
-        spreading.update((name, True) for name in standing.caseless_usernames)
+        joined = "\n".join(read)
+        found_standing = standing(joined) if standing is not None \
+            else logins_standing_in(joined, names)
+        spreading.update((name, False) for name in found_standing.usernames)
+        spreading.update((name, True) for name in found_standing.caseless_usernames)
     if not spreading:
         return found_in, []
     if len(spreading) > LINE_NAMES_MAX:

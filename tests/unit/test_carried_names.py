@@ -1,22 +1,24 @@
-"""The user names carried into a block of JSON lines, looked for in all its clean lines at
-once (issue 33, JSON Lines at the speed of text): ``batch._CarriedNames`` answers for each
-line what ``batch._carried_in`` answers of that line alone, with the names the stream holds
-when the line comes (names are added by the block's own lines on the way)."""
+"""The user names carried into a block of JSON lines, looked for in all its lines at once
+(issue 33, JSON Lines at the speed of text): ``batch._NamesInLines`` gives for each line
+the names ``logins_standing_in`` finds in that line's text alone, with the names the stream
+holds when the line comes (names are added by the block's own lines on the way), and
+``batch._carried_in`` answers alike with it and without."""
 
 from __future__ import annotations
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from redactor.batch import _carried_in, _CarriedNames
+from redactor.batch import _carried_in, _NamesInLines
 from redactor.engine import StreamNames
+from redactor.engine.analysis import seen_as_analysed
+from redactor.engine.propagation import logins_standing_in
 
 NAMES = ("jsilva", "rcunha", "maria.souza", "svc-app", "u12", "ana@corp", "joão", "ab",
          "a-b", "x_y", "sap01", "jsilva.bak", "straße", "k")
-WORDS = NAMES + ("JSilva", "RCUNHA", "a-jsilva", "jsilva-", "-jsilva", "_jsilva", "jsilva_",
-                 "jsilva.", ".jsilva", "maria.souza.x", "u123", "x.u12", "u12-", "ab.c", "abab",
-                 "Joao", "João", "STRASSE", "\\u00e3", "\\\\", "é", "{", " ", "\n", "\t", "-",
-                 ".", "k8s", "ok")
+WORDS = (*NAMES, "JSilva", "RCUNHA", "a-jsilva", "jsilva-", "-jsilva", "_jsilva", "jsilva_",
+         "jsilva.", ".jsilva", "maria.souza.x", "u123", "x.u12", "u12-", "ab.c", "abab", "Joao",
+         "João", "STRASSE", "\\u00e3", "\\\\", "é", "{", " ", "\n", "\t", "-", ".", "k8s", "ok")
 LINE = st.lists(st.sampled_from(WORDS), max_size=6).map(" ".join) | st.lists(
     st.sampled_from(WORDS), max_size=6).map("".join)
 
@@ -38,13 +40,17 @@ def test_each_line_gets_the_answer_of_its_own_search(
     # name is searched for first.
     filler = {f"nome{n}" for n in range(20)} if many else set()
     names = StreamNames(usernames=exact | filler, caseless_usernames=set(caseless))
-    carried = _CarriedNames(names, list(enumerate(lines)))
+    searched = _NamesInLines(names, [(n, seen_as_analysed(line)) for n, line in enumerate(lines)])
     for number, line in enumerate(lines):
         for at, name, is_caseless in added:
             if at == number:
                 (names.caseless_usernames if is_caseless else names.usernames).add(
                     name.casefold() if is_caseless else name)
-        assert carried.stand_in(number, line) == _carried_in(line, names), (number, line)
+        alone = logins_standing_in(seen_as_analysed(line), names)
+        together = searched.standing_in(number, seen_as_analysed(line))
+        assert (together.usernames, together.caseless_usernames) == (
+            alone.usernames, alone.caseless_usernames), (number, line)
+        assert _carried_in(line, names, searched, number) == _carried_in(line, names)
 
 
 def test_names_added_line_after_line_stop_the_block_search_at_its_budget() -> None:
@@ -52,18 +58,27 @@ def test_names_added_line_after_line_stop_the_block_search_at_its_budget() -> No
     # rest of the block again.  Past the budget, the lines are asked one by one.
     lines = [" ".join(f"user{k}" for k in range(60)) for _ in range(60)]
     names = StreamNames(usernames={f"nome{n}" for n in range(20)})
-    carried = _CarriedNames(names, list(enumerate(lines)))
+    searched = _NamesInLines(names, list(enumerate(lines)))
     answers = []
     for number, line in enumerate(lines):
         names.usernames.add(f"user{number}")
-        answers.append(carried.stand_in(number, line))
-        assert answers[-1] == _carried_in(line, names)
+        answers.append(searched.standing_in(number, line).usernames)
+        assert answers[-1] == logins_standing_in(line, names).usernames
     assert all(answers)
-    assert carried._budget < 0
+    assert searched._budget < 0
+
+
+def test_a_text_other_than_the_lines_is_read_itself() -> None:
+    names = StreamNames(usernames={f"nome{n}" for n in range(20)} | {"jsilva"})
+    searched = _NamesInLines(names, [(0, "nada"), (1, "jsilva")])
+    assert searched.standing_in(0, "jsilva aqui").usernames == {"jsilva"}
+    assert searched.standing_in(1, "jsilva").usernames == {"jsilva"}
+    assert not searched.standing_in(1, "outro").usernames
 
 
 def test_no_names_no_search() -> None:
-    carried = _CarriedNames(None, [(0, "jsilva"), (1, "x")])
-    assert not carried.stand_in(0, "jsilva")
-    carried = _CarriedNames(StreamNames(), [(0, "jsilva"), (1, "x")])
-    assert not carried.stand_in(0, "jsilva") and not carried.stand_in(1, "x")
+    searched = _NamesInLines(None, [(0, "jsilva"), (1, "x")])
+    assert not _carried_in("jsilva", None, searched, 0)
+    searched = _NamesInLines(StreamNames(), [(0, "jsilva"), (1, "x")])
+    assert not _carried_in("jsilva", StreamNames(), searched, 0)
+    assert not searched.standing_in(1, "x").usernames
