@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from presidio_analyzer import EntityRecognizer, Pattern, RecognizerResult
+from presidio_analyzer import Pattern, RecognizerResult
 from presidio_analyzer.predefined_recognizers import (
     CreditCardRecognizer,
     EmailRecognizer,
@@ -43,6 +43,7 @@ from recognizers.base import (
     cap_scores,
     make_result,
     ranked,
+    remove_duplicates,
     windows_near,
 )
 from recognizers.prefilter import (
@@ -614,7 +615,7 @@ class BrEmailRecognizer(_Tuned, EmailRecognizer):
             if result.score > self.MIN_SCORE:
                 found.append(result)
             description.score = result.score
-        unique: list[RecognizerResult] = EntityRecognizer.remove_duplicates(found)
+        unique: list[RecognizerResult] = remove_duplicates(found)
         return unique
 
 
@@ -824,7 +825,7 @@ class BrPhoneRecognizer(_Tuned, PhoneRecognizer):
                         pass
                 results.append(self._get_recognizer_result(  # type: ignore[no-untyped-call]
                     match, text, found_region, nlp_artifacts))
-        unique: list[RecognizerResult] = EntityRecognizer.remove_duplicates(results)
+        unique: list[RecognizerResult] = remove_duplicates(results)
         for result in unique:
             if not _shaped_at(text, result.start, result.end):
                 result.score = min(result.score, BARE_NUMBER_SCORE)
