@@ -102,6 +102,9 @@ _SERVICE_PATTERNS: Final = (
     re.compile(r"(?:my|your|some|the|example|sample|meu|minha|seu|sua)[-_.]?"
                r"(?:name|user|user-?name|login|account|usuario|nome|conta)"),
 )
+#: The patterns above as one (a name matching any of them whole matches it whole): a
+#: run of distinct names asked each of them in turn.
+_SERVICE_PATTERN: Final = re.compile("|".join(f"(?:{p.pattern})" for p in _SERVICE_PATTERNS))
 
 #: Words that follow a user key in ordinary text without being a name.
 _STOPWORDS: Final = frozenset({
@@ -578,7 +581,7 @@ def _shape_matches(shape: _Shape, text: str,
 class ServiceAccounts:
     """The allowlist of accounts that belong to software, not to people."""
 
-    __slots__ = ("_names", "_patterns", "_verdicts")
+    __slots__ = ("_names", "_pattern", "_verdicts")
 
     #: Verdicts remembered (logs name the same accounts over and over).
     MEMORY: Final = 4_096
@@ -586,7 +589,7 @@ class ServiceAccounts:
     def __init__(self, names: Iterable[str] = DEFAULT_SERVICE_ACCOUNTS,
                  *, patterns: bool = True) -> None:
         self._names = frozenset(fold(name) for name in names)
-        self._patterns = _SERVICE_PATTERNS if patterns else ()
+        self._pattern = _SERVICE_PATTERN if patterns else None
         self._verdicts: dict[str, bool] = {}
 
     def __contains__(self, name: object) -> bool:
@@ -595,7 +598,8 @@ class ServiceAccounts:
         verdict = self._verdicts.get(name)
         if verdict is None:
             folded = fold(name)
-            verdict = folded in self._names or any(p.fullmatch(folded) for p in self._patterns)
+            verdict = folded in self._names or (
+                self._pattern is not None and self._pattern.fullmatch(folded) is not None)
             if len(self._verdicts) >= self.MEMORY:
                 self._verdicts.clear()
             self._verdicts[name] = verdict
