@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import regex
@@ -242,19 +242,64 @@ class StdlibPatterns(_PatternBase):
                     # remove_duplicates' set would keep that first one alone.
                     continue
                 kept.add((start, end, score))
-                explanation = self.build_regex_explanation(
-                    name, pattern.name, pattern.regex, pattern.score,
-                    validation,  # type: ignore[arg-type]  # Presidio passes None too
-                    flags)
-                explanation.score = score
-                results.append(RecognizerResult(
-                    entity_type=entity, start=start, end=end, score=score,
-                    analysis_explanation=explanation,
-                    recognition_metadata={
-                        RecognizerResult.RECOGNIZER_NAME_KEY: name,
-                        RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
-                    }))
+                results.append(self._made(name, entity, start, end, score, pattern=pattern,
+                                          validation=validation, flags=flags))
         return remove_duplicates(results)
+
+    def _made(self, name: str, entity: str, start: int, end: int, score: float, *,
+              pattern: Pattern, validation: bool | None, flags: int) -> RecognizerResult:
+        """The result of a match, as Presidio's PatternRecognizer makes it."""
+        explanation = self.build_regex_explanation(
+            name, pattern.name, pattern.regex, pattern.score,
+            validation,  # type: ignore[arg-type]  # Presidio passes None too
+            flags)
+        explanation.score = score
+        return RecognizerResult(
+            entity_type=entity, start=start, end=end, score=score,
+            analysis_explanation=explanation,
+            recognition_metadata={
+                RecognizerResult.RECOGNIZER_NAME_KEY: name,
+                RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: self.id,
+            })
+
+    def whole_matches(self, text: str, stretches: Sequence[tuple[int, int]],
+                      pattern_name: str, regex_flags: int | None = None,
+                      ) -> list[RecognizerResult] | None:
+        """The results :meth:`analyze` gives of the stretches of ``text`` where the pattern
+        named ``pattern_name`` matches the whole stretch (``text[lo:hi]`` each), in the
+        order of the stretches; None where analyze would not take Python's ``re`` (see
+        analyze).  For a caller that knows no other match can lie in those stretches
+        (BrIpRecognizer: a dotted quad between separators), without windows to cut, join
+        and read: the same steps for each match, the same result."""
+        patterns: list[Pattern] = self.patterns  # type: ignore[has-type]
+        flags = self.global_regex_flags
+        if flags is None or regex_flags not in (None, flags) or not patterns \
+                or flags & ~_RE_FLAGS:
+            return None
+        chosen = [(p, forms) for p, forms in self._compiled_patterns(patterns, flags)
+                  if p.name == pattern_name]
+        if len(chosen) != 1:
+            return None
+        pattern, forms = chosen[0]
+        whole = forms[0]
+        name: str = self.name  # type: ignore[has-type]
+        entity = self.supported_entities[0]
+        results: list[RecognizerResult] = []
+        for lo, hi in stretches:
+            written = text[lo:hi]
+            if lo == hi or whole.fullmatch(written) is None:
+                continue
+            validation = self.validate_result(written)
+            score = pattern.score
+            if validation is not None:
+                score = EntityRecognizer.MAX_SCORE if validation else EntityRecognizer.MIN_SCORE
+            if self.invalidate_result(written):
+                score = EntityRecognizer.MIN_SCORE
+            if score <= EntityRecognizer.MIN_SCORE:
+                continue
+            results.append(self._made(name, entity, lo, hi, score, pattern=pattern,
+                                      validation=validation, flags=flags))
+        return results
 
     def _usable(self, text: str, compiled: list[tuple[Pattern, list[Any]]]
                 ) -> list[tuple[Pattern, list[Any]]]:

@@ -1291,6 +1291,14 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
         separator, so a log with an address on every line is read a few dozen
         characters per address.
         """
+        # A dotted quad alone between separators (a web log's client, a firewall's SRC=)
+        # is the IPv4 pattern's whole match or none: asked without windows.
+        quads: list[RecognizerResult] | None = None
+        if hits is not None:
+            plain, rest = _plain_quads(text, hits)
+            quads = self.whole_matches(text, plain, "IPv4", regex_flags) if plain else None
+            if quads is not None:
+                hits = rest
         windows = None if hits is None else windows_near(
             text, [_inside_separators(text, first, last) for first, last, _ in hits], 0, 0,
             IP_SEPARATORS)
@@ -1317,10 +1325,15 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
             results = []
             for group in groups.values():
                 results.extend(analyze_windows(analyze, text, group))
-            if any(not plain for plain, _ in groups):
+            if quads is not None:
+                # As if their windows were of the group of ASCII ones without a colon
+                # (quads, in order, rank as that group's one call ranks them).
+                results.extend(quads)
+                groups.setdefault((True, False), [])
+            if any(not ascii_only for ascii_only, _ in groups):
                 order = {p.name: i for i, p in enumerate(self.patterns)}
                 results.sort(key=lambda r: (order.get(_pattern_name(r), -1), r.start))
-            elif len(groups) > 1:
+            elif len(groups) > 1 or (quads and len(results) > len(quads)):
                 results.sort(key=ranked)
         if "IP " in text and " > " in text:
             results = results + self._packet_addresses(text, results)
@@ -1362,6 +1375,31 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
             Trigger(f"(?:^|[^0-9A-Za-z_:]){hex4}(?::{hex4}){{7}}(?:$|[^0-9A-Za-z_:])",
                     before=48, after=IP_REACH, name="ipv6 full", alone=True),
         ))
+
+
+def _plain_quads(text: str, hits: Sequence[tuple[int, int, str]],
+                 ) -> tuple[list[tuple[int, int]], list[tuple[int, int, str]]]:
+    """Of the ``ipv4`` trigger's hits, the dotted quads written alone between separators
+    (or the text's ends), each once, in order; and the other hits.  Such a quad is all
+    of the window the analysis would read around it, and the IPv4 pattern, which reads
+    four parts, matches the whole of it or nothing (see BrIpRecognizer.analyze)."""
+    plain: dict[tuple[int, int], None] = {}
+    rest: list[tuple[int, int, str]] = []
+    size = len(text)
+    for first, last, name in hits:
+        if name == "ipv4":
+            lo, hi = _inside_separators(text, first, last)
+            if (lo == 0 or text[lo - 1] in IP_SEPARATORS) \
+                    and (hi == size or text[hi] in IP_SEPARATORS) \
+                    and _FOUR_PARTS.fullmatch(text, lo, hi) is not None:
+                plain[(lo, hi)] = None
+                continue
+        rest.append((first, last, name))
+    return sorted(plain), rest
+
+
+#: Four parts of one to three digits, between dots.
+_FOUR_PARTS: Final = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 
 
 def _inside_separators(text: str, first: int, last: int) -> tuple[int, int]:
