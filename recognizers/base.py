@@ -287,6 +287,8 @@ class StdlibPatterns(_PatternBase):
         results: list[RecognizerResult] = []
         for lo, hi in stretches:
             written = text[lo:hi]
+            if self.ASCII_ONLY and not written.isascii():
+                return None  # analyze takes Presidio's way there
             if lo == hi or whole.fullmatch(written) is None:
                 continue
             validation = self.validate_result(written)

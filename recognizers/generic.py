@@ -1326,14 +1326,14 @@ class BrIpRecognizer(_Tuned, StdlibPatterns, IpRecognizer):
             for group in groups.values():
                 results.extend(analyze_windows(analyze, text, group))
             if quads is not None:
-                # As if their windows were of the group of ASCII ones without a colon
-                # (quads, in order, rank as that group's one call ranks them).
+                # As if their windows were of the group of ASCII ones without a colon,
+                # whose one call ranks its results (disjoint: remove_duplicates).
                 results.extend(quads)
                 groups.setdefault((True, False), [])
             if any(not ascii_only for ascii_only, _ in groups):
                 order = {p.name: i for i, p in enumerate(self.patterns)}
                 results.sort(key=lambda r: (order.get(_pattern_name(r), -1), r.start))
-            elif len(groups) > 1 or (quads and len(results) > len(quads)):
+            elif len(groups) > 1 or quads is not None:
                 results.sort(key=ranked)
         if "IP " in text and " > " in text:
             results = results + self._packet_addresses(text, results)

@@ -757,6 +757,11 @@ def _line_read(labelled: list[tuple[str, tuple[str, ...]]]) -> str:
                      for text, _ in labelled if text)
 
 
+#: What telling a carried name new or known costs, in characters searched (a set's
+#: difference per name against ``str.find`` per character: see _NamesInLines).
+_CHARS_PER_NAME_SORTED: Final = 32
+
+
 class _NamesInLines:
     """The user names carried in a stream (``names``) that stand in each of a block's
     lines, as :func:`~redactor.engine.propagation.logins_standing_in` finds them in the
@@ -773,8 +778,9 @@ class _NamesInLines:
     two read a token's edges alike in ASCII).  The names carried when the block
     starts are looked for in all its lines; those its own lines add on the way, in the
     lines from the one that asks next.  Past SEARCH_BUDGET times the block's
-    characters searched (names added line after line), for the texts beyond ASCII,
-    and for a text other than the line's, logins_standing_in reads the text itself."""
+    characters searched (names added line after line; telling the new names from the
+    others counts _CHARS_PER_NAME_SORTED a name), for the texts beyond ASCII, and for a
+    text other than the line's, logins_standing_in reads the text itself."""
 
     #: How many times its lines' characters a block's searches may read.
     SEARCH_BUDGET: Final = 8
@@ -829,6 +835,11 @@ class _NamesInLines:
         from recognizers.username import is_chain, login_spans
 
         self._sizes = (len(names.usernames), len(names.caseless_usernames))
+        # Telling the new names from the others reads them all: charged to the budget
+        # (names added one by one, none of them searchable, read them again each time).
+        self._budget -= _CHARS_PER_NAME_SORTED * (self._sizes[0] + self._sizes[1])
+        if self._budget < 0:
+            return  # each text is read by logins_standing_in from now on
         exact_searched, caseless_searched = self._searched
         exact = {name for name in names.usernames - exact_searched
                  if name.isascii() and is_chain(name)}
@@ -952,13 +963,16 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
     # Which user names carried in stand in each line, asked of them all at once: in a
     # line found clean (then it is redacted), in the texts of one analysed (then they
     # may spread).  Names the lines add on the way are asked of the lines after.
-    from redactor.engine.analysis import seen_as_analysed
+    # (A block that starts with no name carried asks each line, as names come.)
+    standing: _NamesInLines | None = None
+    if names is not None and (names.usernames or names.caseless_usernames):
+        from redactor.engine.analysis import seen_as_analysed
 
-    lines_read = [(number, seen_as_analysed(read.get(number, entry[1])))
-                  for number, entry in enumerate(lines) if entry[4]]
-    lines_read += [(number, _line_read(texts_of[number].labelled)) for number in quiet]
-    lines_read.sort(key=lambda item: item[0])
-    standing = _NamesInLines(names, lines_read) if names is not None else None
+        lines_read = [(number, seen_as_analysed(read.get(number, entry[1])))
+                      for number, entry in enumerate(lines) if entry[4]]
+        lines_read += [(number, _line_read(texts_of[number].labelled)) for number in quiet]
+        lines_read.sort(key=lambda item: item[0])
+        standing = _NamesInLines(names, lines_read)
     out: list[str] = []
     for number, (line, body, ending, value, vouched) in enumerate(lines):
         # A line with nothing of its own may hold a name an earlier line found.

@@ -124,6 +124,10 @@ class Scanner:
             self._scan = self._compile_re2()
         else:
             self._scan = self._compile_re()
+        #: Whether texts may be scanned joined (regions_many): no trigger holds an anchor
+        #: outside its edges, which would match at the joined text's edges alone.
+        self._joinable = all(anchors_at_edges_only(trigger.pattern)
+                             for entity in self._entities for trigger in entity.triggers)
         #: (entity index, trigger name) of the triggers that may read a line break
         #: elsewhere than at their edges (see regions_many).
         self._reads_line_breaks = frozenset(
@@ -368,7 +372,28 @@ class Scanner:
         that accepts any: the hits it hides are theirs).  The other backends, and
         prefilters that find their candidates themselves, scan each text alone.
         tests/integration/test_regions_many.py holds this to :meth:`regions`."""
-        if len(texts) < 2 or self._finders or self.backend != "hyperscan":
+        if len(texts) < 2 or self._finders or self.backend != "hyperscan" \
+                or not self._joinable:
+            return [self.regions(text, skip) for text, skip in zip(texts, skips, strict=True)]
+        if self._narrow:
+            # Each text in the mode its own scan takes (Latin-1 bytes when it can: the
+            # two modes' databases may list a place's hits apart or once).
+            wide = [index for index, text in enumerate(texts) if not _latin1(text)]
+            if wide and len(wide) < len(texts):
+                found: list[dict[str, list[Region]]] = [{} for _ in texts]
+                narrow = [index for index, text in enumerate(texts) if _latin1(text)]
+                for group in (narrow, wide):
+                    for index, regions in zip(group, self._regions_joined(
+                            [texts[i] for i in group], [skips[i] for i in group]),
+                                              strict=True):
+                        found[index] = regions
+                return found
+        return self._regions_joined(texts, skips)
+
+    def _regions_joined(self, texts: Sequence[str], skips: Sequence[Collection[str]],
+                        ) -> list[dict[str, list[Region]]]:
+        """:meth:`regions_many` of texts all scanned in one mode."""
+        if len(texts) < 2:
             return [self.regions(text, skip) for text, skip in zip(texts, skips, strict=True)]
         starts: list[int] = []
         position = 0
@@ -434,11 +459,10 @@ class Scanner:
 
 def line_break_at_edges(pattern: str) -> bool:
     """Whether ``pattern`` (a trigger) reads a line break nowhere but at its edges, as
-    its text's edge: in a first element ``(?:^|[^...])`` (one of whose branches is
-    ``^`` alone, the others one character, or such an element in turn, then nothing
-    that reads a line break) or a last one ``(?:[^...]|$)``.  Where a text joined to
-    others by line breaks holds such a pattern's match reaching the line break
-    before or after it, the text alone holds it up to its edge, and nothing else.
+    its text's edge: in a first element ``(?:^|[^...])`` (see :func:`_is_edge`) or a
+    last one ``(?:[^...]|$)``, and holds no other anchor than a word's edge.  Where a
+    text joined to others by line breaks holds such a pattern's match reaching the line
+    break before or after it, the text alone holds it up to its edge, and nothing else.
     False when unsure (a construct this does not know)."""
     parser: Any = importlib.import_module("re._parser")
     try:
@@ -446,6 +470,45 @@ def line_break_at_edges(pattern: str) -> bool:
     except re.error:
         return False
     return _edges_only(list(parsed))
+
+
+def anchors_at_edges_only(pattern: str) -> bool:
+    """Whether ``pattern`` (a trigger) holds no anchor but a word's edges and those of
+    its edge branches (see :func:`_is_edge`), whose ``^`` or ``$`` a character that
+    reads the joining line break stands in for: a text joined to others then holds
+    each match the text alone holds.  False when unsure."""
+    parser: Any = importlib.import_module("re._parser")
+    try:
+        parsed = parser.parse(pattern)
+    except re.error:
+        return False
+    return not _stray_anchor(list(parsed))
+
+
+def _stray_anchor(items: list[tuple[Any, Any]]) -> bool:
+    low, high = 0, len(items)
+    if items and _is_edge(items[0], _C.AT_BEGINNING, leading=True):
+        low = 1
+    if high > low and _is_edge(items[-1], _C.AT_END, leading=False):
+        high -= 1
+    for op, av in items[low:high]:
+        if _reads_character(op, av) is not None:
+            continue
+        if op is _C.AT:
+            if av not in _WORD_EDGES:
+                return True
+        elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT):
+            if _stray_anchor(list(av[2])):
+                return True
+        elif op is _C.SUBPATTERN:
+            if _stray_anchor(list(av[3])):
+                return True
+        elif op is _C.BRANCH:
+            if any(_stray_anchor(list(branch)) for branch in av[1]):
+                return True
+        else:
+            return True  # unknown: assumed to
+    return False
 
 
 def _edges_only(items: list[tuple[Any, Any]]) -> bool:
@@ -464,19 +527,23 @@ def _edges_only(items: list[tuple[Any, Any]]) -> bool:
 
 
 def _is_edge(item: tuple[Any, Any], anchor: Any, *, leading: bool) -> bool:
+    """Whether ``item`` is a text's edge written as a branch: ``^`` (or ``$``) alone, one
+    character of a class that reads a line break (which the joined texts' line break
+    matches where the text alone has its edge), and other branches that read none or
+    are such patterns in turn (``(?:^|[^A-Z])['-]``)."""
     op, av = _unwrapped(item)
     if op is not _C.BRANCH:
         return False
     branches = [list(branch) for branch in av[1]]
-    if not any(len(b) == 1 and b[0][0] is _C.AT and b[0][1] is anchor for b in branches):
-        return False
+    anchored = standing_in = False
     for branch in branches:
-        edge, rest = (branch[0], branch[1:]) if leading else (branch[-1], branch[:-1])
-        if _reads_character(*edge) is not None and not _reads_line_break(rest):
-            continue
-        if not _edges_only(branch):
+        if len(branch) == 1 and branch[0][0] is _C.AT and branch[0][1] is anchor:
+            anchored = True
+        elif len(branch) == 1 and _reads_character(*branch[0]):
+            standing_in = True
+        elif _reads_line_break(branch) and not _edges_only(branch):
             return False
-    return True
+    return anchored and standing_in
 
 
 def _unwrapped(item: tuple[Any, Any]) -> tuple[Any, Any]:
@@ -518,7 +585,10 @@ def _reads_line_break(items: Sequence[tuple[Any, Any]]) -> bool:
             if one:
                 return True
         elif op is _C.AT:
-            continue
+            # A word's edge reads the joining line break as it reads the text's edge; an
+            # anchor outside an edge branch matches at the joined text's edges alone.
+            if av not in _WORD_EDGES:
+                return True
         elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT):
             if _reads_line_break(av[2]):
                 return True
@@ -534,9 +604,19 @@ def _reads_line_break(items: Sequence[tuple[Any, Any]]) -> bool:
 
 
 _C: Any = importlib.import_module("re._constants")
+_WORD_EDGES: Final = frozenset({_C.AT_BOUNDARY, _C.AT_NON_BOUNDARY})
 _LINE_BREAK_CODE: Final = ord("\n")
 _LINE_BREAK_CATEGORIES: Final = frozenset({_C.CATEGORY_SPACE, _C.CATEGORY_NOT_DIGIT,
                                            _C.CATEGORY_NOT_WORD, _C.CATEGORY_LINEBREAK})
+
+
+def _latin1(text: str) -> bool:
+    """Whether hyperscan's scan reads ``text`` as Latin-1 bytes (see _compile_hyperscan)."""
+    try:
+        text.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _listed(hits: list[tuple[int, Trigger, int, int]],
