@@ -102,6 +102,16 @@ def wide_characters(text: str) -> set[str]:
 _LAST_WIDE: Final[list[tuple[str, frozenset[str]]]] = [("", frozenset())]
 
 
+def is_latin1(text: str) -> bool:
+    """Whether every character of ``text`` is below U+0100: hyperscan then reads it as
+    Latin-1 bytes, one per character."""
+    try:
+        text.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def normalize_for_matching(text: str) -> str:
     """Map look-alike characters onto ASCII without changing the length of the text.
 

@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING, Any, Final
 import regex
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
-from recognizers._text import QUOTE, ContextWords, fold, literal_database, longest_first
+from recognizers._text import (
+    QUOTE,
+    ContextWords,
+    fold,
+    is_latin1,
+    literal_database,
+    longest_first,
+)
 from recognizers.base import FLAGS, LABEL_PREFIX_CHARS, RawContextMixin, make_result
 from recognizers.generic import not_a_person_address
 from recognizers.lexicon import is_common_word
@@ -859,7 +866,7 @@ def _literal_starts(haystack: str, names: Collection[str]) -> dict[str, list[int
     except UnicodeEncodeError:
         return None
     # A name that is not Latin-1 is not written in a Latin-1 text.
-    wanted = frozenset(name for name in names if name and _latin1(name))
+    wanted = frozenset(name for name in names if name and is_latin1(name))
     if not wanted:
         return {}
     held = _database_for(wanted)
@@ -925,14 +932,6 @@ def _database_for(wanted: frozenset[str]) -> tuple[tuple[str, ...], Any] | None:
                 and names <= wanted and (best is None or len(names) > len(best[0])):
             best = held
     return best
-
-
-def _latin1(text: str) -> bool:
-    try:
-        text.encode("latin-1")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def is_chain(name: str) -> bool:

@@ -378,11 +378,15 @@ class Scanner:
         if self._narrow:
             # Each text in the mode its own scan takes (Latin-1 bytes when it can: the
             # two modes' databases may list a place's hits apart or once).
-            wide = [index for index, text in enumerate(texts) if not _latin1(text)]
-            if wide and len(wide) < len(texts):
+            from recognizers._text import is_latin1
+
+            modes: tuple[list[int], list[int]] = ([], [])
+            for index, text in enumerate(texts):
+                modes[is_latin1(text)].append(index)
+            wide, narrow = modes
+            if wide and narrow:
                 found: list[dict[str, list[Region]]] = [{} for _ in texts]
-                narrow = [index for index, text in enumerate(texts) if _latin1(text)]
-                for group in (narrow, wide):
+                for group in modes:
                     for index, regions in zip(group, self._regions_joined(
                             [texts[i] for i in group], [skips[i] for i in group]),
                                               strict=True):
@@ -464,12 +468,8 @@ def line_break_at_edges(pattern: str) -> bool:
     text joined to others by line breaks holds such a pattern's match reaching the line
     break before or after it, the text alone holds it up to its edge, and nothing else.
     False when unsure (a construct this does not know)."""
-    parser: Any = importlib.import_module("re._parser")
-    try:
-        parsed = parser.parse(pattern)
-    except re.error:
-        return False
-    return _edges_only(list(parsed))
+    parsed = _parsed(pattern)
+    return parsed is not None and _edges_only(parsed)
 
 
 def anchors_at_edges_only(pattern: str) -> bool:
@@ -477,38 +477,17 @@ def anchors_at_edges_only(pattern: str) -> bool:
     its edge branches (see :func:`_is_edge`), whose ``^`` or ``$`` a character that
     reads the joining line break stands in for: a text joined to others then holds
     each match the text alone holds.  False when unsure."""
+    parsed = _parsed(pattern)
+    return parsed is not None and not _holds(parsed, characters=False, edges=True)
+
+
+def _parsed(pattern: str) -> list[tuple[Any, Any]] | None:
+    """``pattern`` as ``re`` parses it (its elements), None when ``re`` cannot."""
     parser: Any = importlib.import_module("re._parser")
     try:
-        parsed = parser.parse(pattern)
+        return list(parser.parse(pattern))
     except re.error:
-        return False
-    return not _stray_anchor(list(parsed))
-
-
-def _stray_anchor(items: list[tuple[Any, Any]]) -> bool:
-    low, high = 0, len(items)
-    if items and _is_edge(items[0], _C.AT_BEGINNING, leading=True):
-        low = 1
-    if high > low and _is_edge(items[-1], _C.AT_END, leading=False):
-        high -= 1
-    for op, av in items[low:high]:
-        if _reads_character(op, av) is not None:
-            continue
-        if op is _C.AT:
-            if av not in _WORD_EDGES:
-                return True
-        elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT):
-            if _stray_anchor(list(av[2])):
-                return True
-        elif op is _C.SUBPATTERN:
-            if _stray_anchor(list(av[3])):
-                return True
-        elif op is _C.BRANCH:
-            if any(_stray_anchor(list(branch)) for branch in av[1]):
-                return True
-        else:
-            return True  # unknown: assumed to
-    return False
+        return None
 
 
 def _edges_only(items: list[tuple[Any, Any]]) -> bool:
@@ -579,10 +558,23 @@ def _reads_character(op: Any, av: Any) -> bool | None:
 
 
 def _reads_line_break(items: Sequence[tuple[Any, Any]]) -> bool:
-    for op, av in items:
+    return _holds(items, characters=True, edges=False)
+
+
+def _holds(items: Sequence[tuple[Any, Any]], *, characters: bool, edges: bool) -> bool:
+    """Whether ``items`` hold an anchor other than a word's edge or, with ``characters``,
+    an element that reads a line break; with ``edges``, leaving out the edge branches
+    at the ends of each sequence (see :func:`_is_edge`)."""
+    low, high = 0, len(items)
+    if edges:
+        if items and _is_edge(items[0], _C.AT_BEGINNING, leading=True):
+            low = 1
+        if high > low and _is_edge(items[-1], _C.AT_END, leading=False):
+            high -= 1
+    for op, av in items[low:high]:
         one = _reads_character(op, av)
         if one is not None:
-            if one:
+            if one and characters:
                 return True
         elif op is _C.AT:
             # A word's edge reads the joining line break as it reads the text's edge; an
@@ -590,13 +582,13 @@ def _reads_line_break(items: Sequence[tuple[Any, Any]]) -> bool:
             if av not in _WORD_EDGES:
                 return True
         elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT):
-            if _reads_line_break(av[2]):
+            if _holds(av[2], characters=characters, edges=edges):
                 return True
         elif op is _C.SUBPATTERN:
-            if _reads_line_break(av[3]):
+            if _holds(av[3], characters=characters, edges=edges):
                 return True
         elif op is _C.BRANCH:
-            if any(_reads_line_break(branch) for branch in av[1]):
+            if any(_holds(branch, characters=characters, edges=edges) for branch in av[1]):
                 return True
         else:
             return True  # unknown: assumed to
@@ -608,15 +600,6 @@ _WORD_EDGES: Final = frozenset({_C.AT_BOUNDARY, _C.AT_NON_BOUNDARY})
 _LINE_BREAK_CODE: Final = ord("\n")
 _LINE_BREAK_CATEGORIES: Final = frozenset({_C.CATEGORY_SPACE, _C.CATEGORY_NOT_DIGIT,
                                            _C.CATEGORY_NOT_WORD, _C.CATEGORY_LINEBREAK})
-
-
-def _latin1(text: str) -> bool:
-    """Whether hyperscan's scan reads ``text`` as Latin-1 bytes (see _compile_hyperscan)."""
-    try:
-        text.encode("latin-1")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _listed(hits: list[tuple[int, Trigger, int, int]],
