@@ -52,35 +52,45 @@ _PIECES = ["cpf", "CPF", " ", "  ", "conta", "corrente", "-", "_", "x1", "user",
            "α", "日", "\u0301", "e\u0301"]
 
 
-@settings(max_examples=400)
-@given(st.lists(st.sampled_from(_PIECES), max_size=40), st.data())
-def test_indexed_context_distance_equals_the_slice_by_slice_one(
-        pieces: list[str], data: st.DataObject) -> None:
-    """Once a text is asked about often, its words come from an index: same answers."""
-    import recognizers._text as text_module
+_ASCII_PIECES = ["cpf", "CPF", " ", "  ", "conta", "corrente", "Conta", "-", "_", "x1", "user",
+                 "users", "USERS", ".", "=", ":", "12", "\n", "tel", "telex", "agencia", "s"]
 
-    words = ContextWords(["cpf", "conta corrente", "user", "agência"])
+
+@settings(max_examples=500)
+@given(st.lists(st.sampled_from(_ASCII_PIECES), max_size=60), st.data(),
+       st.integers(0, 6), st.integers(0, 4))
+def test_ascii_context_distance_equals_the_slice_by_slice_one(
+        pieces: list[str], data: st.DataObject, before: int, after: int) -> None:
+    """Where a match's whole reach is ASCII, its words are read once from the reach:
+    the same answers as each side sliced, folded and read apart."""
+    words = ContextWords(["cpf", "conta corrente", "user", "agência", "tel"],
+                         before=before, after=after)
     text = "".join(pieces)
     spans = data.draw(st.lists(st.tuples(st.integers(0, len(text)), st.integers(0, len(text))),
                                min_size=1, max_size=10))
     for a, b in spans:
         start, end = min(a, b), max(a, b)
-        text_module._recent.state = None
-        by_slices = words.distance(text, start, end)  # first call: slices
-        text_module._recent.state = [text, 0, text_module._WordIndex(text)]
-        assert words.distance(text, start, end) == by_slices
+        lo, hi = words.reach(len(text), start, end)
+        expected = words._sliced_distance(text, lo, hi, start, end)
+        if before and words._keyword_right_before(text, lo, start):
+            expected = 0
+        assert words.distance(text, start, end) == expected
 
 
-def test_many_matches_in_one_text_use_the_index() -> None:
-    import recognizers._text as text_module
+def test_ascii_reaches_take_the_single_reading() -> None:
+    from unittest import mock
 
     words = ContextWords(["cpf"])
-    # The word right before each match is no keyword ("x"): the words are counted (a
-    # keyword right before is answered without them), and the next "cpf" is the nearest.
     text = "cpf x 1 " * 100
-    answers = [words.distance(text, 6 + 8 * k, 7 + 8 * k) for k in range(40)]
-    assert answers == [0] * 40
-    assert text_module._recent.state[0] is text and text_module._recent.state[2] is not None
+    with mock.patch.object(ContextWords, "_sliced_distance",
+                           side_effect=AssertionError("sliced")):
+        assert [words.distance(text, 6 + 8 * k, 7 + 8 * k) for k in range(40)] == [0] * 40
+    # Beyond ASCII, the sides are sliced and folded.
+    wide = "CPF x é 1"
+    assert words.distance(wide, 8, 9) == 2
+    with mock.patch.object(ContextWords, "_sliced_distance", return_value=None) as sliced:
+        assert words.distance(wide, 8, 9) is None
+    assert sliced.called
 
 
 @settings(max_examples=300, deadline=None)
@@ -144,11 +154,9 @@ def test_a_word_cut_by_the_context_window_is_no_keyword() -> None:
         assert words.near(text, start, len(text)) is near, head
 
 
-def test_a_word_at_the_window_edge_is_cut_alike_with_and_without_the_index() -> None:
-    """The indexed path decides a cut at the window's edge as the slices do (review: a
-    token running on into ``α`` was dropped by the index and kept by the slices)."""
-    import recognizers._text as text_module
-
+def test_a_word_at_the_window_edge_is_cut_alike_in_both_readings() -> None:
+    """The single reading of an ASCII reach decides a cut at the window's edge as the
+    slices do (a word running on past the edge, into ``α`` or ``x``, is none)."""
     words = ContextWords(["tel"])
     number = "11987654321"
     reach = 24 * words.after
@@ -162,9 +170,8 @@ def test_a_word_at_the_window_edge_is_cut_alike_with_and_without_the_index() -> 
         cases.append((text, len(text) - len(number), len(text)))
     answers = set()
     for text, start, end in cases:
-        text_module._recent.state = None
-        by_slices = words.distance(text, start, end)
-        text_module._recent.state = [text, 0, text_module._WordIndex(text)]
+        lo, hi = words.reach(len(text), start, end)
+        by_slices = words._sliced_distance(text, lo, hi, start, end)
         assert words.distance(text, start, end) == by_slices, text[-12:]
         answers.add(by_slices)
     assert None in answers and len(answers) > 1
