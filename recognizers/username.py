@@ -390,6 +390,7 @@ _SEPARATOR: Final = rf"(?:{QUOTE})?[ \t]*[=:][ \t]*(?:{QUOTE}|<)?"
 _KEY: Final = frozenset({"key/value"})
 _USER_WORD: Final = frozenset({"user word"})
 _HOME: Final = frozenset({"home path"})
+_AT: Final = frozenset({"at"})
 
 _SHAPES: Final = (
     # user=jsilva, usuário: jsilva, "login": "jsilva", BNAME = JSILVA
@@ -481,7 +482,7 @@ _SHAPES: Final = (
     _Shape("user@host", regex.compile(
         rf"(?<![\w.%+/@-]){_NAME}@(?P<host>[A-Za-z][\w-]*(?:\.[\w-]+)*"
         rf"|[0-9]{{1,3}}(?:\.[0-9]{{1,3}}){{3}})(?=[:\s\]~]|$)", FLAGS), 0.7, _host_is_plausible,
-        anchors=frozenset({"at"})),
+        anchors=_AT),
 )
 
 
@@ -578,11 +579,39 @@ def _shape_matches(shape: _Shape, text: str,
     answers at the end of the text as it answers there; nothing of a shape reads past a
     line break (tests/integration/test_username_anchors.py).  Its checks read the whole
     text."""
-    if lines is None:
-        yield from shape.pattern.finditer(text, overlapped=True)
+    stretches = [(0, len(text))] if lines is None else lines.get(shape.anchors, ())
+    if shape.anchors is _AT:
+        yield from _matches_at_signs(shape.pattern, text, stretches)
         return
-    for low, high in lines.get(shape.anchors, ()):
+    for low, high in stretches:
         yield from shape.pattern.finditer(text, low, high, overlapped=True)
+
+
+#: A run of the characters a login before an "@" is made of, read backwards from the
+#: "@", as long as the longest login (where a longer run stops, the look-behind fails).
+_RUN_BEFORE_AT: Final = regex.compile(r"(?r)[\w.-]{1,64}", FLAGS)
+
+
+def _matches_at_signs(pattern: regex.Pattern[str], text: str,
+                      stretches: Iterable[tuple[int, int]]) -> Iterator[regex.Match[str]]:
+    """The user@host shape's overlapping matches in ``stretches``, as ``finditer`` with
+    ``overlapped`` finds them there, tried at one place per "@" instead of at every
+    character of the line (a database log with ``app@vendas`` on every line).
+
+    A match holds one "@", right after the name, and the name starts a run of word
+    characters, dots and dashes (the look-behind refuses one of them before it) that
+    ends at the "@": the start of that run (if within 64 characters) is the only place
+    a match holding that "@" can start; tried there with the same end position, the
+    pattern finds what ``finditer`` finds at that place."""
+    for low, high in stretches:
+        at = text.find("@", low, high)
+        while at >= 0:
+            run = _RUN_BEFORE_AT.match(text, low, at)
+            if run is not None:
+                match = pattern.match(text, run.start(), high)
+                if match is not None:
+                    yield match
+            at = text.find("@", at + 1, high)
 
 
 class ServiceAccounts:

@@ -197,3 +197,25 @@ def test_a_text_of_one_line_is_read_whole_by_the_shapes_it_hits() -> None:
     lines = username._anchor_lines(text, hits)
     assert lines[frozenset({"command flag"})] == [(0, len(text))]
     assert lines[username._KEY] == []
+
+
+_AT_PIECES = ["@", "@@", "jsilva", "j", "maria.souza", "svc-app", "a" * 40, "b" * 30, ".", "-",
+              "c" * 63 + "@h ", "d" * 64 + "@h ", "e" * 65 + "@h ", "x@srv01 ",
+              "_", "%", "+", "/", "1", "10.0.0.5", "srv01", "host.example", " ", "\n", ":",
+              "~", "]", "[", "ção", "É", "\u0301", "日"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(pieces=st.lists(st.sampled_from(_AT_PIECES), max_size=40), data=st.data())
+def test_the_user_at_host_shape_tried_at_each_at_sign_finds_what_finditer_finds(
+        pieces: list[str], data: st.DataObject) -> None:
+    (shape,) = [s for s in username._SHAPES if s.anchors is username._AT]
+    text = "".join(pieces)
+    # The whole text most often: a stretch cutting a match finds none on either side.
+    low = data.draw(st.sampled_from([0, 0, data.draw(st.integers(0, len(text)))]))
+    size = len(text)
+    high = data.draw(st.sampled_from([size, size, data.draw(st.integers(low, size))]))
+    got = list(username._matches_at_signs(shape.pattern, text, [(low, high)]))
+    expected = list(shape.pattern.finditer(text, low, high, overlapped=True))
+    assert [(m.span(), m.span("v"), m.group("host")) for m in got] == \
+        [(m.span(), m.span("v"), m.group("host")) for m in expected], text
