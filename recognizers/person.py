@@ -840,7 +840,9 @@ class PersonRecognizer(EntityRecognizer):
           of a trigger other than the name key's and the header's: each of those
           matches part of the run a finding lies in (a pair of its words, the capital
           after a title, an article or a dash, a speaker's label) or the verb of
-          saying right after it;
+          saying right after it.  A pair whose words hold no given name or surname,
+          nor two initials, counts for nothing (its accept refuses it: a region lets it
+          join unasked; an SAP log's ``ALEREMOTE  MIGO BZY`` by a ``Sun Nov`` date);
         * a name key's value, a header's and a citation are looked for only on the
           lines their own trigger hit (none of them spans a line break, and each
           match of them holds a hit of its trigger).
@@ -851,8 +853,10 @@ class PersonRecognizer(EntityRecognizer):
             found.extend(self._key_values(text))
             found.extend(self._headers(text))
             return _merge(found)
-        found = self._chain_spans(text, _near([(first, last) for first, last, name in hits
-                                               if name not in _WINDOW_TRIGGERS]))
+        found = self._chain_spans(text, _near([
+            (first, last) for first, last, name in hits
+            if name not in _WINDOW_TRIGGERS
+            and (name != "pair" or _pair_words_may_name(text[first:last]))]))
         for kind, finder in (("name key", self._key_values), ("header", self._headers),
                              ("citation", self._citations)):
             for start, end in _hit_lines(text, [first for first, _, name in hits
@@ -1950,7 +1954,19 @@ def _pair_may_name(text: str, start: int, end: int) -> bool:
     thousands of times (``INFO  PedidoService``): answers are remembered by that text,
     which costs a fifth of finding the words again.
     """
-    hit = text[start:end]
+    if not _pair_words_may_name(text[start:end]):
+        return False
+    first, last = start, end
+    while first < last and not text[first].isalpha():
+        first += 1  # the character before the first word
+    while last > first and not (text[last - 1].isalpha() or text[last - 1] == "."):
+        last -= 1  # the character after the second
+    return not _in_agent_comment(text, first, last, hit=True)
+
+
+def _pair_words_may_name(hit: str) -> bool:
+    """The part of :func:`_pair_may_name` that reads the hit's own text: its words hold
+    a given name or surname, or two initials."""
     known = _PAIRS_SEEN.get(hit)
     if known is None:
         if len(_PAIRS_SEEN) >= PAIRS_REMEMBERED:
@@ -1959,14 +1975,7 @@ def _pair_may_name(text: str, start: int, end: int) -> bool:
         known = _PAIRS_SEEN[hit] = bool(words) and (
             _is_name_word(words[0]) or _is_name_word(words[-1])
             or _INITIALS_PAIR.search(hit) is not None or _is_foreign_pair(words[0], words[-1]))
-    if not known:
-        return False
-    first, last = start, end
-    while first < last and not text[first].isalpha():
-        first += 1  # the character before the first word
-    while last > first and not (text[last - 1].isalpha() or text[last - 1] == "."):
-        last -= 1  # the character after the second
-    return not _in_agent_comment(text, first, last, hit=True)
+    return known
 
 
 #: How many trigger hits' answers _pair_may_name keeps (then it starts over).
