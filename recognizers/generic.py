@@ -187,15 +187,33 @@ def _outside_uuids(text: str, start: int, end: int) -> bool:
     return True
 
 
-#: A plus sign that can open a number: digits after at most a few of python-phonenumbers'
-#: punctuation marks (``+55``, ``+ (55)``); ``+http`` in a crawler's user agent cannot.
-_PLUS_THEN_DIGIT: Final = re.compile(r"[+][-xX .()\[\]/~*+\s\u00ad]{0,8}[0-9]")
+#: The fewest digits of a number written with a plus sign: one of a country code and
+#: the two of the shortest national number python-phonenumbers parses.
+PLUS_DIGITS: Final = 3
+
+
+@lru_cache(maxsize=1)
+def _plus_number() -> re.Pattern[str]:
+    """What python-phonenumbers' matcher reads as the start of a candidate opened by a
+    plus sign, up to its third digit: the plus and at most one more opener (a bracket
+    or a plus), each followed by up to four of its punctuation marks, then digits
+    apart by up to four marks (its own pattern: phonenumbermatcher._PATTERN, which
+    ignores case: "X" is a mark too)."""
+    from phonenumbers.phonenumbermatcher import _LEAD_CLASS
+    from phonenumbers.phonenumberutil import _VALID_PUNCTUATION
+
+    marks = f"[{_VALID_PUNCTUATION}]{{0,4}}"
+    return re.compile(rf"[+]{marks}(?:{_LEAD_CLASS}{marks})?"
+                      rf"\d(?:{marks}\d){{{PLUS_DIGITS - 1}}}", re.IGNORECASE)
 
 
 def _plus_opens_number(text: str, start: int, end: int) -> bool:
     """The plus trigger's hit may open a number (the one finding it stands for: a
-    number written with a plus sign starts with it)."""
-    return _PLUS_THEN_DIGIT.match(text, start) is not None
+    number written with a plus sign starts with it): python-phonenumbers' candidate
+    there holds at least PLUS_DIGITS digits before anything else.  ``+http`` in a
+    crawler's user agent opens none, nor a plus inside base64 (``SHA256:5zi+4xN3``,
+    an SSH key's fingerprint in an auth log), nor one at a line's end."""
+    return _plus_number().match(text, start) is not None
 
 
 def _keyword_triggers(recognizer: RawContextMixin, reach: int) -> tuple[Trigger, ...]:
