@@ -714,11 +714,18 @@ class Analysis:
         # without labels (as the prefiltered path does).
         bare = frozenset(recognizer.id for recognizer in self._bare_skippers
                          if ctx is None or not recognizer.context_words.in_labels(ctx))
-        for start, end, keep_from, keep_to in chunks(len(normalized), CHUNK_SIZE, CHUNK_OVERLAP):
+        size = len(normalized)
+        for start, end, keep_from, keep_to in chunks(size, CHUNK_SIZE, CHUNK_OVERLAP):
             chunk = normalized[start:end]
-            near = None if hits is None else [
-                (max(first, start) - start, min(last, end) - start, name)
-                for first, last, name in hits if first < end and last > start]
+            near: Sequence[tuple[int, int, str]] | None
+            if hits is None:
+                near = None
+            elif start == 0 and end == size and all(
+                    0 <= first < size and 0 < last <= size for first, last, _ in hits):
+                near = hits  # one chunk, the whole text: every hit as it is
+            else:
+                near = [(max(first, start) - start, min(last, end) - start, name)
+                        for first, last, name in hits if first < end and last > start]
             # An owned span cut by the chunk's edge is no longer whole: left out.
             inside = None if owned is None else {
                 owner: [(first - start, last - start) for first, last in spans
@@ -754,7 +761,7 @@ class Analysis:
 
     def _detect(self, text: str, entities: list[str], ctx: list[str] | None,
                 bare: frozenset[str] = frozenset(), *,
-                hits: list[tuple[int, int, str]] | None = None,
+                hits: Sequence[tuple[int, int, str]] | None = None,
                 owned: dict[str, list[tuple[int, int]]] | None = None,
                 ) -> list[RecognizerResult]:
         """Presidio's analysis of ``text``: AnalyzerEngine.analyze, or its steps run here.
