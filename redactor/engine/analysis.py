@@ -467,31 +467,24 @@ class Analysis:
         scanner = self._scanner
         if scanner is None:
             return None
-        # Each piece once: a piece's own hits do not depend on its neighbours (a hit
-        # across two pieces counts for both, unjudged: more work, the same findings),
-        # and a block of JSON lines repeats its keys and many values on every line.
-        distinct = list(dict.fromkeys(pieces))
-        joined = "\n".join(distinct)
+        joined = "\n".join(pieces)
         normalized = normalize_for_matching(joined)
         if outside_trigger_alphabet(normalized):
             return None
         starts = []
         position = 0
-        for piece in distinct:
+        for piece in pieces:
             starts.append(position)
             position += len(piece) + 1
-        hit_distinct = scanner.pieces_hit(normalized, starts)
+        hit = scanner.pieces_hit(normalized, starts)
         # A piece with an invisible character is analysed without it, one with an escape
         # of a wide character with the character: a scan of it as written vouches for
         # nothing (``r\u200bcunha`` is read as ``rcunha``, ``Jo\\u00e3o`` as ``João``).
         # (Each is beyond ASCII, each escape holds "\\u": most blocks hold neither.)
         if not joined.isascii() or "\\u" in joined:
-            hit_distinct.update(index for index, piece in enumerate(distinct)
-                                if _has_invisible(piece) or _wide_escapes(piece))
-        if len(distinct) == len(pieces):
-            return hit_distinct
-        hit_texts = {distinct[index] for index in hit_distinct}
-        return {index for index, piece in enumerate(pieces) if piece in hit_texts}
+            hit.update(index for index, piece in enumerate(pieces)
+                       if _has_invisible(piece) or _wide_escapes(piece))
+        return hit
 
     def labels_lift(self, labels: Iterable[str]) -> bool:
         """Do ``labels`` (JSON keys, column names) hold a keyword of some entity?  Such

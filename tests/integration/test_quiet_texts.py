@@ -437,32 +437,3 @@ def test_a_line_whose_login_stands_in_its_own_value_alone_takes_one_pass(
     # The logins are passed on as the first pass passes them: the last line's is found.
     assert {"rcunha", "maria.souza"} <= names.usernames
     assert fast.splitlines()[-1] == '{"msg": "logout [USERNAME]"}'
-
-
-_REPEATED_PIECES = ["level: debug", "user: rcunha", f"cpf: {CPF}", "msg: cache miss", "ts",
-                    "password=Xk9mq2Lp7", "name: Maria da Silva", "key: pedido:4512",
-                    "token: idem_8d116ece1738f7d93d9c1724", "", "a\u200bb"]
-
-
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                   HealthCheck.function_scoped_fixture])
-@given(st.lists(st.sampled_from(_REPEATED_PIECES), min_size=1, max_size=30))
-def test_a_piece_written_again_is_scanned_once_and_answered_alike(
-        engine: Redactor, pieces: list[str]) -> None:
-    """Pieces are scanned once each, however often a block repeats them: every copy of
-    a piece gets one answer, and a piece hit alone is hit among the others."""
-    from unittest import mock
-
-    scanner = engine._scanner
-    assert scanner is not None
-    scanned = mock.patch.object(type(scanner), "pieces_hit", autospec=True,
-                                side_effect=type(scanner).pieces_hit)
-    with scanned as spy:
-        hit = engine.pieces_hit(pieces)
-    assert hit is not None
-    assert len(spy.call_args.args[2]) == len(set(pieces))  # one start per distinct piece
-    for index, piece in enumerate(pieces):
-        assert (index in hit) == all(i in hit for i, p in enumerate(pieces) if p == piece)
-        alone = engine.pieces_hit([piece])
-        if alone:
-            assert index in hit, piece
