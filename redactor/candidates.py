@@ -90,36 +90,8 @@ class _Entity:
     after: int
 
 
-class Answers:
-    """The triggers' accepts' answers on short texts, remembered (a bounded memory):
-    a block of JSON lines repeats its keys on every line, and its values are judged
-    twice, by :meth:`Scanner.pieces_hit` and by the regions of the pieces it keeps.
-    An accept reads its text and nothing else (Trigger.accept)."""
-
-    __slots__ = ("_known",)
-
-    #: Texts up to this long have their answers remembered...
-    TEXT: Final = 512
-    #: ... this many of them (then forgotten all at once).
-    MEMORY: Final = 8_192
-
-    def __init__(self) -> None:
-        self._known: dict[tuple[int, str, int, int], bool] = {}
-
-    def ask(self, trigger: Trigger, text: str, start: int, end: int) -> bool:
-        """``trigger.accept(text, start, end)`` (the trigger has one), as a bool."""
-        accept = trigger.accept
-        assert accept is not None
-        if len(text) > self.TEXT:
-            return bool(accept(text, start, end))
-        key = (id(trigger), text, start, end)
-        known = self._known.get(key)
-        if known is None:
-            known = bool(accept(text, start, end))
-            if len(self._known) >= self.MEMORY:
-                self._known.clear()
-            self._known[key] = known
-        return known
+#: Pieces up to this long have their accepts' answers remembered by :meth:`Scanner.pieces_hit`.
+_REPEATED_PIECE: Final = 48
 
 
 class Scanner:
@@ -142,8 +114,6 @@ class Scanner:
                 max((t.after for t in triggers), default=0),
             ))
         self._narrow = narrow
-        #: The accepts' answers on short texts (the triggers are this scanner's own).
-        self._answers = Answers()
         self.backend = backend or available_backend()
         if self.backend not in BACKENDS:
             raise ValueError(f"unknown prefilter backend {self.backend!r}")
@@ -341,7 +311,9 @@ class Scanner:
         pieces counts for each of them, unjudged."""
         hit: set[int] = set()
         size = len(text)
-        answers = self._answers
+        # The accepts' answers on short pieces, which a block repeats (a JSON log's keys
+        # on every line): an accept reads its text alone.
+        answers: dict[tuple[int, str, int, int], bool] = {}
         synthetic = self.backend == "hyperscan"
         for _, trigger, found_start, found_end in self._find(text):
             last = bisect.bisect_right(starts, max(found_start, found_end - 1)) - 1
@@ -365,7 +337,15 @@ class Scanner:
                 piece_end = starts[first + 1] - 1 if first + 1 < len(starts) else size
                 piece = text[piece_start:piece_end]
                 at, to = max(start - piece_start, 0), min(end, piece_end) - piece_start
-                if not answers.ask(trigger, piece, at, to):
+                if len(piece) > _REPEATED_PIECE:
+                    accepted = trigger.accept(piece, at, to)
+                else:
+                    key = (id(trigger), piece, at, to)
+                    known = answers.get(key)
+                    if known is None:
+                        known = answers[key] = bool(trigger.accept(piece, at, to))
+                    accepted = known
+                if not accepted:
                     continue
             hit.add(first)
         return hit
@@ -475,7 +455,7 @@ class Scanner:
             entity = self._entities[index]
             cores.sort(key=_span_order)
             merged = _merged(text, cores, MERGE_GAP + entity.margin_before
-                             + entity.margin_after, entity, size, answers=self._answers)
+                             + entity.margin_after, entity, size)
             if merged:
                 result[entity.name] = merged
         return result
@@ -966,25 +946,25 @@ class _Open:
     def pending_end(self) -> int:
         return -self.pending[0][0] if self.pending else self.hi
 
-    def resolve_widest(self, text: str, answers: Answers) -> None:
+    def resolve_widest(self, text: str) -> None:
         """Ask the accept of the pending hit that would widen the region most: accepted,
         it widens the region over every other pending hit, which joins unasked;
         refused, it is left out."""
         negative_end, _, first, last, trigger = heapq.heappop(self.pending)
-        if trigger.accept is None or answers.ask(trigger, text, first, last):
+        if trigger.accept is None or trigger.accept(text, first, last):
             self.hi = max(self.hi, -negative_end)
             self.hits.append((first, last, trigger.name))
             self.hits.extend((p[2], p[3], p[4].name) for p in self.pending)
             self.pending.clear()
 
-    def close(self, text: str, entity: _Entity, size: int, answers: Answers) -> Region:
+    def close(self, text: str, entity: _Entity, size: int) -> Region:
         while self.pending:
-            self.resolve_widest(text, answers)
+            self.resolve_widest(text)
         return _region(self.lo, self.hi, entity, size, self.hits)
 
 
 def _merged(text: str, cores: list[tuple[int, int, int, int, Trigger]], gap: int,
-            entity: _Entity, size: int, *, answers: Answers) -> list[Region]:
+            entity: _Entity, size: int) -> list[Region]:
     """The regions of one entity's hits (sorted by _span_order): windows less than
     ``gap`` apart merged.  The same regions as asking every hit's accept first and
     merging the accepted ones; an accept is asked only when its answer decides
@@ -1005,7 +985,7 @@ def _merged(text: str, cores: list[tuple[int, int, int, int, Trigger]], gap: int
         if current is not None:
             while start - current.hi > gap and current.pending \
                     and start - current.pending_end <= gap:
-                current.resolve_widest(text, answers)
+                current.resolve_widest(text)
             if start - current.hi <= gap:
                 if end <= current.hi:
                     current.hits.append((first, last, trigger.name))
@@ -1015,13 +995,13 @@ def _merged(text: str, cores: list[tuple[int, int, int, int, Trigger]], gap: int
                 else:
                     heapq.heappush(current.pending, (-end, next(order), first, last, trigger))
                 continue
-            merged.append(current.close(text, entity, size, answers))
+            merged.append(current.close(text, entity, size))
             current = None
-        if trigger.accept is not None and not answers.ask(trigger, text, first, last):
+        if trigger.accept is not None and not trigger.accept(text, first, last):
             continue
         current = _Open(start, end, (first, last, trigger.name))
     if current is not None:
-        merged.append(current.close(text, entity, size, answers))
+        merged.append(current.close(text, entity, size))
     return merged
 
 

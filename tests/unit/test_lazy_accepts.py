@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recognizers.prefilter import Prefilter, Trigger
-from redactor.candidates import Answers, Region, Scanner, _Entity, _merged, _region
+from redactor.candidates import Region, Scanner, _Entity, _merged, _region
 
 
 def _eager(text: str, cores: list[tuple[int, int, int, int, Trigger]], gap: int,
@@ -65,7 +65,7 @@ def test_the_regions_equal_those_of_asking_every_accept_first(
     expected = _eager(text, list(cores), gap, entity)
     asked.clear()
     cores.sort(key=lambda c: (c[0], c[1], c[2], c[3], c[4].name))
-    got = _merged(text, cores, gap, entity, len(text), answers=Answers())
+    got = _merged(text, cores, gap, entity, len(text))
     assert [(r.start, r.end, r.trust_from, r.trust_to) for r in got] == \
            [(r.start, r.end, r.trust_from, r.trust_to) for r in expected]
     for mine, theirs in zip(got, expected, strict=True):
