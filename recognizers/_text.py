@@ -264,6 +264,10 @@ class ContextWords:
                 "ascii", "ignore").decode("ascii")
         else:
             folded = fold(text)
+        return self._holds_a_keyword(folded)
+
+    def _holds_a_keyword(self, folded: str) -> bool:
+        """Is a keyword (or a phrase's first word) a substring of ``folded``?"""
         return any(word in folded for word in self._single) or any(
             first in folded for first in self._phrases_by_first)
 
@@ -308,16 +312,7 @@ class ContextWords:
         if not self.anywhere(text[lo:hi]) or not (
                 self._word_in(text, lo, start) or self._word_in(text, end, hi)):
             return None  # no keyword in reach: the words need not be counted
-        # A word the window's outer edge cuts is no word of it ("tel" of "telex"):
-        # the prefilter's keyword triggers hit whole words only.
-        left = words(text[lo:start])
-        if _cut_at(text, lo):
-            left = left[1:]
-        left = left[-self.before:]
-        right = words(text[end:hi])
-        if _cut_at(text, hi):
-            right = right[:-1]
-        return self._nearest(left, right[:self.after])
+        return self._nearest(text, lo, hi, words(text[lo:start]), words(text[end:hi]))
 
     def _ascii_distance(self, text: str, lowered: str, lo: int, start: int,
                         end: int) -> int | None:
@@ -326,21 +321,24 @@ class ContextWords:
         its words are the runs of ASCII letters and digits, read once from the reach
         instead of sliced, folded and searched apart (a log line with a keyword on the
         line before: 20 us a match, the slices' words were read three times)."""
-        if not (any(word in lowered for word in self._single)
-                or any(first in lowered for first in self._phrases_by_first)):
+        if not self._holds_a_keyword(lowered):
             return None  # what anywhere() answers on the reach
-        left = _ASCII_WORD.findall(lowered, 0, start - lo)
+        return self._nearest(text, lo, lo + len(lowered),
+                             _ASCII_WORD.findall(lowered, 0, start - lo),
+                             _ASCII_WORD.findall(lowered, end - lo))
+
+    def _nearest(self, text: str, lo: int, hi: int, left: list[str],
+                 right: list[str]) -> int | None:
+        """How many words lie between the match and its nearest keyword, given the
+        words of the reach ``text[lo:hi]`` on its left and on its right."""
+        # A word the window's outer edge cuts is no word of it ("tel" of "telex"):
+        # the prefilter's keyword triggers hit whole words only.
         if left and _cut_at(text, lo):
             left = left[1:]
         left = left[-self.before:]
-        right = _ASCII_WORD.findall(lowered, end - lo)
-        if right and _cut_at(text, lo + len(lowered)):
+        if right and _cut_at(text, hi):
             right = right[:-1]
-        return self._nearest(left, right[:self.after])
-
-    def _nearest(self, left: list[str], right: list[str]) -> int | None:
-        """How many words lie between the match and its nearest keyword, given the
-        words on its left (nearest last) and on its right (nearest first)."""
+        right = right[:self.after]
         # A keyword spanning left[i:j] is within the last len(left) - i words before the
         # match; one spanning right[i:j], within the first j words after it.
         nearest: int | None = None

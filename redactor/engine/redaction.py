@@ -54,26 +54,30 @@ class Redactor(Analysis):
 
         ``names``: see :meth:`analyze`.
         """
-        if not isinstance(text, str):
-            raise TypeError(f"redact() needs str, not {type(text).__name__}")
-        spans = self._spans(text, context, checked_names(names))
+        redacted, spans, issued = self._redacted(text, context, names, "redact")
         findings = tuple(
             Finding(s.start, s.end, s.entity, round(s.score, 4), s.recognizer) for s in spans
         )
-        issued: list[Issued] | None = [] if self._pseudonymous else None
-        return RedactionResult(self._apply(text, spans, issued), findings,
-                               tuple(issued) if issued else ())
+        return RedactionResult(redacted, findings, tuple(issued) if issued else ())
 
     def redact_counting(self, text: str, *, names: StreamNames | None = None,
                         ) -> tuple[str, list[str]]:
         """:meth:`redact`'s text, and the entity of each of its findings (in order),
         without the findings themselves: what a batch run keeps of a block, which
         holds thousands of findings."""
+        redacted, spans, _ = self._redacted(text, None, names, "redact_counting")
+        return redacted, [s.entity for s in spans]
+
+    def _redacted(self, text: str, context: Sequence[str] | None,
+                  names: StreamNames | None, caller: str,
+                  ) -> tuple[str, list[Span], list[Issued] | None]:
+        """The redacted text, its spans and the tokens issued (None for an engine that
+        writes none), for :meth:`redact` and :meth:`redact_counting`."""
         if not isinstance(text, str):
-            raise TypeError(f"redact_counting() needs str, not {type(text).__name__}")
-        spans = self._spans(text, None, checked_names(names))
+            raise TypeError(f"{caller}() needs str, not {type(text).__name__}")
+        spans = self._spans(text, context, checked_names(names))
         issued: list[Issued] | None = [] if self._pseudonymous else None
-        return self._apply(text, spans, issued), [s.entity for s in spans]
+        return self._apply(text, spans, issued), spans, issued
 
     def apply(self, text: str, findings: Sequence[Finding]) -> str:
         """Replace the given findings (from :meth:`analyze` on this text) with their operators."""
