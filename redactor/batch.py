@@ -777,10 +777,12 @@ class _NamesInLines:
     where a search of the block for the names (login_spans: ``str.find`` for a few, one
     scan for many with the ``fast`` extra) costs a fraction.
 
-    The texts in ASCII are searched together, joined by line breaks (a name's token
-    never holds one), for the names written as words joined by dots or dashes: those
-    whole_tokens can list, which login_spans finds where whole_tokens lists them (the
-    two read a token's edges alike in ASCII).  The names carried when the block
+    The texts in ASCII are searched together, joined by line breaks, for the names in
+    ASCII: login_spans finds the names written as words joined by dots or dashes where
+    whole_tokens lists them (the two read a token's edges alike in ASCII), and the
+    others (a display name) where it finds them in each line alone (a line break at a
+    line's edge is no word character nor a dot or dash, as the line's edge is not).  A
+    name holding a line break is not searched for that way.  The names carried when the block
     starts are looked for in all its lines; those its own lines add on the way, in the
     lines from the one that asks next.  Past SEARCH_BUDGET times the block's
     characters searched (names added line after line; telling the new names from the
@@ -837,7 +839,7 @@ class _NamesInLines:
 
     def _search_from(self, number: int, names: StreamNames) -> None:
         """Look for the names not yet looked for in the lines from ``number`` on."""
-        from recognizers.username import is_chain, login_spans
+        from recognizers.username import login_spans
 
         self._sizes = (len(names.usernames), len(names.caseless_usernames))
         # Telling the new names from the others reads them all: charged to the budget
@@ -846,10 +848,12 @@ class _NamesInLines:
         if self._budget < 0:
             return  # each text is read by logins_standing_in from now on
         exact_searched, caseless_searched = self._searched
-        exact = {name for name in names.usernames - exact_searched
-                 if name.isascii() and is_chain(name)}
+        exact = {name for name in names.usernames - exact_searched if name.isascii()}
         caseless = {name for name in names.caseless_usernames - caseless_searched
-                    if name.isascii() and is_chain(name)}
+                    if name.isascii()}
+        if any("\n" in name for name in exact | caseless):
+            self._budget = -1  # a name the joining line breaks would cut
+            return
         exact_searched.update(names.usernames)
         caseless_searched.update(names.caseless_usernames)
         at = bisect.bisect_left(self._numbers, number)

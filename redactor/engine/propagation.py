@@ -34,10 +34,54 @@ class StreamNames:
     caseless_usernames: set[str] = field(default_factory=set)
     #: Words of people's names (PersonRecognizer.propagation_keys).
     person_words: set[str] = field(default_factory=set)
+    #: The user names that are no chain of words (a display name, ``Ana Lima``), told
+    #: apart from the others as names were added: see unchained_usernames.
+    _unchained: tuple[_Unchained, _Unchained] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
     def __repr__(self) -> str:  # the names themselves are personal data
         return (f"StreamNames({len(self.usernames)} usernames, {len(self.caseless_usernames)} "
                 f"caseless, {len(self.person_words)} person words)")
+
+    def unchained_usernames(self) -> tuple[set[str], set[str]]:
+        """The user names of ``usernames`` and of ``caseless_usernames`` that are no chain
+        of words joined by dots or dashes (recognizers.username.is_chain): those a pass
+        over a text's tokens cannot list.  Told apart once per name, as names are added
+        (a stream adds names and takes none out; a set replaced is read anew); a name
+        taken out since is left out of the answer."""
+        if self._unchained is None:
+            self._unchained = (_Unchained(), _Unchained())
+        exact, caseless = self._unchained
+        return exact.of(self.usernames), caseless.of(self.caseless_usernames)
+
+
+class _Unchained:
+    """The names of one set that are no chain of words, told apart from the names added
+    to it since the last look (the set's size changed), or from all of a new set."""
+
+    __slots__ = ("_names", "_size", "_told", "_unchained")
+
+    def __init__(self) -> None:
+        self._names: set[str] | None = None
+        self._size = -1
+        self._told: set[str] = set()
+        self._unchained: set[str] = set()
+
+    def of(self, names: set[str]) -> set[str]:
+        if names is self._names and len(names) == self._size:
+            return self._unchained
+        from recognizers.username import is_chain
+
+        if names is not self._names:
+            self._names, self._size, self._told, self._unchained = names, -1, set(), set()
+        if len(names) != self._size:
+            new = names - self._told
+            self._told |= new
+            self._unchained |= {name for name in new if name and not is_chain(name)}
+            self._size = len(names)
+            if any(name not in names for name in self._unchained):
+                self._unchained &= names
+        return self._unchained
 
 
 class PersonPass(enum.Enum):
@@ -110,7 +154,8 @@ def logins_standing_in(text: str, carried: StreamNames) -> StreamNames:
     stream of many small documents (JSON Lines), where looking for each carried name in
     each document would cost the number of names every time.  Only names written as
     words joined by dots or dashes (``jsilva``, ``maria.silva``, ``svc-x``: the
-    tokens of recognizers.username's finder) are looked for."""
+    tokens of recognizers.username's finder) are listed that way; the others (a display
+    name, ``Ana Lima``) are searched for in the text each, where login_spans finds them."""
     from recognizers.username import whole_tokens
 
     found = StreamNames()
@@ -130,6 +175,16 @@ def logins_standing_in(text: str, carried: StreamNames) -> StreamNames:
             folded = token.casefold()
             if folded in carried.caseless_usernames:
                 found.caseless_usernames.add(folded)
+    exact_odd, caseless_odd = carried.unchained_usernames()
+    if exact_odd or caseless_odd:
+        written = {name for name in exact_odd if name in text}
+        folded_text = text.casefold() if caseless_odd else ""
+        folded_written = {name for name in caseless_odd if name in folded_text}
+        if written or folded_written:
+            from recognizers.username import login_spans
+
+            for name, caseless in login_spans(text, written, folded_written):
+                (found.caseless_usernames if caseless else found.usernames).add(name)
     return found
 
 

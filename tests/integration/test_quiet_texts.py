@@ -257,6 +257,29 @@ def test_lines_whose_texts_differ_from_their_text_give_what_the_slow_way_gives(
     assert fast != text  # each case holds something to redact
 
 
+@pytest.mark.parametrize("filler", [0, 300])
+def test_a_display_name_carried_from_a_user_key_is_redacted_on_the_later_lines(
+        engine: Redactor, filler: int) -> None:
+    # Found by review: a carried name that is no chain of words (a display name under
+    # "usr") was looked for on the later lines as a token, which it never is: the lines
+    # vouched clean, those analysed and those that are no JSON all kept it, where the
+    # same lines redacted as text lost it.
+    lines = ['{"usr": "Qwerty Asdf", "msg": "login ok"}']
+    lines += [json.dumps({"msg": f"nothing {index}"}) for index in range(filler)]
+    lines += ['{"msg": "job started by Qwerty Asdf"}',  # a clean line
+              '{"msg": "Qwerty Asdf: ' + CPF + '"}',  # a line analysed for its CPF
+              'plain Qwerty Asdf line',  # no JSON: redacted as text
+              '{"msg": "Qwerty Asdfx and xQwerty Asdf"}']  # not the whole name
+    text = "\n".join(lines) + "\n"
+    fast, slow = _lines_both(engine, text)
+    assert fast == slow
+    out = fast.splitlines()
+    assert "Qwerty" not in "".join(out[:-1])
+    assert out[-1] == lines[-1]
+    as_text = engine.redact(text).text
+    assert "Qwerty" not in "".join(as_text.splitlines()[:-1])
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents=st.lists(st.dictionaries(st.sampled_from(KEYS), _documents(), max_size=5),
                           min_size=1, max_size=12))
