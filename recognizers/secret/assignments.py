@@ -221,8 +221,10 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[Value, str] |
             and separator.group().endswith((" ", "\t")) \
             and _CODE_VALUE.fullmatch(text, value.start, value.end):
         return None  # code: token = self.stream.current, api_key = config.value
-    if value is not None and colon and text[value.start:value.end].isalpha():
-        return None  # a word after a colon in a sentence: "senha: incorreta", "token: expirado"
+    if value is not None and colon and text[value.start:value.end].removesuffix(".").isalpha():
+        # A word after a colon in a sentence: "senha: incorreta", "token: expirado", a
+        # change log's "* tests/private-key-format.scm: Rename."
+        return None
     return (value, "inline") if value else None
 
 
@@ -382,9 +384,39 @@ def assignment(text: str, word_start: int, word_end: int) -> tuple[int, int, Hit
     return key_start, key_end, found
 
 
+#: The verdicts a test driver writes at the start of a line, before a colon and the
+#: test's name: automake's test-suite logs (PASS, FAIL, XFAIL, XPASS, SKIP) and
+#: DejaGnu's summaries (those and KPASS, KFAIL, UNRESOLVED, UNTESTED, UNSUPPORTED).
+#: ERROR, which both write too, is left out: any log writes it.
+_VERDICT_LINE: Final = re.compile(
+    r"^(?:PASS|FAIL|XFAIL|XPASS|KPASS|KFAIL|SKIP|UNRESOLVED|UNTESTED|UNSUPPORTED):[ \t]",
+    re.MULTILINE)
+#: How far before its line and after it a verdict line's neighbour is looked for: the
+#: line before or after a test's verdict, in a summary, is another verdict.
+VERDICT_REACH: Final = 160
+
+
+def _test_verdict(text: str, key_start: int, key_end: int) -> bool:
+    """``PASS: name`` at the very start of a line (of at most VERDICT_REACH characters)
+    with another test verdict starting within VERDICT_REACH characters before it or
+    after it: a test-suite log's verdict on a test, no password.  A line alone
+    (``PASS: x`` under ``USER: admin``) is a password still."""
+    if text[key_start:key_end] != "PASS" or (key_start and text[key_start - 1] != "\n") \
+            or _VERDICT_LINE.match(text, key_start) is None:
+        return False
+    if key_start and _VERDICT_LINE.search(text, max(0, key_start - VERDICT_REACH),
+                                          key_start - 1) is not None:
+        return True
+    line_end = text.find("\n", key_end, key_end + VERDICT_REACH)
+    return line_end >= 0 and _VERDICT_LINE.search(
+        text, line_end + 1, line_end + 1 + VERDICT_REACH) is not None
+
+
 def _assignment_of(text: str, key_start: int, key_end: int, key: str) -> Hit | None:
     kind = key_class(key)
     if kind is None:
+        return None
+    if kind == "password" and _test_verdict(text, key_start, key_end):
         return None
     if key_start > 0 and text[key_start - 1] == "[" and text.startswith(":", key_end):
         return None  # a placeholder of the hash operator: [SECRET:9f86d081884c7d65]

@@ -348,6 +348,32 @@ def test_passwords_of_htpasswd_and_of_a_url_without_user_are_redacted_whole(
     assert engine.redact(text).text == redacted
 
 
+def test_a_test_suites_verdicts_are_no_passwords(engine: Redactor) -> None:
+    # Found on real text: binutils' test logs (DejaGnu) in Debian's documentation gave
+    # 2,890 findings in 20 MB, each "PASS: <test>" read as a password given to "PASS".
+    log = ("Running ld-elf/shared.exp ...\n"
+           "PASS: Build libpr19704a.so\nPASS: Build libpr19704b.so\nPASS: Run pr19704\n"
+           "PASS: objcopy\nXFAIL: strip\nUNSUPPORTED: i386 jump\n")
+    assert engine.redact(log).text == log
+    automake = "PASS: t/basic.sh\nFAIL: t/other.sh\nSKIP: t/third.sh\n"
+    assert engine.redact(automake).text == automake
+    assert not engine.redact("FAIL: t/a.sh\n" + "x" * 100 + "\nPASS: t/b.sh").findings
+
+
+@pytest.mark.parametrize("text", [
+    "PASS: S3nh4Forte",  # a line alone
+    "USER: admin\nPASS: S3nh4Forte\nHOST: db01",  # among fields, no verdict
+    "environment:\n  PASS: S3nh4Forte\nFAIL: t/x.sh",  # indented: a mapping's key
+    "db PASS: S3nh4Forte\nPASS: t/x.sh",  # not at the line's start
+    "PASS=S3nh4Forte\nFAIL: t/x.sh",  # not a verdict's colon
+    "FAIL: t/x.sh\n" + "x" * 200 + "\nPASS: S3nh4Forte",  # the verdict too far
+])
+def test_a_password_under_pass_outside_a_test_log_stays_a_secret(engine: Redactor,
+                                                                  text: str) -> None:
+    out = engine.redact(text).text
+    assert "S3nh4Forte" not in out and "[SECRET]" in out
+
+
 @pytest.mark.parametrize("prefix", ["-", "< ", "# ", "keys/id_rsa:", "2024-01-01T00:00:00Z app | ",
                                     "+", "    "])
 def test_a_key_whose_lines_carry_a_prefix(engine: Redactor, prefix: str) -> None:
@@ -395,6 +421,9 @@ def test_review_prefilter_cases(text: str) -> None:
 
 
 NOT_SECRETS = [
+    # Found on real text: GNU change logs, a file's name and what was done to it.
+    "\t* tests/migrations/extended-private-key-format.scm: Rename.",
+    "\t* find/testsuite/find.gnu/execdir-pwd.exp: Likewise.",
     "run htpasswd -b to add users in batch mode; htpasswd -c /etc/nginx/.htpasswd admin",
     "htpasswd -b /etc/nginx/.htpasswd admin  # asks for nothing: the password is missing",
     # Found by review: prose about the command and a template (an unquoted password
