@@ -331,6 +331,41 @@ def _joined_name(folded: str) -> bool:
                for cut in range(3, len(folded) - 2))  # pedrosouza
 
 
+def _mailbox_of_no_one(shape: _Shape, match: regex.Match[str]) -> bool:
+    """A user@host match that is an e-mail address (its host a domain name under a public
+    suffix) whose mailbox is named after no person: a role's, a list's or a program's
+    (``dev@``, ``coreutils@gnu.org``).  The address is redacted whole; its mailbox is
+    not spread to its other places, where it is a word of the text (``/dev/null``,
+    "GNU coreutils").  A login's own host (``ssh dev@build01``, ``dev@10.0.0.5``) is no
+    domain name, and its login spreads."""
+    return shape.anchors is _AT and _is_domain_name(match.group("host")) \
+        and not _mailbox_of_a_person(match.group("v"))
+
+
+def _mailbox_of_a_person(mailbox: str) -> bool:
+    """A mailbox named after a person, as logins are: a given name or a surname of the
+    name lists (Brazilian or foreign: ``david``, ``souza``), an initial or a given name
+    joined to a surname (``jsilva``, ``pedrosouza``), names and initials parted by
+    ``.``, ``_`` or ``-`` (``maria.souza``, ``j.silva``), digits after it."""
+    from recognizers.names import (
+        fold_name,
+        foreign_given_names,
+        foreign_surnames,
+        given_names,
+        surnames,
+    )
+
+    def named(word: str) -> bool:
+        return len(word) >= 3 and (word in given_names() or word in surnames()
+                                   or word in foreign_given_names()
+                                   or word in foreign_surnames())
+
+    parts = [fold_name(part) for part in _LOGIN_PARTS.split(_TRAILING_DIGITS.sub("", mailbox))]
+    if len(parts) == 1:
+        return named(parts[0]) or _joined_name(parts[0])
+    return all(len(part) == 1 or named(part) for part in parts) and any(map(named, parts))
+
+
 def _weak_setting(shape: _Shape, match: regex.Match[str]) -> bool:
     """A qualified key's login found on a line of its own only (not written as data
     writes it): ``prometheus_system_user: prometheus`` names a service's account
@@ -1167,6 +1202,7 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
                 # Spread to the name's other occurrences only when it is no word, nor
                 # a setting's value alone.
                 how = "" if common or _weak_setting(shape, match) \
+                    or _mailbox_of_no_one(shape, match) \
                     else (SPREAD_CASELESS if caseless else SPREAD_EXACT)
                 if how and spread.get((start, end)) != SPREAD_CASELESS:
                     spread[(start, end)] = how

@@ -90,6 +90,25 @@ def test_a_spread_that_dwarfs_its_evidence_is_dropped(engine: Redactor) -> None:
     assert len(usernames(engine, few)) == 11
 
 
+def test_a_mailbox_named_after_no_one_is_not_spread(engine: Redactor) -> None:
+    # Found on real text: Debian's documentation gave "dev" 135 times (/dev/null,
+    # /dev/urandom), "coreutils" 58 and "newlib" 53, each spread from an e-mail
+    # address's mailbox (dev@snitselaar.org, coreutils@gnu.org).
+    text = ("Jerry Snitselaar  dev@snitselaar.org\n"
+            "Send bug reports to coreutils@gnu.org, or to newlib@sources.redhat.com.\n"
+            "  pointing to /dev/null; the GNU coreutils ls; Don't build newlib.\n")
+    out = engine.redact(text).text
+    assert "/dev/null" in out and "GNU coreutils ls" in out and "build newlib" in out
+    assert "snitselaar.org" not in out and "gnu.org" not in out
+    # A mailbox named after a person is that person's login too.
+    for mailbox in ("jsilva", "maria.souza", "pedrosouza2", "david"):
+        person = f"From: {mailbox}@empresa.com.br\nO {mailbox} aprovou o pedido\n"
+        assert engine.redact(person).text == (
+            "From: [EMAIL]\nO [USERNAME] aprovou o pedido\n"), mailbox
+    # A login at a host that is no domain name spreads, whatever its name.
+    assert usernames(engine, "ssh zorblat@build01\nzorblat saiu") == ["zorblat", "zorblat"]
+
+
 def test_the_common_word_lexicon() -> None:
     for word in ("ou", "client", "Disconnected", "authentication", "http", "grep", "Fri",
                  "janeiro", "usuário", "sexta"):
