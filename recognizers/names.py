@@ -19,7 +19,8 @@ __all__ = ["DATA_FILES", "fold_name", "foreign_given_names", "foreign_surnames",
 
 #: The data files this module reads.
 DATA_FILES: Final = ("given_names.tsv", "surnames.txt", "surnames_hand.txt", "places.txt",
-                     "stop_words.txt", "foreign_given_names.tsv", "foreign_surnames.txt")
+                     "stop_words.txt", "english_stop_words.txt", "foreign_given_names.tsv",
+                     "foreign_surnames.txt")
 
 
 def fold_name(word: str) -> str:

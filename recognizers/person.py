@@ -536,6 +536,14 @@ def _stop_words() -> frozenset[str]:
     return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
+@cache
+def _english_stop_words() -> frozenset[str]:
+    """English function words (``AND``, ``OF``, ``YOU``), upper-cased."""
+    text = (resources.files("recognizers") / "data" / "english_stop_words.txt").read_text(
+        encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
 #: A word at least this frequent in the common-word list is an ordinary word.
 LEXICON_MIN: Final = 50
 #: An ordinary word rarer than this may sit inside a name next to a known name ("soft").
@@ -593,6 +601,14 @@ def _lexicon() -> _Lexicon:
             classes[word] = "G"
     for word in known_surnames:
         classes[word] = "S"  # the surname list wins over the common words
+    # English function words that no name list holds are ordinary words too: a licence's
+    # capitals ("AND ANY EXPRESS OR IMPLIED WARRANTIES") are no name.
+    foreign_names = foreign_given_names().keys() | foreign_surnames()
+    english = frozenset(word for word in _english_stop_words()
+                        if len(word) > 1 and word not in classes
+                        and word not in foreign_names)
+    for word in english:
+        classes[word] = "C"
     for group, label in ((stop, "C"), (_NEVER | ORG_HEADS, "C"), (TITLES, "T"),
                          (_PARTICLES, "P"), (_SUFFIXES, "X")):
         for word in group:
@@ -605,7 +621,7 @@ def _lexicon() -> _Lexicon:
             city_single.add(tokens[0])
         elif tokens:
             place_first.setdefault(tokens[0], []).append(tokens)
-    hard = stop | _NEVER | ORG_HEADS | TITLES | _PLACE_HEADS | {
+    hard = stop | english | _NEVER | ORG_HEADS | TITLES | _PLACE_HEADS | {
         _place_key(p) for p in ("Acre", "Alagoas", "Amapá", "Amazonas", "Bahia", "Ceará",
                                 "Goiás", "Maranhão", "Paraná", "Paraíba", "Pará",
                                 "Pernambuco", "Piauí", "Rondônia", "Roraima", "Sergipe",

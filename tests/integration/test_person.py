@@ -51,6 +51,11 @@ def names(engine: Redactor, text: str) -> list[str]:
     # A JSON line inside a string, its quotes escaped (Docker's json-file log).
     ('{"log":"{\\"nome\\":\\"Fernanda Lima\\",\\"cidade\\":\\"Natal\\"}\\n"}',
      ["Fernanda Lima"]),
+    # An English function word is no part of a name: "From" and "By" of a change log.
+    ("2007-03-12  From Andreas Luik: fix the build", ["Andreas Luik"]),
+    ("Patch By Markus Kuhn, thanks", ["Markus Kuhn"]),
+    ("COPYRIGHT (C) 1988 RONALD S. KARR AND LANDON CURT NOLL",
+     ["RONALD S. KARR", "LANDON CURT NOLL"]),
 ])
 def test_names_are_found(people: Redactor, text: str, expected: list[str]) -> None:
     assert names(people, text) == expected
@@ -77,6 +82,14 @@ def test_names_are_found(people: Redactor, text: str, expected: list[str]) -> No
     "a Claude agent, built on the Claude Agent SDK.",
     "Instalei o Marcelo Server 2.4.1 no servidor.",
     "this replaces Claude Code's own earlier attribution",
+    # Found on real text: licences in capitals, a PERSON finding in every copy of the
+    # BSD disclaimer (and its words spread), before English function words split runs.
+    "THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS \"AS IS\" AND\n"
+    "ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED\n"
+    "WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE DISCLAIMED.",
+    "WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.",
+    "IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR\n"
+    "OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE",
 ])
 def test_look_alikes_are_not_names(people: Redactor, text: str) -> None:
     assert names(people, text) == []
