@@ -211,10 +211,44 @@ _SCHEMES: Final = frozenset({
 })
 
 
+#: A variable named after what it holds, as code names the value it passes under a user
+#: key: ``sender_id``, ``route_name``, ``userId`` (a login is no such word).
+_NAMED_VARIABLE: Final = re.compile(r"(?:_(?:ids?|names?|uid)|(?<=[a-z0-9])(?:Ids?|Names?))\Z")
+#: Objects whose attributes code reads: ``user=self._user_id``.
+_CODE_OBJECTS: Final = ("self.", "cls.", "this.")
+#: Words of the user keys themselves: a value that is one (``user=uid``), or an
+#: attribute named so (``login=current_user.username``), names the field, not a login.
+_FIELD_WORDS: Final = frozenset({"uid", "id", "userid", "user_id", "username", "user_name",
+                                 "user", "login", "name", "key", "owner"})
+
+
+def _code_value(text: str, match: regex.Match[str]) -> bool:
+    """The value after a user key is code, not a login: a call (``user = getattr(…``,
+    ``login=src.get(…``) or a subscript (``user_id: typing.Optional[str]``), a word of
+    the keys (``user=uid``, ``login=current_user.username``), the key's own name passed
+    on (``user_id=user_id``,
+    ``operatorName=operatorName``), an object's attribute (``self._user_id``) or a
+    variable named after what it holds (``user_name=route_name``, ``"user_id":
+    normalized_user_id``).  Source code is what a coding agent reads most."""
+    value = match.group("v")
+    if text.startswith(("(", "["), match.end("v")) or value.startswith(_CODE_OBJECTS) \
+            or _NAMED_VARIABLE.search(value) is not None \
+            or value.rpartition(".")[2].casefold() in _FIELD_WORDS:
+        return True  # a call, a subscript or a generic type (typing.Optional[str])
+    start = match.start("key")
+    head = start
+    while head > max(0, start - _KEY_REACH) and (text[head - 1].isalnum() or text[head - 1] == "_"):
+        head -= 1
+    return value.casefold() == text[head:match.end("key")].casefold()
+
+
 def _value_stands_alone(text: str, match: regex.Match[str]) -> bool:
     """The value after the key is a whole login: no URI scheme (``User: arn:aws:…``,
     ``user: https://…``), no key of its own (``login = "uid=x,ou=people"``), no local
-    part of a person's e-mail address (``…-user=example.com@example.com``)."""
+    part of a person's e-mail address (``…-user=example.com@example.com``), no code
+    (see _code_value)."""
+    if _code_value(text, match):
+        return False
     end = match.end("v")
     following = text[end:end + 1]
     if following == "=":
