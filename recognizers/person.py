@@ -1577,10 +1577,14 @@ def _run_end(tokens: list[_Token], classes: list[str], i: int, honor: bool,
     j = i + 1
     while j < len(tokens) and (classes[j] in _IN_RUN or (
             honor and classes[j] == "C" and tokens[j].key not in hard)):
-        if tokens[j].key == "E":
-            break
+        if tokens[j].key == "E" or tokens[j - 1].text.endswith(_POSSESSIVES):
+            break  # a possessive ends the name: John Gruber's Markdown
         j += 1
     return j
+
+
+#: The English possessive ending a word.
+_POSSESSIVES: Final = ("'s", "’s", "'S", "’S")
 
 
 #: A line at least this long, broken before a capitalised word, is prose wrapped in lines.
