@@ -400,6 +400,23 @@ def _mailbox_of_a_person(mailbox: str) -> bool:
     return all(len(part) == 1 or named(part) for part in parts) and any(map(named, parts))
 
 
+#: Extensions of files a project's sources, data and logs are kept in.
+_FILE_EXTENSIONS: Final = frozenset({
+    "js", "mjs", "cjs", "ts", "tsx", "jsx", "py", "rb", "go", "rs", "java", "kt", "c", "h",
+    "cc", "cpp", "hpp", "cs", "php", "pl", "sh", "bash", "json", "yaml", "yml", "toml",
+    "ini", "cfg", "conf", "xml", "html", "css", "md", "rst", "txt", "log", "csv", "sql",
+    "lock", "zip", "tar", "gz", "tgz", "xz", "bz2", "deb", "rpm", "jar", "whl", "so",
+})
+
+
+def _no_file_name(text: str, match: regex.Match[str]) -> bool:
+    """What a home path holds is no file's name (``/home/index.js:1:15`` of a stack trace
+    run from /home, ``/home/app.log``): a login has no file extension."""
+    stem, dot, extension = match.group("v").rpartition(".")
+    return not (dot and stem and extension.lower() in _FILE_EXTENSIONS
+                and not text.startswith("/", match.end("v")))
+
+
 def _weak_setting(shape: _Shape, match: regex.Match[str]) -> bool:
     """A qualified key's login found on a line of its own only (not written as data
     writes it): ``prometheus_system_user: prometheus`` names a service's account
@@ -526,14 +543,15 @@ _SHAPES: Final = (
     _Shape("quoted user", regex.compile(
         rf"(?i:\b(?:user|usu[aá]rio|benutzer)[ \t]+)[\"'`]{_NAME}[\"'`]", FLAGS), 0.8,
         anchors=_USER_WORD),
-    # sshd and PAM: "Failed password for invalid user jsilva from", "session opened for user jsilva"
+    # sshd and PAM: "Failed password for invalid user jsilva from", "session opened for user
+    # jsilva"; not a kind of setting named after it (npm's 'Unknown user config "x"').
     _Shape("auth log", regex.compile(
         rf"(?i:\b(?:password|publickey|keyboard-interactive(?:/pam)?|hostbased)[ \t]+for"
         rf"[ \t]+(?:invalid[ \t]+user[ \t]+)?){_NAME}(?=[ \t]+from\b)", FLAGS), 0.85,
         strong=True, anchors=frozenset({"auth for"})),
     _Shape("auth log", regex.compile(
         rf"(?i:\b(?:(?:invalid|unknown|illegal)[ \t]+user|session[ \t]+(?:opened|closed)[ \t]+"
-        rf"for[ \t]+user)[ \t]+){_NAME}{_END}", FLAGS), 0.7,
+        rf"for[ \t]+user)[ \t]+){_NAME}{_END}(?![ \t]+[\"'`])", FLAGS), 0.7,
         strong=True, anchors=_USER_WORD),
     _Shape("auth log", regex.compile(
         rf"(?i:\b(?:for[ \t]+user|by[ \t]+user|por[ \t]+usu[aá]rio|"
@@ -543,7 +561,7 @@ _SHAPES: Final = (
     # alternation, the regex module tried every branch at every character of any text.
     _Shape("home path", regex.compile(
         rf"(?:(?<![\w.])/home/|(?<![\w.])/Users/|(?<![\w.])/export/home/){_NAME}{_END}",
-        FLAGS), 0.85, strong=True, anchors=_HOME),
+        FLAGS), 0.85, _no_file_name, strong=True, anchors=_HOME),
     _Shape("home path", regex.compile(
         rf"(?i:\b[A-Z]:(?:\\\\|\\|/)(?:Users|Documents and Settings)(?:\\\\|\\|/)){_NAME}{_END}",
         FLAGS), 0.85, strong=True, caseless=True, anchors=_HOME),

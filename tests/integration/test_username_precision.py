@@ -129,6 +129,23 @@ def test_code_passing_a_variable_under_a_user_key_names_no_login(engine: Redacto
     assert usernames(engine, text) == []
 
 
+@pytest.mark.parametrize("text", [
+    # Found on real text (Node.js' and npm's change logs): a kind of setting after
+    # "Unknown user", spread 180 times, and a file run from /home in a stack trace.
+    'npm warn Unknown user config "electron_mirror". This will stop working',
+    "    at Object.<anonymous> (/home/index.js:3:14)",
+    "tail -f /home/app.log",
+])
+def test_a_setting_or_a_file_in_a_login_place_is_no_login(engine: Redactor, text: str) -> None:
+    assert usernames(engine, text) == []
+
+
+def test_the_login_places_still_hold_logins(engine: Redactor) -> None:
+    text = ("sshd[1]: Invalid user zorblat from 192.0.2.1 port 22\n"
+            "Unknown user qwertz\nls /home/jsilva/app.js\n")
+    assert usernames(engine, text) == ["zorblat", "qwertz", "jsilva"]
+
+
 def test_logins_under_user_keys_stay_beside_the_code_rules(engine: Redactor) -> None:
     text = ("user=jsilva db=app\nlogin: maria.souza\n\"userName\": \"rcunha\"\n"
             "session opened for user=app_user by root\n")
