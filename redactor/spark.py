@@ -538,14 +538,12 @@ def _redact_block(engine: Redactor, block: str, fmt: str, names: StreamNames,
         # finding crosses a line break.  User names go on from line to line.
         before = StreamNames(set(names.usernames), set(names.caseless_usernames),
                              set(names.person_words))
-        spread = dict(names._spread)
         out = _redact_lines(engine, block + "\n", FileReport("<spark>"), numbers=numbers,
                             names=names)[:-1]
         if out.count("\n") == block.count("\n"):
             return out
         names.usernames, names.caseless_usernames = before.usernames, before.caseless_usernames
         names.person_words = before.person_words
-        names._spread = spread
         return "\n".join(_redact_lines(engine, line + "\n", FileReport("<spark>"),
                                        numbers=numbers, names=names)[:-1]
                          for line in block.split("\n"))

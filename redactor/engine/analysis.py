@@ -274,7 +274,7 @@ class Analysis:
                     normalized, found, document.logins, collect_only=collect,
                     cue_counts=document.cues if collect else None))
             else:
-                spans.extend(usernames_propagated(normalized, found, names, stream=True))
+                spans.extend(usernames_propagated(normalized, found, names))
         if self._person is not None and (only is None or "PERSON" in only):
             carried: set[str] | None
             if document is not None:

@@ -34,10 +34,6 @@ class StreamNames:
     caseless_usernames: set[str] = field(default_factory=set)
     #: Words of people's names (PersonRecognizer.propagation_keys).
     person_words: set[str] = field(default_factory=set)
-    #: Per user name (as usernames_propagated keys it): its cues and the occurrences it
-    #: was spread to, over the pieces so far (see usernames_propagated's ``stream``).
-    _spread: dict[tuple[str, bool], tuple[int, int]] = field(
-        default_factory=dict, init=False, repr=False, compare=False)
     #: The user names that are no chain of words (a display name, ``Ana Lima``), told
     #: apart from the others as names were added: see unchained_usernames.
     _unchained: tuple[_Unchained, _Unchained] | None = field(
@@ -101,8 +97,7 @@ class PersonPass(enum.Enum):
 def usernames_propagated(normalized: str, found: Found,
                          carried: StreamNames | None = None, *,
                          collect_only: bool = False,
-                         cue_counts: dict[tuple[str, bool], int] | None = None,
-                         stream: bool = False) -> list[Span]:
+                         cue_counts: dict[tuple[str, bool], int] | None = None) -> list[Span]:
     """A user name found by its shape, when it is no common word, is personal data
     wherever else it stands as the same whole token (in any case for SAP and Windows
     names) -- unless it stands there so often that the cues are no evidence.
@@ -113,11 +108,7 @@ def usernames_propagated(normalized: str, found: Found,
     (``carried``), count as one cue each.  ``collect_only``: add this text's names to
     ``carried`` and propagate nothing (the first pass over a JSON document).
     ``cue_counts``: where to add this text's cues per name (a JSON document's, for
-    :func:`overspread_dropped`).  ``stream``: ``carried`` is a stream's (a file's blocks,
-    a session's texts), whose pieces each count their own spread: the spread is counted
-    over the stream too, and a name is no longer spread once it would have been spread
-    more than SPREAD_FLOOR times and SPREAD_RATIO times its cues in all the pieces so
-    far (a word cued once, "config", redacted a few times in each of a hundred blocks).
+    :func:`overspread_dropped`).
     """
     from recognizers.username import SPREAD_CASELESS
 
@@ -148,21 +139,10 @@ def usernames_propagated(normalized: str, found: Found,
     from recognizers.username import login_spans
 
     extra: list[Span] = []
-    counts = carried._spread if stream and carried is not None else None
-    if counts is not None:
-        for key, own in cues.items():
-            cued, spread = counts.get(key, (0, 0))
-            counts[key] = (cued + own, spread)
     for key, spans in login_spans(normalized, exact, caseless_names).items():
         new = [(start, end) for start, end in spans if (start, end, "USERNAME") not in found]
         if len(new) > SPREAD_FLOOR and len(new) > SPREAD_RATIO * max(cues.get(key, 0), 1):
             continue  # a word cued once and found hundreds of times is a word
-        if counts is not None and new:
-            cued, spread = counts.get(key, (0, 0))
-            spread += len(new)
-            counts[key] = (cued, spread)
-            if spread > SPREAD_FLOOR and spread > SPREAD_RATIO * max(cued, 1):
-                continue  # ... and so is one found a few times in each of many pieces
         extra.extend(Span(start, end, "USERNAME", PROPAGATED_SCORE, "UsernameRecognizer")
                      for start, end in new)
     return extra
