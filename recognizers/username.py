@@ -223,23 +223,38 @@ _FIELD_WORDS: Final = frozenset({"uid", "id", "userid", "user_id", "username", "
 
 
 def _code_value(text: str, match: regex.Match[str]) -> bool:
-    """The value after a user key is code, not a login: a call (``user = getattr(…``,
-    ``login=src.get(…``) or a subscript (``user_id: typing.Optional[str]``), a word of
+    """The value after a user key is code, not a login: a call or a subscript (see
+    _called), a word of
     the keys (``user=uid``, ``login=current_user.username``), the key's own name passed
     on (``user_id=user_id``,
     ``operatorName=operatorName``), an object's attribute (``self._user_id``) or a
     variable named after what it holds (``user_name=route_name``, ``"user_id":
     normalized_user_id``).  Source code is what a coding agent reads most."""
     value = match.group("v")
-    if text.startswith(("(", "["), match.end("v")) or value.startswith(_CODE_OBJECTS) \
-            or _NAMED_VARIABLE.search(value) is not None \
-            or value.rpartition(".")[2].casefold() in _FIELD_WORDS:
-        return True  # a call, a subscript or a generic type (typing.Optional[str])
+    if value.startswith(_CODE_OBJECTS) or _NAMED_VARIABLE.search(value) is not None \
+            or value.rpartition(".")[2].casefold() in _FIELD_WORDS or _called(text, match):
+        return True
     start = match.start("key")
     head = start
     while head > max(0, start - _KEY_REACH) and (text[head - 1].isalnum() or text[head - 1] == "_"):
         head -= 1
     return value.casefold() == text[head:match.end("key")].casefold()
+
+
+def _called(text: str, match: regex.Match[str]) -> bool:
+    """The value is a function called or an object subscripted (``login=src.get('x')``,
+    ``typing.Optional[str]``, ``user = getattr(cfg``): a bracket right after it, opening
+    no number nor ``uid=`` (a log's ``user=xuxa88(1001)``, ``owner=x(uid=1001)``), after
+    a name of code (a leading ``_``, a dot) or after ``=`` between blanks in lower case;
+    a log's ``usr=x[DOMAIN]`` or ``BNAME = X(100)`` stays a login."""
+    end = match.end("v")
+    if not text.startswith(("(", "["), end) or text[end + 1:end + 2].isdigit() \
+            or text.startswith("uid=", end + 1):
+        return False
+    value = match.group("v")
+    separator = match.group("sep")
+    return value.startswith("_") or "." in value or (
+        " =" in separator and "= " in separator and value.islower())
 
 
 def _value_stands_alone(text: str, match: regex.Match[str]) -> bool:
@@ -365,15 +380,31 @@ def _joined_name(folded: str) -> bool:
                for cut in range(3, len(folded) - 2))  # pedrosouza
 
 
-def _mailbox_of_no_one(shape: _Shape, match: regex.Match[str]) -> bool:
+def _mailbox_of_no_one(text: str, shape: _Shape, match: regex.Match[str]) -> bool:
     """A user@host match that is an e-mail address (its host a domain name under a public
     suffix) whose mailbox is named after no person: a role's, a list's or a program's
     (``dev@``, ``coreutils@gnu.org``).  The address is redacted whole; its mailbox is
     not spread to its other places, where it is a word of the text (``/dev/null``,
-    "GNU coreutils").  A login's own host (``ssh dev@build01``, ``dev@10.0.0.5``) is no
-    domain name, and its login spreads."""
-    return shape.anchors is _AT and _is_domain_name(match.group("host")) \
-        and not _mailbox_of_a_person(match.group("v"))
+    "GNU coreutils").  A login's own host (``dev@build01``, ``dev@10.0.0.5``) is no
+    domain name, and a target after ``ssh``, ``scp`` or ``rsync`` on its line, a host
+    followed by a path or a prompt's ``:~``, or a prompt in brackets, is a login's: those
+    logins spread."""
+    if shape.anchors is not _AT or not _is_domain_name(match.group("host")) \
+            or text.startswith((":", "~", "]"), match.end()):
+        return False  # a login's host (a prompt's, scp's and rsync's host: and path)
+    start = match.start()
+    if text[start - 1:start] == "[":
+        return False  # a prompt: [xuxa88@web01.empresa.com.br ~]$
+    line = text[max(text.rfind("\n", max(0, start - _COMMAND_REACH), start) + 1,
+                    start - _COMMAND_REACH):start]
+    if _REMOTE_COMMANDS.search(line) is not None:
+        return False  # ssh xuxa88@bastion.empresa.com.br: a login at a host
+    return not _mailbox_of_a_person(match.group("v"))
+
+
+#: Commands whose target is a login at a host, not an address.
+_REMOTE_COMMANDS: Final = re.compile(
+    r"(?:^|[\s;|&(])(?:ssh|scp|sftp|rsync|mosh|autossh|ssh-copy-id|telnet|ftp)(?:\s|$)")
 
 
 def _mailbox_of_a_person(mailbox: str) -> bool:
@@ -1254,7 +1285,7 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
                 # Spread to the name's other occurrences only when it is no word, nor
                 # a setting's value alone.
                 how = "" if common or _weak_setting(shape, match) \
-                    or _mailbox_of_no_one(shape, match) \
+                    or _mailbox_of_no_one(text, shape, match) \
                     else (SPREAD_CASELESS if caseless else SPREAD_EXACT)
                 if how and spread.get((start, end)) != SPREAD_CASELESS:
                     spread[(start, end)] = how

@@ -1009,7 +1009,7 @@ def _redact_lines(engine: Any, text: str, report: FileReport, *,
                 if unspread is not None and names is not None:
                     # What redact_json's first pass would pass on to the next lines.
                     for name, caseless in unspread[1]:
-                        (names.caseless_usernames if caseless else names.usernames).add(name)
+                        names.add_login(name, caseless)
                 # Nothing to collect and nothing but leaves to redact: redacted in place.
                 counts = redact_leaves_in_place(engine, walked, quiet[number], known,
                                                 found_in) \

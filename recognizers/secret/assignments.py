@@ -391,25 +391,41 @@ def assignment(text: str, word_start: int, word_end: int) -> tuple[int, int, Hit
 _VERDICT_LINE: Final = re.compile(
     r"^(?:PASS|FAIL|XFAIL|XPASS|KPASS|KFAIL|SKIP|UNRESOLVED|UNTESTED|UNSUPPORTED):[ \t]",
     re.MULTILINE)
-#: How far before its line and after it a verdict line's neighbour is looked for: the
-#: line before or after a test's verdict, in a summary, is another verdict.
-VERDICT_REACH: Final = 160
+#: A test's verdict stands among others: at least this many verdict lines in a row, the
+#: ``PASS:`` line one of them (a list of credentials puts a ``USER:`` line between its
+#: ``PASS:`` lines; a summary lists one verdict per line).
+VERDICT_RUN: Final = 3
+#: The longest verdict line read around a ``PASS:`` line (a test's name is short).
+VERDICT_LINE_MAX: Final = 160
 
 
 def _test_verdict(text: str, key_start: int, key_end: int) -> bool:
-    """``PASS: name`` at the very start of a line (of at most VERDICT_REACH characters)
-    with another test verdict starting within VERDICT_REACH characters before it or
-    after it: a test-suite log's verdict on a test, no password.  A line alone
-    (``PASS: x`` under ``USER: admin``) is a password still."""
+    """``PASS: name`` at the very start of a line that is one of VERDICT_RUN verdict lines
+    in a row or more (lines of at most VERDICT_LINE_MAX characters, as automake's and
+    DejaGnu's logs list their tests): a test-suite log's verdict, no password.  A line
+    alone, or between other fields (``USER: x`` / ``PASS: y``), is a password still."""
     if text[key_start:key_end] != "PASS" or (key_start and text[key_start - 1] != "\n") \
             or _VERDICT_LINE.match(text, key_start) is None:
         return False
-    if key_start and _VERDICT_LINE.search(text, max(0, key_start - VERDICT_REACH),
-                                          key_start - 1) is not None:
-        return True
-    line_end = text.find("\n", key_end, key_end + VERDICT_REACH)
-    return line_end >= 0 and _VERDICT_LINE.search(
-        text, line_end + 1, line_end + 1 + VERDICT_REACH) is not None
+    end = text.find("\n", key_end, key_start + VERDICT_LINE_MAX)
+    if end < 0 and len(text) > key_start + VERDICT_LINE_MAX:
+        return False  # a line longer than a verdict's
+    run = 1
+    # The verdict lines right before it, then right after it.
+    start = key_start
+    while run < VERDICT_RUN and start > 0:
+        previous = text.rfind("\n", max(0, start - 1 - VERDICT_LINE_MAX), start - 1) + 1
+        if (previous == 0 and start - 1 > VERDICT_LINE_MAX) \
+                or _VERDICT_LINE.match(text, previous, start - 1) is None:
+            break
+        run, start = run + 1, previous
+    while run < VERDICT_RUN and end >= 0:
+        following = end + 1
+        end = text.find("\n", following, following + VERDICT_LINE_MAX)
+        if _VERDICT_LINE.match(text, following, end if end >= 0 else len(text)) is None:
+            break
+        run += 1
+    return run >= VERDICT_RUN
 
 
 def _assignment_of(text: str, key_start: int, key_end: int, key: str) -> Hit | None:

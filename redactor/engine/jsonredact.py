@@ -367,7 +367,7 @@ def redact_json(engine: Redactor, value: Any, *, keys_and_numbers: bool = False,
             document.logins.usernames.update(standing.usernames)
             document.logins.caseless_usernames.update(standing.caseless_usernames)
             for name, caseless in document.cues:
-                (names.caseless_usernames if caseless else names.usernames).add(name)
+                names.add_login(name, caseless)
         document.settle_logins()
         document.person_pass = PersonPass.PROPAGATE
     if document is not None and not keys_found[0] and document.reuses_first_pass():

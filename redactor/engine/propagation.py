@@ -4,6 +4,7 @@ wherever else it stands, in the same text and in the pieces of a stream after it
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -43,45 +44,96 @@ class StreamNames:
         return (f"StreamNames({len(self.usernames)} usernames, {len(self.caseless_usernames)} "
                 f"caseless, {len(self.person_words)} person words)")
 
-    def unchained_usernames(self) -> tuple[set[str], set[str]]:
+    def add_login(self, name: str, caseless: bool) -> None:
+        """Add a user name (case-folded when ``caseless``) to the stream's names; the
+        names that are no chain of words are told apart as they come (see
+        unchained_usernames)."""
+        names = self.caseless_usernames if caseless else self.usernames
+        if name in names:
+            return
+        names.add(name)
+        if self._unchained is not None:
+            self._unchained[caseless].added(names, name)
+
+    def unchained_usernames(self) -> tuple[_Unchained, _Unchained]:
         """The user names of ``usernames`` and of ``caseless_usernames`` that are no chain
         of words joined by dots or dashes (recognizers.username.is_chain): those a pass
-        over a text's tokens cannot list.  Told apart once per name, as names are added
-        (a stream adds names and takes none out; a set replaced is read anew); a name
-        taken out since is left out of the answer."""
+        over a text's tokens cannot list, indexed by their first word.  Each name is told
+        apart once: as add_login adds it, or, for names put in the sets otherwise, when
+        a set's size or identity changed since the last look (its names are then read
+        again: a name taken out and another put in between two looks, the size kept,
+        is the one case not seen)."""
         if self._unchained is None:
             self._unchained = (_Unchained(), _Unchained())
         exact, caseless = self._unchained
-        return exact.of(self.usernames), caseless.of(self.caseless_usernames)
+        exact.follow(self.usernames)
+        caseless.follow(self.caseless_usernames)
+        return exact, caseless
+
+
+#: A name's first word: the key it is filed under (a text holds it wherever it holds the name).
+_FIRST_WORD: Final = re.compile(r"\w+")
 
 
 class _Unchained:
-    """The names of one set that are no chain of words, told apart from the names added
-    to it since the last look (the set's size changed), or from all of a new set."""
+    """The names of one set that are no chain of words, filed by their first word, for
+    the set they were told apart from (see StreamNames.unchained_usernames)."""
 
-    __slots__ = ("_names", "_size", "_told", "_unchained")
+    __slots__ = ("_names", "_size", "_told", "by_word", "wordless")
 
     def __init__(self) -> None:
+        #: First word (as written) -> the names it starts.
+        self.by_word: dict[str, set[str]] = {}
+        #: Names without a word character.
+        self.wordless: set[str] = set()
         self._names: set[str] | None = None
         self._size = -1
+        #: The names of ``_names`` told apart so far.
         self._told: set[str] = set()
-        self._unchained: set[str] = set()
 
-    def of(self, names: set[str]) -> set[str]:
-        if names is self._names and len(names) == self._size:
-            return self._unchained
+    def __bool__(self) -> bool:
+        return bool(self.by_word or self.wordless)
+
+    def _file(self, name: str) -> None:
         from recognizers.username import is_chain
 
+        if not name or is_chain(name):
+            return
+        word = _FIRST_WORD.search(name)
+        if word is None:
+            self.wordless.add(name)
+        else:
+            self.by_word.setdefault(word.group(), set()).add(name)
+
+    def added(self, names: set[str], name: str) -> None:
+        """``name`` was just added to ``names``."""
+        if names is self._names and len(names) == self._size + 1:
+            self._file(name)
+            self._told.add(name)
+            self._size += 1
+
+    def follow(self, names: set[str]) -> None:
+        """Tell apart the names of ``names`` not told apart yet, when it is another set or
+        its size changed otherwise."""
+        if names is self._names and len(names) == self._size:
+            return
         if names is not self._names:
-            self._names, self._size, self._told, self._unchained = names, -1, set(), set()
-        if len(names) != self._size:
-            new = names - self._told
-            self._told |= new
-            self._unchained |= {name for name in new if name and not is_chain(name)}
-            self._size = len(names)
-            if any(name not in names for name in self._unchained):
-                self._unchained &= names
-        return self._unchained
+            self.by_word, self.wordless, self._told = {}, set(), set()
+        new = names - self._told  # (a set's difference: no name is told apart twice)
+        self._told |= new
+        self._names, self._size = names, len(names)
+        for name in new:
+            self._file(name)
+
+    def standing(self, text: str, words: Collection[str], names: set[str]) -> set[str]:
+        """The names filed under one of ``words`` (the words of ``text``), or without a
+        word, that are still in ``names`` and written in ``text``."""
+        found = {name for name in self.wordless if name in names and name in text}
+        for word in words:
+            for name in self.by_word.get(word, ()):
+                if name in names and name in text:
+                    found.add(name)
+        return found
 
 
 class PersonPass(enum.Enum):
@@ -126,7 +178,7 @@ def usernames_propagated(normalized: str, found: Found,
             cue_counts[key] = cue_counts.get(key, 0) + count
     if carried is not None:
         for name, caseless in cues:
-            (carried.caseless_usernames if caseless else carried.usernames).add(name)
+            carried.add_login(name, caseless)
         if collect_only:
             return []
         exact: Collection[str] = carried.usernames
@@ -177,9 +229,13 @@ def logins_standing_in(text: str, carried: StreamNames) -> StreamNames:
                 found.caseless_usernames.add(folded)
     exact_odd, caseless_odd = carried.unchained_usernames()
     if exact_odd or caseless_odd:
-        written = {name for name in exact_odd if name in text}
-        folded_text = text.casefold() if caseless_odd else ""
-        folded_written = {name for name in caseless_odd if name in folded_text}
+        written = exact_odd.standing(text, set(_FIRST_WORD.findall(text)),
+                                     carried.usernames) if exact_odd else set()
+        folded_written: set[str] = set()
+        if caseless_odd:
+            folded_text = text.casefold()
+            folded_written = caseless_odd.standing(
+                folded_text, set(_FIRST_WORD.findall(folded_text)), carried.caseless_usernames)
         if written or folded_written:
             from recognizers.username import login_spans
 

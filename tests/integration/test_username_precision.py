@@ -105,8 +105,14 @@ def test_a_mailbox_named_after_no_one_is_not_spread(engine: Redactor) -> None:
         person = f"From: {mailbox}@empresa.com.br\nO {mailbox} aprovou o pedido\n"
         assert engine.redact(person).text == (
             "From: [EMAIL]\nO [USERNAME] aprovou o pedido\n"), mailbox
-    # A login at a host that is no domain name spreads, whatever its name.
+    # A login at a host that is no domain name spreads, whatever its name, and so does
+    # one at a domain's host after ssh, scp or rsync, before a path, or in a prompt
+    # (found by review: ssh xuxa88@bastion.empresa.com.br).
     assert usernames(engine, "ssh zorblat@build01\nzorblat saiu") == ["zorblat", "zorblat"]
+    for login in ("$ ssh xuxa88@bastion.empresa.com.br\n$ whoami\nxuxa88\n",
+                  "rsync -a xuxa88@nas.acme.io:/srv .\nxuxa88 done\n",
+                  "[xuxa88@web01.empresa.com.br ~]$ whoami\nxuxa88\n"):
+        assert "xuxa88" not in engine.redact(login).text, login
 
 
 @pytest.mark.parametrize("text", [
@@ -150,6 +156,11 @@ def test_logins_under_user_keys_stay_beside_the_code_rules(engine: Redactor) -> 
     text = ("user=jsilva db=app\nlogin: maria.souza\n\"userName\": \"rcunha\"\n"
             "session opened for user=app_user by root\n")
     assert usernames(engine, text) == ["jsilva", "maria.souza", "rcunha", "app_user"]
+    # Found by review: a log's bracket after a login is a uid, a host or a client's.
+    for line in ("login failed user=xuxa88(1001) from 10.0.0.9", "op=login user=xuxa88[10.0.0.9]",
+                 "owner=xuxa88(uid=1001)", "usr=xuxa88[DOMAIN]", "created_by=xuxa88[web]",
+                 "BNAME = XUXA88(100)", "user=maria.souza(1001)"):
+        assert usernames(engine, line), line
 
 
 def test_the_common_word_lexicon() -> None:
