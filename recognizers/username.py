@@ -224,12 +224,11 @@ _FIELD_WORDS: Final = frozenset({"uid", "id", "userid", "user_id", "username", "
 
 def _code_value(text: str, match: regex.Match[str]) -> bool:
     """The value after a user key is code, not a login: a call or a subscript (see
-    _called), a word of
-    the keys (``user=uid``, ``login=current_user.username``), the key's own name passed
-    on (``user_id=user_id``,
-    ``operatorName=operatorName``), an object's attribute (``self._user_id``) or a
-    variable named after what it holds (``user_name=route_name``, ``"user_id":
-    normalized_user_id``).  Source code is what a coding agent reads most."""
+    _called), a word of the keys (``user=uid``, ``login=current_user.username``), the
+    key's own name passed on (``user_id=user_id``, ``operatorName=operatorName``), an
+    object's attribute (``self._user_id``) or a variable named after what it holds
+    (``user_name=route_name``, ``"user_id": normalized_user_id``).  Source code is what
+    a coding agent reads most."""
     value = match.group("v")
     if value.startswith(_CODE_OBJECTS) or _NAMED_VARIABLE.search(value) is not None \
             or value.rpartition(".")[2].casefold() in _FIELD_WORDS or _called(text, match):
@@ -431,8 +430,9 @@ def _mailbox_of_a_person(mailbox: str) -> bool:
     return all(len(part) == 1 or named(part) for part in parts) and any(map(named, parts))
 
 
-#: Extensions of files a project's sources, data and logs are kept in.
-_FILE_EXTENSIONS: Final = frozenset({
+#: Extensions of files a project's sources, data and logs are kept in (wider than
+#: recognizers.secret.keys' list of files named after a key, which leaves out .txt).
+_HOME_FILE_EXTENSIONS: Final = frozenset({
     "js", "mjs", "cjs", "ts", "tsx", "jsx", "py", "rb", "go", "rs", "java", "kt", "c", "h",
     "cc", "cpp", "hpp", "cs", "php", "pl", "sh", "bash", "json", "yaml", "yml", "toml",
     "ini", "cfg", "conf", "xml", "html", "css", "md", "rst", "txt", "log", "csv", "sql",
@@ -444,7 +444,7 @@ def _no_file_name(text: str, match: regex.Match[str]) -> bool:
     """What a home path holds is no file's name (``/home/index.js:1:15`` of a stack trace
     run from /home, ``/home/app.log``): a login has no file extension."""
     stem, dot, extension = match.group("v").rpartition(".")
-    return not (dot and stem and extension.lower() in _FILE_EXTENSIONS
+    return not (dot and stem and extension.lower() in _HOME_FILE_EXTENSIONS
                 and not text.startswith("/", match.end("v")))
 
 

@@ -125,11 +125,11 @@ class _Unchained:
         for name in new:
             self._file(name)
 
-    def standing(self, text: str, words: Collection[str], names: set[str]) -> set[str]:
-        """The names filed under one of ``words`` (the words of ``text``), or without a
-        word, that are still in ``names`` and written in ``text``."""
+    def standing(self, text: str, names: set[str]) -> set[str]:
+        """The names filed under one of the words of ``text``, or without a word, that
+        are still in ``names`` and written in ``text``."""
         found = {name for name in self.wordless if name in names and name in text}
-        for word in words:
+        for word in set(_FIRST_WORD.findall(text)):
             for name in self.by_word.get(word, ()):
                 if name in names and name in text:
                     found.add(name)
@@ -207,7 +207,8 @@ def logins_standing_in(text: str, carried: StreamNames) -> StreamNames:
     each document would cost the number of names every time.  Only names written as
     words joined by dots or dashes (``jsilva``, ``maria.silva``, ``svc-x``: the
     tokens of recognizers.username's finder) are listed that way; the others (a display
-    name, ``Ana Lima``) are searched for in the text each, where login_spans finds them."""
+    name, ``Ana Lima``) are looked up by their first word among the text's words, and
+    kept where login_spans finds them."""
     from recognizers.username import whole_tokens
 
     found = StreamNames()
@@ -229,13 +230,9 @@ def logins_standing_in(text: str, carried: StreamNames) -> StreamNames:
                 found.caseless_usernames.add(folded)
     exact_odd, caseless_odd = carried.unchained_usernames()
     if exact_odd or caseless_odd:
-        written = exact_odd.standing(text, set(_FIRST_WORD.findall(text)),
-                                     carried.usernames) if exact_odd else set()
-        folded_written: set[str] = set()
-        if caseless_odd:
-            folded_text = text.casefold()
-            folded_written = caseless_odd.standing(
-                folded_text, set(_FIRST_WORD.findall(folded_text)), carried.caseless_usernames)
+        written = exact_odd.standing(text, carried.usernames) if exact_odd else set()
+        folded_written = caseless_odd.standing(text.casefold(), carried.caseless_usernames) \
+            if caseless_odd else set()
         if written or folded_written:
             from recognizers.username import login_spans
 
