@@ -391,6 +391,8 @@ def assignment(text: str, word_start: int, word_end: int) -> tuple[int, int, Hit
 _VERDICT_LINE: Final = re.compile(
     r"^(?:PASS|FAIL|XFAIL|XPASS|KPASS|KFAIL|SKIP|UNRESOLVED|UNTESTED|UNSUPPORTED):[ \t]",
     re.MULTILINE)
+#: A line giving a login, as the line before or after a password's writes it.
+_USER_FIELD: Final = re.compile(r"[ \t]*(?i:user(?:_?name)?|login|usu[aá]rio)[ \t]*[:=]")
 #: A test's verdict stands among others: at least this many verdict lines in a row, the
 #: ``PASS:`` line one of them (a list of credentials puts a ``USER:`` line between its
 #: ``PASS:`` lines; a summary lists one verdict per line).
@@ -403,13 +405,19 @@ def _test_verdict(text: str, key_start: int, key_end: int) -> bool:
     """``PASS: name`` at the very start of a line that is one of VERDICT_RUN verdict lines
     in a row or more (lines of at most VERDICT_LINE_MAX characters, as automake's and
     DejaGnu's logs list their tests): a test-suite log's verdict, no password.  A line
-    alone, or between other fields (``USER: x`` / ``PASS: y``), is a password still."""
+    alone, or next to a login's line (``USER: x`` / ``PASS: y``), is a password still."""
     if text[key_start:key_end] != "PASS" or (key_start and text[key_start - 1] != "\n") \
             or _VERDICT_LINE.match(text, key_start) is None:
         return False
     end = text.find("\n", key_end, key_start + VERDICT_LINE_MAX)
     if end < 0 and len(text) > key_start + VERDICT_LINE_MAX:
         return False  # a line longer than a verdict's
+    before = text[max(0, text.rfind("\n", max(0, key_start - 1 - VERDICT_LINE_MAX),
+                                    key_start - 1) + 1):max(0, key_start - 1)]
+    after = text[end + 1:text.find("\n", end + 1, end + 1 + VERDICT_LINE_MAX)] \
+        if end >= 0 else ""
+    if _USER_FIELD.match(before) or _USER_FIELD.match(after):
+        return False  # USER: admin / PASS: x: a login's password, among verdicts or not
     run = 1
     # The verdict lines right before it, then right after it.
     start = key_start

@@ -371,6 +371,8 @@ def test_a_test_suites_verdicts_are_no_passwords(engine: Redactor) -> None:
     "HOST: db01\r\nUSER: postgres\r\nPASS: S3nh4Forte\r\n\r\nHOST: db02\r\nPASS: x9Y\r\n",
     "PASS: S3nh4Forte\nPASS: Summer2024!\n",
     "USER: admin\nPASS: S3nh4Forte\nSKIP: y",
+    # Found by a last hostile run: a login's password among a test log's verdicts.
+    "PASS: t/a.sh\nPASS: t/b.sh\nUSER: admin\nPASS: S3nh4Forte\nPASS: t/c.sh\nPASS: t/d.sh\n",
 ])
 def test_a_password_under_pass_outside_a_test_log_stays_a_secret(engine: Redactor,
                                                                   text: str) -> None:
