@@ -17,6 +17,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Final
 
+from recognizers.base import LABEL_PREFIX_CHARS
 from recognizers.secret.chat import chat_value
 from recognizers.secret.common import (
     ENTROPY_SCORE,
@@ -388,9 +389,12 @@ def assignment(text: str, word_start: int, word_end: int) -> tuple[int, int, Hit
 #: test's name: automake's test-suite logs (PASS, FAIL, XFAIL, XPASS, SKIP) and
 #: DejaGnu's summaries (those and KPASS, KFAIL, UNRESOLVED, UNTESTED, UNSUPPORTED).
 #: ERROR, which both write too, is left out: any log writes it.
-_VERDICT_LINE: Final = re.compile(
-    r"^(?:PASS|FAIL|XFAIL|XPASS|KPASS|KFAIL|SKIP|UNRESOLVED|UNTESTED|UNSUPPORTED):[ \t]",
-    re.MULTILINE)
+_VERDICT: Final = re.compile(
+    r"(?:PASS|FAIL|XFAIL|XPASS|KPASS|KFAIL|SKIP|UNRESOLVED|UNTESTED|UNSUPPORTED):[ \t]")
+#: A JSON leaf's key as the engine writes it before the leaf's text (``stdout: ``, a
+#: hook's tool output; recognizers.base.LABEL_PREFIX_CHARS): the leaf's first line starts
+#: after it.
+_LEAF_KEY: Final = re.compile(r"[A-Za-z_][\w.-]{0,39}: ")
 #: A line giving a login, as the line before or after a password's writes it.
 _USER_FIELD: Final = re.compile(r"[ \t]*(?i:user(?:_?name)?|login|usu[aá]rio)[ \t]*[:=]")
 #: A test's verdict stands among others: at least this many verdict lines in a row, the
@@ -401,19 +405,45 @@ VERDICT_RUN: Final = 3
 VERDICT_LINE_MAX: Final = 160
 
 
+def _line_body(text: str, line_start: int, line_end: int) -> int:
+    """Where the line of ``text`` from ``line_start`` starts its own words: at
+    ``line_start``, or, on a text's first line, after a JSON leaf's key written before it
+    (``stdout: PASS: t1``: a hook's tool output as the engine reads it), when that key is
+    no login's nor secret's."""
+    if line_start:
+        return line_start
+    key = _LEAF_KEY.match(text, 0, line_end)
+    if key is None or key_class(key.group()[:-2]) is not None \
+            or _USER_FIELD.match(key.group()) is not None:
+        return 0
+    return key.end()
+
+
+def _verdict_line(text: str, line_start: int, line_end: int) -> bool:
+    """Whether the line of ``text`` from ``line_start`` to ``line_end`` is a verdict."""
+    return _VERDICT.match(text, _line_body(text, line_start, line_end), line_end) is not None
+
+
 def _test_verdict(text: str, key_start: int, key_end: int) -> bool:
     """``PASS: name`` at the very start of a line that is one of VERDICT_RUN verdict lines
     in a row or more (lines of at most VERDICT_LINE_MAX characters, as automake's and
     DejaGnu's logs list their tests): a test-suite log's verdict, no password.  A line
-    alone, or next to a login's line (``USER: x`` / ``PASS: y``), is a password still."""
-    if text[key_start:key_end] != "PASS" or (key_start and text[key_start - 1] != "\n") \
-            or _VERDICT_LINE.match(text, key_start) is None:
+    alone, or next to a login's line (``USER: x`` / ``PASS: y``), is a password still.
+    A text's first line may start after a JSON leaf's key (see _line_body)."""
+    if text[key_start:key_end] != "PASS" or _VERDICT.match(text, key_start) is None:
+        return False
+    if key_start and text[key_start - 1] != "\n" and (
+            key_start > LABEL_PREFIX_CHARS + 2 or "\n" in text[:key_start]
+            or _line_body(text, 0, key_start) != key_start):
         return False
     end = text.find("\n", key_end, key_start + VERDICT_LINE_MAX)
     if end < 0 and len(text) > key_start + VERDICT_LINE_MAX:
         return False  # a line longer than a verdict's
-    before = text[max(0, text.rfind("\n", max(0, key_start - 1 - VERDICT_LINE_MAX),
-                                    key_start - 1) + 1):max(0, key_start - 1)]
+    before = ""
+    if key_start:
+        before_start = text.rfind("\n", max(0, key_start - 1 - VERDICT_LINE_MAX),
+                                  key_start - 1) + 1
+        before = text[_line_body(text, before_start, key_start - 1):key_start - 1]
     after = text[end + 1:text.find("\n", end + 1, end + 1 + VERDICT_LINE_MAX)] \
         if end >= 0 else ""
     if _USER_FIELD.match(before) or _USER_FIELD.match(after):
@@ -424,13 +454,13 @@ def _test_verdict(text: str, key_start: int, key_end: int) -> bool:
     while run < VERDICT_RUN and start > 0:
         previous = text.rfind("\n", max(0, start - 1 - VERDICT_LINE_MAX), start - 1) + 1
         if (previous == 0 and start - 1 > VERDICT_LINE_MAX) \
-                or _VERDICT_LINE.match(text, previous, start - 1) is None:
+                or not _verdict_line(text, previous, start - 1):
             break
         run, start = run + 1, previous
     while run < VERDICT_RUN and end >= 0:
         following = end + 1
         end = text.find("\n", following, following + VERDICT_LINE_MAX)
-        if _VERDICT_LINE.match(text, following, end if end >= 0 else len(text)) is None:
+        if not _verdict_line(text, following, end if end >= 0 else len(text)):
             break
         run += 1
     return run >= VERDICT_RUN

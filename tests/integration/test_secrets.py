@@ -359,6 +359,28 @@ def test_a_test_suites_verdicts_are_no_passwords(engine: Redactor) -> None:
     assert engine.redact(automake).text == automake
 
 
+def test_a_test_suites_verdicts_in_a_tool_output_are_no_passwords(engine: Redactor) -> None:
+    # Noticed at the last stop: a hook's tool output is read after its key ("stdout: "),
+    # so the first verdict line did not start its line and was redacted as a password.
+    automake = "PASS: t/basic.sh\nPASS: t/second.sh\nFAIL: t/other.sh\nSKIP: t/third.sh\n"
+    response = {"stdout": automake, "stderr": "", "interrupted": False}
+    assert engine.redact_json(response).value == response
+    assert engine.redact_json({"tool_response": {"output": automake}}).value == {
+        "tool_response": {"output": automake}}
+
+
+@pytest.mark.parametrize("stdout", [
+    "PASS: S3nh4Forte",  # a line alone
+    "PASS: S3nh4Forte\nPASS: Summer2024!\n",  # two in a row
+    "USER: admin\nPASS: S3nh4Forte\nPASS: t/a.sh\nPASS: t/b.sh\n",  # a login's line before
+    "PASS: S3nh4Forte\nUSER: admin\nPASS: t/a.sh\nPASS: t/b.sh\n",  # and after
+])
+def test_a_password_under_pass_in_a_tool_output_stays_a_secret(engine: Redactor,
+                                                                 stdout: str) -> None:
+    out = engine.redact_json({"stdout": stdout})
+    assert "S3nh4Forte" not in str(out.value) and "[SECRET]" in str(out.value)
+
+
 @pytest.mark.parametrize("text", [
     "PASS: S3nh4Forte",  # a line alone
     "USER: admin\nPASS: S3nh4Forte\nHOST: db01",  # among fields, no verdict
