@@ -9,7 +9,10 @@ its other occurrences.  The definition, written down once:
 * a **common word** is one that :mod:`pyspellchecker`'s Portuguese list (subtitle
   frequencies) counts at least :data:`PT_MIN` times, or its English list at least
   :data:`EN_MIN` times, compared without case and accents; or one of the hand-written
-  words of ``data/technical_words.txt``;
+  words of ``data/technical_words.txt``; or a Portuguese participle or adjective, by its
+  ending (:data:`PT_WORD_ENDINGS`: ``efetivo``, ``expiradas``, ``autenticado``) and of
+  :data:`PT_ENDED_MIN` letters or more, that the Portuguese list holds at all and no
+  name list holds;
 * except a **given name** borne by at least :data:`GIVEN_MIN` people in the 2010 census
   (``maria``, ``james``) that the lists count fewer than :data:`NAME_PT_MAX` /
   :data:`NAME_EN_MAX` times: that one is decided by the form around it alone.
@@ -39,6 +42,14 @@ DATA_FILES: Final = ("technical_words.txt",)
 #: Counts from which a word of the Portuguese / English list is common.
 PT_MIN: Final = 100
 EN_MIN: Final = 200
+#: Endings of Portuguese participles and adjectives: a word of the Portuguese list so
+#: ending is common however rare ("ID do usuário efetivo", "credenciais do usuário
+#: expiradas"), unless a name list holds it (Prado, Cândida, Conrado).
+PT_WORD_ENDINGS: Final = ("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas", "ivo",
+                          "iva", "ivos", "ivas", "avel", "aveis", "ivel", "iveis")
+#: ... of this many letters or more: a shorter word so ending is as often a verb's form or
+#: a login (``brada``, ``user=brada`` in an IMAP log) as an adjective.
+PT_ENDED_MIN: Final = 7
 #: A given name with this many bearers is a name, not a common word...
 GIVEN_MIN: Final = 1_000
 #: ... unless the word lists count it at least this often (``mark``, ``will``).
@@ -65,7 +76,7 @@ def _technical() -> frozenset[str]:
 
 
 #: Part of the disk cache's key: change it when the definition above changes.
-_CACHE_VERSION: Final = b"lexicon-1"
+_CACHE_VERSION: Final = b"lexicon-3"
 
 
 @cache
@@ -75,7 +86,9 @@ def _common() -> frozenset[str]:
     cannot be read or holds anything but a list of words is rebuilt."""
     sources = [resources.files("spellchecker") / "resources" / f"{lang}.json.gz"
                for lang in ("pt", "en")]
-    sources.append(resources.files("recognizers") / "data" / "given_names.tsv")
+    sources += [resources.files("recognizers") / "data" / name
+                for name in ("given_names.tsv", "surnames.txt", "surnames_hand.txt",
+                             "foreign_given_names.tsv", "foreign_surnames.txt")]
     digest = hashlib.sha256(_CACHE_VERSION)
     for source in sources:
         digest.update(source.read_bytes())
@@ -94,9 +107,10 @@ def _common() -> frozenset[str]:
 
 
 def _build() -> set[str]:
-    from recognizers.names import given_names
+    from recognizers.names import foreign_given_names, foreign_surnames, given_names, surnames
 
-    portuguese = _frequencies("pt", PT_MIN)
+    every_portuguese = _frequencies("pt", 0)
+    portuguese = {word: count for word, count in every_portuguese.items() if count >= PT_MIN}
     english = _frequencies("en", EN_MIN)
     names = given_names()
     common: set[str] = set()
@@ -107,6 +121,10 @@ def _build() -> set[str]:
                 and english.get(word, 0) < NAME_EN_MAX:
             continue
         common.add(word)
+    named = names.keys() | surnames() | foreign_given_names().keys() | foreign_surnames()
+    common.update(word for word in every_portuguese if len(word) >= PT_ENDED_MIN
+                  and word.endswith(PT_WORD_ENDINGS) and word.isalpha()
+                  and word.upper() not in named)
     return common
 
 
