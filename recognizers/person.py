@@ -912,6 +912,8 @@ class PersonRecognizer(EntityRecognizer):
             tokens.pop()
         if not tokens or (len(tokens) == 1 and tokens[0].cls not in "GSUwC"):
             return
+        if _long_option(text, base, chain):
+            return  # less --help: "--HILITE-SEARCH"
         if _in_work_title(text, base):
             return
         classes = [t.cls for t in tokens]
@@ -1836,6 +1838,15 @@ def _in_work_title(text: str, start: int) -> bool:
     if line is None or _WORK_TITLE_BEFORE.match(line) is None:
         return False
     return not _in_list(text, start, start)
+
+
+def _long_option(text: str, base: int, chain: str) -> bool:
+    """The run is a command-line option's name in capitals, glued to its two dashes
+    (``--HILITE-SEARCH``): capitals joined by hyphens, no blank (an attribution glued to
+    its dashes, ``--Neném Prancha``, is a name)."""
+    return (text[max(0, base - 2):base] == "--" and "-" in chain and chain.isupper()
+            and not any(blank in chain for blank in " \t\n\r")
+            and (base == 2 or text[base - 3] in " \t\n\r[(|,="))
 
 
 def _in_dialogue(text: str, start: int, end: int) -> bool:
