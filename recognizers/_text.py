@@ -11,11 +11,14 @@ from pathlib import Path
 from typing import Any, Final
 
 __all__ = [
+    "LEAF_KEY_MAX",
     "MATCHING_TABLE",
     "WORD_CHARACTERS",
     "ContextWords",
     "cache_dir",
     "fold",
+    "help_listing_value",
+    "leaf_key_end",
     "longest_first",
     "normalize_for_matching",
     "wide_characters",
@@ -646,3 +649,66 @@ def _cut_at(text: str, at: int) -> bool:
             and _WORD_CHAR.match(text, after) is not None)
 
 
+
+
+#: An option's argument named in capitals (``--private-key=FILE``, ``--api-key KEY``,
+#: ``--owner=DONO``): a metavariable of a help listing or a usage line.
+_METAVARIABLE: Final = re.compile(r"[A-ZÀ-Ý][A-ZÀ-Ý_-]{0,15}")
+#: What follows an option and its metavariable in a help listing: two blanks or more and
+#: its description.
+_DESCRIPTION_AFTER: Final = re.compile(r"[ \t]{2,}[^\W\d_]")
+#: After an option and two blanks or more, a word and another: the option's description
+#: (psql --help: ``-W, --password           force password prompt``).
+_DESCRIPTION_GOES_ON: Final = re.compile(r"[ \t]{1,3}[^\W\d_]")
+#: What stands before an option on a help listing's line: blanks, maybe a short option
+#: and its comma (``  -W, --password``, ``  -p SENHA, --password=SENHA``).
+_HELP_LINE_HEAD: Final = re.compile(r"[ \t]*(?:-[\w?](?:[ \t]?[A-Z<][^,\n]{0,20})?,[ \t]*)?")
+#: The longest such head read.
+_HELP_HEAD_MAX: Final = 40
+#: An argument's name in a usage line: words of letters joined by dashes or underscores.
+_ARGUMENT_NAME: Final = re.compile(r"[^\W\d_]+(?:[-_][^\W\d_]+)*")
+
+
+#: A JSON leaf's key as the engine writes it before the leaf's text (``stdout: ``, a
+#: hook's tool output; recognizers.base.LABEL_PREFIX_CHARS).
+_LEAF_KEY: Final = re.compile(r"[A-Za-z_][\w.-]{0,39}: ")
+#: The longest such key, its colon and blank.
+LEAF_KEY_MAX: Final = 42
+
+
+def leaf_key_end(text: str, end: int) -> int:
+    """Where the text's first line starts its own words when a JSON leaf's key was
+    written before it (``stdout: PASS: t1``), looked for before ``end``; 0 without one."""
+    key = _LEAF_KEY.match(text, 0, end)
+    return 0 if key is None else key.end()
+
+
+def help_listing_value(text: str, option_start: int, option_end: int, start: int,
+                       end: int) -> bool:
+    """Whether what the option at ``text[option_start:option_end]`` (``--password``,
+    ``--owner``) is given at ``text[start:end]`` is no value but a help text's: the
+    option and its argument, a name of letters, in a usage line's brackets
+    (``[--user nome-utilizador]``); on a line
+    that opens with the option (a help listing), its metavariable written in capitals
+    before the description (``--private-key=FILE   private key file``), or the first
+    word of its description after two blanks or more, another word after it
+    (``-W, --password           force password prompt``).  An argument holding a digit
+    or a mark, after one blank, or on a command's line is a value
+    (``mysql --password  S3cr3t``)."""
+    value = text[start:end]
+    if option_start and text[option_start - 1] == "[" and text.startswith("]", end) \
+            and _ARGUMENT_NAME.fullmatch(value) is not None:
+        return True
+    line_start = text.rfind("\n", max(0, option_start - _HELP_HEAD_MAX), option_start) + 1
+    if line_start == 0:
+        # The text's first line, maybe after a JSON leaf's key (a tool's output).
+        line_start = leaf_key_end(text, option_start)
+        if option_start - line_start > _HELP_HEAD_MAX:
+            return False
+    if _HELP_LINE_HEAD.fullmatch(text, line_start, option_start) is None:
+        return False
+    if _METAVARIABLE.fullmatch(value) and _DESCRIPTION_AFTER.match(text, end) is not None:
+        return True
+    gap = text[option_end:start]
+    return (len(gap) >= 2 and gap.isspace() and "\n" not in gap and value.isalpha()
+            and _DESCRIPTION_GOES_ON.match(text, end) is not None)

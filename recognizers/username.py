@@ -28,6 +28,7 @@ from recognizers._text import (
     QUOTE,
     ContextWords,
     fold,
+    help_listing_value,
     is_latin1,
     literal_database,
     longest_first,
@@ -192,8 +193,12 @@ class _Shape:
 
 
 def _flag_needs_command(text: str, match: regex.Match[str]) -> bool:
-    """A short ``-u``/``-U`` counts only after a command that takes a user."""
+    """A short ``-u``/``-U`` counts only after a command that takes a user; no flag's
+    argument in a help text counts (``--owner=DONO    define o dono``, see
+    help_listing_value)."""
     flag = match.group("flag")
+    if help_listing_value(text, *match.span("flag"), *match.span("v")):
+        return False
     if flag.startswith("--"):
         return True
     # Only the reach is searched for the line start: one long line must not cost
@@ -260,9 +265,13 @@ def _value_stands_alone(text: str, match: regex.Match[str]) -> bool:
     """The value after the key is a whole login: no URI scheme (``User: arn:aws:…``,
     ``user: https://…``), no key of its own (``login = "uid=x,ou=people"``), no local
     part of a person's e-mail address (``…-user=example.com@example.com``), no code
-    (see _code_value)."""
+    (see _code_value), no option's argument in a help text (see help_listing_value)."""
     if _code_value(text, match):
         return False
+    key_start = match.start("key")
+    if text[max(0, key_start - 2):key_start] == "--" and help_listing_value(
+            text, key_start - 2, match.end("key"), *match.span("v")):
+        return False  # a help text's --owner=DONO
     end = match.end("v")
     following = text[end:end + 1]
     if following == "=":

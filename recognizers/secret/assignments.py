@@ -17,7 +17,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from recognizers.base import LABEL_PREFIX_CHARS
+from recognizers._text import LEAF_KEY_MAX, help_listing_value, leaf_key_end
 from recognizers.secret.chat import chat_value
 from recognizers.secret.common import (
     ENTROPY_SCORE,
@@ -391,10 +391,6 @@ def assignment(text: str, word_start: int, word_end: int) -> tuple[int, int, Hit
 #: ERROR, which both write too, is left out: any log writes it.
 _VERDICT: Final = re.compile(
     r"(?:PASS|FAIL|XFAIL|XPASS|KPASS|KFAIL|SKIP|UNRESOLVED|UNTESTED|UNSUPPORTED):[ \t]")
-#: A JSON leaf's key as the engine writes it before the leaf's text (``stdout: ``, a
-#: hook's tool output; recognizers.base.LABEL_PREFIX_CHARS): the leaf's first line starts
-#: after it.
-_LEAF_KEY: Final = re.compile(r"[A-Za-z_][\w.-]{0,39}: ")
 #: A line giving a login, as the line before or after a password's writes it.
 _USER_FIELD: Final = re.compile(r"[ \t]*(?i:user(?:_?name)?|login|usu[aá]rio)[ \t]*[:=]")
 #: A test's verdict stands among others: at least this many verdict lines in a row, the
@@ -412,11 +408,11 @@ def _line_body(text: str, line_start: int, line_end: int) -> int:
     no login's nor secret's."""
     if line_start:
         return line_start
-    key = _LEAF_KEY.match(text, 0, line_end)
-    if key is None or key_class(key.group()[:-2]) is not None \
-            or _USER_FIELD.match(key.group()) is not None:
+    key_end = leaf_key_end(text, line_end)
+    if not key_end or key_class(text[:key_end - 2]) is not None \
+            or _USER_FIELD.match(text, 0, key_end) is not None:
         return 0
-    return key.end()
+    return key_end
 
 
 def _verdict_line(text: str, line_start: int, line_end: int) -> bool:
@@ -433,7 +429,7 @@ def _test_verdict(text: str, key_start: int, key_end: int) -> bool:
     if text[key_start:key_end] != "PASS" or _VERDICT.match(text, key_start) is None:
         return False
     if key_start and text[key_start - 1] != "\n" and (
-            key_start > LABEL_PREFIX_CHARS + 2 or "\n" in text[:key_start]
+            key_start > LEAF_KEY_MAX or "\n" in text[:key_start]
             or _line_body(text, 0, key_start) != key_start):
         return False
     end = text.find("\n", key_end, key_start + VERDICT_LINE_MAX)
@@ -478,6 +474,9 @@ def _assignment_of(text: str, key_start: int, key_end: int, key: str) -> Hit | N
     if after is None:
         return None
     span, _syntax = after
+    if key.startswith("-") and help_listing_value(text, key_start, key_end, span.start,
+                                                  span.end):
+        return None
     value = text[span.start:span.end]
     verdict = _verdict(key, value)
     if verdict is None:

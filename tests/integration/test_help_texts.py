@@ -1,0 +1,120 @@
+"""Software's own words: help listings, usage lines, message catalogues.
+
+Found on real text nobody here wrote: the pt_BR message catalogues of this machine's
+Debian packages (PAM, shadow, coreutils, GnuTLS, PostgreSQL, procps) and the --help of
+its commands (psql, less).  An agent runs ``cmd --help`` all the time; what a help text
+names (``--password``, ``--owner=DONO``, ``usuário efetivo``) is no secret and no login.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from recognizers.lexicon import is_common_word
+from redactor.engine import Redactor
+
+
+def found(engine: Redactor, text: str, entity: str) -> list[str]:
+    return [text[f.start:f.end] for f in engine.analyze(text) if f.entity_type == entity]
+
+
+@pytest.mark.parametrize("text", [
+    # psql --help: the description after the option's column
+    "  -W, --password           force password prompt (should happen automatically)",
+    "  -w, --no-password        never prompt for password",
+    "  -W, --password            pergunta senha",
+    "  -r, --remove-password         remove a senha do GRUPO",
+    # a metavariable in capitals before the description
+    "      --private-key=FILE       private key file",
+    "      --private-key=ARQUIVO       arquivo de chave privada",
+    "  --api-key KEY         the API key",
+    "  -p SENHA, --password=SENHA   senha do banco",
+    "usage: prog [--password SENHA] [-v]",
+    # printf conversions in message catalogues
+    "Senha ruim : %s.",
+    "Nome de chave inválido: %.*s",
+    "password: %ld",
+    "token=%-10s",
+    "senha: %1$s",
+])
+def test_a_help_texts_option_and_a_format_are_no_secret(engine: Redactor, text: str) -> None:
+    assert found(engine, text, "SECRET") == []
+
+
+@pytest.mark.parametrize(("text", "secret"), [
+    ("mysql --password  S3cr3tX -h db", "S3cr3tX"),  # a command's line, two blanks
+    ("mysql -u root --password S3cr3tX", "S3cr3tX"),
+    ("mysql --password=ROOTPW  mydb", "ROOTPW"),  # capitals on a command's line
+    ("  --password  hunter2  \\", "hunter2"),  # a digit: no description
+    ("usage: prog [--password S3nh4]", "S3nh4"),  # a digit: no argument's name
+    ("run --token ABCDEF  now please", "ABCDEF"),
+    ("  --api-key ABCDEFGH", "ABCDEFGH"),  # capitals, no description after
+])
+def test_an_options_value_is_a_secret_still(engine: Redactor, text: str, secret: str) -> None:
+    assert secret not in engine.redact(text).text
+
+
+@pytest.mark.parametrize("text", [
+    "  -o, --owner=DONO    define o dono (somente para super-usuário)",
+    "  -O, --owner=DONO             usuário do banco que será dono do novo banco de dados",
+    "Uso: %s [--dir /caminho/para/diretório-tally] [--user nome-utilizador] [--reset]",
+    "  -U, --username=NOME      nome de usuário do banco de dados",
+    "  -u, --user=USER       connect as USER",
+    # An adjective after the user word: Portuguese puts it after its noun.
+    "  -u, --user     exibe apenas a ID do usuário efetivo",
+    "Credenciais do usuário expiradas",
+    # A protocol or standard after it.
+    "%s : usuário %s é um usuário NIS",
+    "O nome de usuário SRP fornecido é ilegal.",
+    "Erro de usuário PKCS#11",
+])
+def test_a_help_texts_argument_and_a_kind_of_user_are_no_login(engine: Redactor,
+                                                               text: str) -> None:
+    assert found(engine, text, "USERNAME") == []
+
+
+@pytest.mark.parametrize(("text", "login"), [
+    ("chown --owner=jsilva f", "jsilva"),
+    ("install --owner=JSILVA  arquivo", "JSILVA"),  # a command's line
+    ("  --owner=jsilva2   x", "jsilva2"),  # a digit: no metavariable
+    ("[--user jsilva2]", "jsilva2"),
+    ("sudo -u jsilva ls", "jsilva"),
+    ("Sessão do usuário jsilva encerrada", "jsilva"),
+    ("Sessão do usuário conrado encerrada", "conrado"),  # a given name, not an adjective
+])
+def test_a_login_given_to_an_option_or_after_a_user_word_stays(engine: Redactor, text: str,
+                                                               login: str) -> None:
+    assert login in found(engine, text, "USERNAME")
+
+
+def test_portuguese_participles_and_adjectives_are_common_words() -> None:
+    # Rarer than the common-word threshold in the subtitle list, held by it all the same.
+    for word in ("efetivo", "expiradas", "autenticado", "desconectado"):
+        assert is_common_word(word), word
+    # Names that end so are decided by the form around them, and so are short words
+    # (a verb's form, a login: "user=brada" in an IMAP log).
+    for word in ("conrado", "candida", "aparecida", "furtado", "brada"):
+        assert not is_common_word(word), word
+
+
+def test_a_short_word_ending_so_spreads_as_a_login(engine: Redactor) -> None:
+    text = "imapd[29087]: Login excessive login failures user=brada auth=brada host=x"
+    assert found(engine, text, "USERNAME") == ["brada", "brada"]
+
+
+def test_a_long_option_in_capitals_is_no_name(engine: Redactor) -> None:
+    # less --help
+    text = ("  -G  ........  --HILITE-SEARCH\n"
+            "                  Don't highlight any matches for searches.\n"
+            "  -m  -M  ....  --long-prompt  --LONG-PROMPT\n")
+    assert found(engine, text, "PERSON") == []
+    # An attribution glued to its dashes is a name still.
+    assert found(engine, "Disse o poeta.\n--Mariana Souza Lima, 1999", "PERSON") == [
+        "Mariana Souza Lima"]
+
+
+def test_a_help_text_through_the_hook_path(engine: Redactor) -> None:
+    # A tool output is analysed after its key: the first line too.
+    stdout = ("  -W, --password           force password prompt\n"
+              "  -o, --owner=DONO    define o dono\n")
+    assert engine.redact_json({"stdout": stdout}).value == {"stdout": stdout}
