@@ -652,7 +652,7 @@ def _cut_at(text: str, at: int) -> bool:
 
 
 #: An option's argument named in capitals (``--private-key=FILE``, ``--api-key KEY``,
-#: ``--owner=DONO``): a metavariable of a help listing or a usage line.
+#: ``--owner=DONO``): a metavariable of a help listing.
 _METAVARIABLE: Final = re.compile(r"[A-ZÀ-Ý][A-ZÀ-Ý_-]{0,15}")
 #: What follows an option and its metavariable in a help listing: two blanks or more and
 #: its description.
@@ -663,10 +663,19 @@ _DESCRIPTION_GOES_ON: Final = re.compile(r"[ \t]{1,3}[^\W\d_]")
 #: What stands before an option on a help listing's line: blanks, maybe a short option
 #: and its comma (``  -W, --password``, ``  -p SENHA, --password=SENHA``).
 _HELP_LINE_HEAD: Final = re.compile(r"[ \t]*(?:-[\w?](?:[ \t]?[A-Z<][^,\n]{0,20})?,[ \t]*)?")
-#: The longest such head read.
+#: A help listing's entry: an option at its line's start (maybe after a short option and
+#: its comma), maybe its argument, two blanks or more, and a description of two words at
+#: least (``      --private-key=FILE       private key file``).
+_HELP_ENTRY: Final = re.compile(
+    r"[ \t]*(?:-[\w?](?:[ \t]?[A-Z<][^,\n]{0,20})?,[ \t]*)?--?[\w?][\w-]{0,40}"
+    r"(?:\[?[= ][^ \t\n\]]{1,30}\]?)?[ \t]{2,}[^\W\d_]+[ \t]+[^\W\d_]")
+#: The longest head, and the longest line, read around an option.
 _HELP_HEAD_MAX: Final = 40
+_HELP_LINE_MAX: Final = 240
 #: An argument's name in a usage line: words of letters joined by dashes or underscores.
 _ARGUMENT_NAME: Final = re.compile(r"[^\W\d_]+(?:[-_][^\W\d_]+)*")
+#: The word that opens a usage line, before the options in brackets.
+_USAGE: Final = re.compile(r"(?i)(?:^|[^\w])(?:usage|uso|sintaxe|synopsis)[ \t]*:")
 
 
 #: A JSON leaf's key as the engine writes it before the leaf's text (``stdout: ``, a
@@ -683,29 +692,84 @@ def leaf_key_end(text: str, end: int) -> int:
     return 0 if key is None else key.end()
 
 
+def _line_around(text: str, at: int) -> tuple[int, int] | None:
+    """The bounds of the line holding ``at``, None when it is longer than
+    _HELP_LINE_MAX (a help listing's lines are short)."""
+    start = text.rfind("\n", max(0, at - _HELP_LINE_MAX), at) + 1
+    if start == 0 and at > _HELP_LINE_MAX:
+        return None
+    end = text.find("\n", at, at + _HELP_LINE_MAX)
+    if end < 0:
+        if len(text) - at > _HELP_LINE_MAX:
+            return None
+        end = len(text)
+    return start, end
+
+
+def _neighbour_entry(text: str, line_start: int, line_end: int) -> bool:
+    r"""Whether the nearest line before or after (over blank lines, two at most) is a help
+    listing's entry too, and none before runs on into this one (a command's ``\``)."""
+    before = line_start - 1
+    for _ in range(3):
+        if before < 0:
+            break
+        bounds = _line_around(text, before)
+        if bounds is None:
+            break
+        if text[bounds[0]:bounds[1]].strip():
+            if text[bounds[0]:bounds[1]].rstrip().endswith("\\"):
+                return False
+            # (the text's first line maybe after a JSON leaf's key: a tool's output)
+            if _HELP_ENTRY.match(text, bounds[0] or leaf_key_end(text, bounds[1]),
+                                 bounds[1]) is not None:
+                return True
+            break
+        before = bounds[0] - 1
+    after = line_end + 1
+    for _ in range(3):
+        if after > len(text):
+            break
+        bounds = _line_around(text, after)
+        if bounds is None:
+            break
+        if text[bounds[0]:bounds[1]].strip():
+            return _HELP_ENTRY.match(text, bounds[0], bounds[1]) is not None
+        after = bounds[1] + 1
+    return False
+
+
 def help_listing_value(text: str, option_start: int, option_end: int, start: int,
                        end: int) -> bool:
     """Whether what the option at ``text[option_start:option_end]`` (``--password``,
-    ``--owner``) is given at ``text[start:end]`` is no value but a help text's: the
-    option and its argument, a name of letters, in a usage line's brackets
-    (``[--user nome-utilizador]``); on a line
-    that opens with the option (a help listing), its metavariable written in capitals
-    before the description (``--private-key=FILE   private key file``), or the first
-    word of its description after two blanks or more, another word after it
-    (``-W, --password           force password prompt``).  An argument holding a digit
-    or a mark, after one blank, or on a command's line is a value
-    (``mysql --password  S3cr3t``)."""
+    ``--owner``) is given at ``text[start:end]`` is no value but a help text's.
+
+    - In a usage line (``Usage:``, ``Uso:``), the option and its argument, a name of
+      letters, in brackets: ``Uso: %s [--user nome-utilizador]``.
+    - In a help listing: the option opens its line (maybe after a short option), a
+      description of two words or more follows it after two blanks or more, and the
+      nearest line before or after is such an entry too.  There, the option's
+      metavariable in capitals (``--private-key=FILE       private key file``) or the
+      first word of its description (``-W, --password           force password
+      prompt``).
+
+    A command's line (continued with ``\\``, or a lone line), an argument holding a digit
+    or a mark, or one after a single blank is a value (``mysql \\`` /
+    ``--password=ROOTPASS  appdb``)."""
     value = text[start:end]
-    if option_start and text[option_start - 1] == "[" and text.startswith("]", end) \
-            and _ARGUMENT_NAME.fullmatch(value) is not None:
-        return True
-    line_start = text.rfind("\n", max(0, option_start - _HELP_HEAD_MAX), option_start) + 1
+    line = _line_around(text, option_start)
+    if line is None:
+        return False
+    line_start, line_end = line
+    if option_start and text[option_start - 1] == "[" and text.startswith("]", end):
+        return _ARGUMENT_NAME.fullmatch(value) is not None \
+            and _USAGE.search(text, line_start, option_start) is not None
     if line_start == 0:
-        # The text's first line, maybe after a JSON leaf's key (a tool's output).
-        line_start = leaf_key_end(text, option_start)
-        if option_start - line_start > _HELP_HEAD_MAX:
-            return False
-    if _HELP_LINE_HEAD.fullmatch(text, line_start, option_start) is None:
+        line_start = leaf_key_end(text, option_start)  # a tool's output, after its key
+    if option_start - line_start > _HELP_HEAD_MAX \
+            or _HELP_LINE_HEAD.fullmatch(text, line_start, option_start) is None \
+            or text[line_start:line_end].rstrip().endswith("\\") \
+            or _HELP_ENTRY.match(text, line_start, line_end) is None \
+            or not _neighbour_entry(text, line[0], line_end):
         return False
     if _METAVARIABLE.fullmatch(value) and _DESCRIPTION_AFTER.match(text, end) is not None:
         return True

@@ -9,13 +9,16 @@ its other occurrences.  The definition, written down once:
 * a **common word** is one that :mod:`pyspellchecker`'s Portuguese list (subtitle
   frequencies) counts at least :data:`PT_MIN` times, or its English list at least
   :data:`EN_MIN` times, compared without case and accents; or one of the hand-written
-  words of ``data/technical_words.txt``; or a Portuguese participle or adjective, by its
-  ending (:data:`PT_WORD_ENDINGS`: ``efetivo``, ``expiradas``, ``autenticado``) and of
-  :data:`PT_ENDED_MIN` letters or more, that the Portuguese list holds at all and no
-  name list holds;
+  words of ``data/technical_words.txt``;
 * except a **given name** borne by at least :data:`GIVEN_MIN` people in the 2010 census
   (``maria``, ``james``) that the lists count fewer than :data:`NAME_PT_MAX` /
   :data:`NAME_EN_MAX` times: that one is decided by the form around it alone.
+
+After a Portuguese user word (``usuário efetivo``, ``credenciais do usuário expiradas``)
+a **Portuguese adjective** is no login either (:func:`is_portuguese_adjective`): a word of
+the Portuguese list, however rare, of :data:`PT_ENDED_MIN` letters or more, ending as
+participles and adjectives do (:data:`PT_WORD_ENDINGS`), that no name list holds.
+Portuguese puts the adjective after its noun; elsewhere such a word may be a login.
 
 Only whole single words are looked up: ``john.smith``, ``e-smith`` or ``jsilva2`` are
 never common words.  The lists are read on first use (about a quarter of a second).
@@ -34,7 +37,8 @@ from typing import Final
 
 from recognizers._text import cache_dir, fold
 
-__all__ = ["DATA_FILES", "EN_MIN", "GIVEN_MIN", "PT_MIN", "english_frequency", "is_common_word"]
+__all__ = ["DATA_FILES", "EN_MIN", "GIVEN_MIN", "PT_MIN", "english_frequency", "is_common_word",
+           "is_portuguese_adjective"]
 
 #: The data files of recognizers/data this module reads.
 DATA_FILES: Final = ("technical_words.txt",)
@@ -42,14 +46,6 @@ DATA_FILES: Final = ("technical_words.txt",)
 #: Counts from which a word of the Portuguese / English list is common.
 PT_MIN: Final = 100
 EN_MIN: Final = 200
-#: Endings of Portuguese participles and adjectives: a word of the Portuguese list so
-#: ending is common however rare ("ID do usuário efetivo", "credenciais do usuário
-#: expiradas"), unless a name list holds it (Prado, Cândida, Conrado).
-PT_WORD_ENDINGS: Final = ("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas", "ivo",
-                          "iva", "ivos", "ivas", "avel", "aveis", "ivel", "iveis")
-#: ... of this many letters or more: a shorter word so ending is as often a verb's form or
-#: a login (``brada``, ``user=brada`` in an IMAP log) as an adjective.
-PT_ENDED_MIN: Final = 7
 #: A given name with this many bearers is a name, not a common word...
 GIVEN_MIN: Final = 1_000
 #: ... unless the word lists count it at least this often (``mark``, ``will``).
@@ -76,7 +72,7 @@ def _technical() -> frozenset[str]:
 
 
 #: Part of the disk cache's key: change it when the definition above changes.
-_CACHE_VERSION: Final = b"lexicon-3"
+_CACHE_VERSION: Final = b"lexicon-1"
 
 
 @cache
@@ -86,9 +82,7 @@ def _common() -> frozenset[str]:
     cannot be read or holds anything but a list of words is rebuilt."""
     sources = [resources.files("spellchecker") / "resources" / f"{lang}.json.gz"
                for lang in ("pt", "en")]
-    sources += [resources.files("recognizers") / "data" / name
-                for name in ("given_names.tsv", "surnames.txt", "surnames_hand.txt",
-                             "foreign_given_names.tsv", "foreign_surnames.txt")]
+    sources.append(resources.files("recognizers") / "data" / "given_names.tsv")
     digest = hashlib.sha256(_CACHE_VERSION)
     for source in sources:
         digest.update(source.read_bytes())
@@ -107,10 +101,9 @@ def _common() -> frozenset[str]:
 
 
 def _build() -> set[str]:
-    from recognizers.names import foreign_given_names, foreign_surnames, given_names, surnames
+    from recognizers.names import given_names
 
-    every_portuguese = _frequencies("pt", 0)
-    portuguese = {word: count for word, count in every_portuguese.items() if count >= PT_MIN}
+    portuguese = _frequencies("pt", PT_MIN)
     english = _frequencies("en", EN_MIN)
     names = given_names()
     common: set[str] = set()
@@ -121,10 +114,6 @@ def _build() -> set[str]:
                 and english.get(word, 0) < NAME_EN_MAX:
             continue
         common.add(word)
-    named = names.keys() | surnames() | foreign_given_names().keys() | foreign_surnames()
-    common.update(word for word in every_portuguese if len(word) >= PT_ENDED_MIN
-                  and word.endswith(PT_WORD_ENDINGS) and word.isalpha()
-                  and word.upper() not in named)
     return common
 
 
@@ -147,3 +136,31 @@ def english_frequency(value: str) -> int:
     """How often the English list counts ``value`` (a single word; 0 when below
     EN_FREQUENT): ``any`` 2,565,586, ``nice`` 698,611, ``steve`` 0."""
     return _english_frequent().get(fold(value), 0)
+
+
+#: Endings of Portuguese participles and adjectives (``efetivo``, ``expiradas``,
+#: ``autenticado``, ``disponível``).
+PT_WORD_ENDINGS: Final = ("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas", "ivo",
+                          "iva", "ivos", "ivas", "avel", "aveis", "ivel", "iveis")
+#: The fewest letters of such a word: a shorter one so ending is as often a verb's form or
+#: a login (``brada``, ``user=brada`` in an IMAP log).
+PT_ENDED_MIN: Final = 7
+
+
+@cache
+def _portuguese_adjectives() -> frozenset[str]:
+    from recognizers.names import foreign_given_names, foreign_surnames, given_names, surnames
+
+    named = (given_names().keys() | surnames() | foreign_given_names().keys()
+             | foreign_surnames())
+    return frozenset(word for word in _frequencies("pt", 0) if len(word) >= PT_ENDED_MIN
+                     and word.endswith(PT_WORD_ENDINGS) and word.isalpha()
+                     and word.upper() not in named)
+
+
+def is_portuguese_adjective(value: str) -> bool:
+    """Whether ``value``, a single word, is a Portuguese participle or adjective (see the
+    module's docstring): the Portuguese list's words are read on first use."""
+    key = fold(value)
+    return len(key) >= PT_ENDED_MIN and key.endswith(PT_WORD_ENDINGS) \
+        and key in _portuguese_adjectives()

@@ -1842,11 +1842,13 @@ def _in_work_title(text: str, start: int) -> bool:
 
 def _long_option(text: str, base: int, chain: str) -> bool:
     """The run is a command-line option's name in capitals, glued to its two dashes
-    (``--HILITE-SEARCH``): capitals joined by hyphens, no blank (an attribution glued to
-    its dashes, ``--Neném Prancha``, is a name)."""
+    (``--HILITE-SEARCH``): capitals joined by hyphens, no blank, not all of them names
+    (an attribution glued to its dashes is a name: ``--Neném Prancha``,
+    ``--ANA-PAULA``)."""
     return (text[max(0, base - 2):base] == "--" and "-" in chain and chain.isupper()
             and not any(blank in chain for blank in " \t\n\r")
-            and (base == 2 or text[base - 3] in " \t\n\r[(|,="))
+            and (base == 2 or text[base - 3] in " \t\n\r[(|,=")
+            and not all(_is_any_name_word(part.title()) for part in chain.split("-") if part))
 
 
 def _in_dialogue(text: str, start: int, end: int) -> bool:

@@ -35,7 +35,7 @@ from recognizers._text import (
 )
 from recognizers.base import FLAGS, LABEL_PREFIX_CHARS, RawContextMixin, make_result
 from recognizers.generic import not_a_person_address
-from recognizers.lexicon import is_common_word
+from recognizers.lexicon import is_common_word, is_portuguese_adjective
 from recognizers.prefilter import Prefilter, Trigger, literal_pattern
 
 if TYPE_CHECKING:
@@ -190,6 +190,19 @@ class _Shape:
     #: (its start, or the text right after the name): with the prefilter's hits, a
     #: shape none of them hit is not run.
     anchors: frozenset[str] = frozenset()
+
+
+#: The Portuguese user word right before a value (``usuário efetivo``).
+_PT_USER_WORD_BEFORE: Final = re.compile(r"(?i)usu[aá]rio[ \t]+\Z")
+
+
+def _adjective_after_user_word(text: str, match: regex.Match[str]) -> bool:
+    """The value follows the Portuguese user word and is a Portuguese adjective
+    (``ID do usuário efetivo``, ``credenciais do usuário expiradas``): Portuguese puts
+    the adjective after its noun (see recognizers.lexicon.is_portuguese_adjective)."""
+    start = match.start("v")
+    return _PT_USER_WORD_BEFORE.search(text[max(0, start - 16):start]) is not None \
+        and is_portuguese_adjective(match.group("v"))
 
 
 def _flag_needs_command(text: str, match: regex.Match[str]) -> bool:
@@ -1290,6 +1303,8 @@ class UsernameRecognizer(RawContextMixin, EntityRecognizer):
                 common = is_common_word(value.strip("_"))
                 if common and not strong:
                     continue  # "login: Disconnected", "do usuário ou"
+                if not strong and _adjective_after_user_word(text, match):
+                    continue  # "ID do usuário efetivo"
                 start, end = match.span("v")
                 # Spread to the name's other occurrences only when it is no word, nor
                 # a setting's value alone.

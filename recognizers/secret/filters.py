@@ -23,8 +23,8 @@ PLACEHOLDER: Final = re.compile(
     | \$\{.* | \$\(.* | \$[A-Za-z_][A-Za-z0-9_]*(?:-.*|\[.*|::.*)?  # ${V}, $(c), $v, $_POST[
     | \d+[ \t]+bytes                          # kubectl describe secret: "16 bytes"
     | %\(\w*\)[sdr]? | %\w+% | \{\w*\} | \{\{.*\}\} | \{%.*%\}
-    | %(?:\d+\$)?[-+\x20\#0']*(?:\d+|\*)?(?:\.(?:\d+|\*)?)?   # a printf conversion:
-      (?:hh|h|ll|l|L|q|j|z|t)?[diouxefgacspn][.,;:!?]*   # %s, %ld, %.*s, %-10s, %1$s.
+    | %(?:\d\$)?[-+\x20\#0']{0,2}(?:\d{1,2}|\*)?(?:\.(?:\d{1,2}|\*))?  # a printf conversion:
+      (?:hh|h|ll|l|L|q|j|z|t)?[diouxefgacspn][.,;:]?   # %s, %ld, %.*s, %-10s, %1$s.
     | <[^<>]*> | \[[^\[\]]*\] | \([^()]*\)   # <password>, [SECRET], (hidden)
     | (?:none|null|nil|true|false|yes|no|sim|n[aã]o|on|off|undefined|empty|required
        |optional|redacted|masked|hidden|removed|omitted|filtered|protected|secret|secrets
