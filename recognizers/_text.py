@@ -20,6 +20,7 @@ __all__ = [
     "help_listing_value",
     "leaf_key_end",
     "longest_first",
+    "member_end",
     "normalize_for_matching",
     "wide_characters",
 ]
@@ -657,9 +658,10 @@ _METAVARIABLE: Final = re.compile(r"[A-ZÀ-Ý][A-ZÀ-Ý_-]{0,15}")
 #: What follows an option and its metavariable in a help listing: two blanks or more and
 #: its description.
 _DESCRIPTION_AFTER: Final = re.compile(r"[ \t]{2,}[^\W\d_]")
-#: After an option and two blanks or more, a word and another: the option's description
-#: (psql --help: ``-W, --password           force password prompt``).
-_DESCRIPTION_GOES_ON: Final = re.compile(r"[ \t]{1,3}[^\W\d_]")
+#: After an option and two blanks or more, a word and, one blank after it, another: the
+#: option's description (psql --help: ``-W, --password           force password
+#: prompt``; a table's ``--password  letmein  prod account`` has a column there).
+_DESCRIPTION_GOES_ON: Final = re.compile(r" [^\W\d_]")
 #: What stands before an option on a help listing's line: blanks, maybe a short option
 #: and its comma (``  -W, --password``, ``  -p SENHA, --password=SENHA``).
 _HELP_LINE_HEAD: Final = re.compile(r"[ \t]*(?:-[\w?](?:[ \t]?[A-Z<][^,\n]{0,20})?,[ \t]*)?")
@@ -675,7 +677,9 @@ _HELP_LINE_MAX: Final = 240
 #: An argument's name in a usage line: words of letters joined by dashes or underscores.
 _ARGUMENT_NAME: Final = re.compile(r"[^\W\d_]+(?:[-_][^\W\d_]+)*")
 #: The word that opens a usage line, before the options in brackets.
-_USAGE: Final = re.compile(r"(?i)(?:^|[^\w])(?:usage|uso|sintaxe|synopsis)[ \t]*:")
+_USAGE: Final = re.compile(r"(?i)[ \t]*(?:usage|uso|sintaxe|synopsis)[ \t]*:")
+#: The marks that continue a command on the next line: POSIX shells, cmd.exe, PowerShell.
+_CONTINUATIONS: Final = ("\\", "^", "`")
 
 
 #: A JSON leaf's key as the engine writes it before the leaf's text (``stdout: ``, a
@@ -717,7 +721,7 @@ def _neighbour_entry(text: str, line_start: int, line_end: int) -> bool:
         if bounds is None:
             break
         if text[bounds[0]:bounds[1]].strip():
-            if text[bounds[0]:bounds[1]].rstrip().endswith("\\"):
+            if text[bounds[0]:bounds[1]].rstrip().endswith(_CONTINUATIONS):
                 return False
             # (the text's first line maybe after a JSON leaf's key: a tool's output)
             if _HELP_ENTRY.match(text, bounds[0] or leaf_key_end(text, bounds[1]),
@@ -743,18 +747,19 @@ def help_listing_value(text: str, option_start: int, option_end: int, start: int
     """Whether what the option at ``text[option_start:option_end]`` (``--password``,
     ``--owner``) is given at ``text[start:end]`` is no value but a help text's.
 
-    - In a usage line (``Usage:``, ``Uso:``), the option and its argument, a name of
-      letters, in brackets: ``Uso: %s [--user nome-utilizador]``.
+    - In a usage line (opening with ``Usage:``, ``Uso:``), the option and its argument,
+      a name of letters, in brackets: ``Uso: %s [--user nome-utilizador]``.
     - In a help listing: the option opens its line (maybe after a short option), a
       description of two words or more follows it after two blanks or more, and the
       nearest line before or after is such an entry too.  There, the option's
-      metavariable in capitals (``--private-key=FILE       private key file``) or the
-      first word of its description (``-W, --password           force password
+      metavariable in capitals, a word of which the description says
+      (``--private-key=FILE       private key file``), or the first word of its
+      description, another after one blank (``-W, --password           force password
       prompt``).
 
-    A command's line (continued with ``\\``, or a lone line), an argument holding a digit
-    or a mark, or one after a single blank is a value (``mysql \\`` /
-    ``--password=ROOTPASS  appdb``)."""
+    A command's line (continued with ``\\``, ``^`` or a backtick, or a lone line), an
+    argument holding a digit or a mark, or one after a single blank is a value
+    (``mysql \\`` / ``--password=ROOTPASS  appdb``)."""
     value = text[start:end]
     line = _line_around(text, option_start)
     if line is None:
@@ -762,17 +767,32 @@ def help_listing_value(text: str, option_start: int, option_end: int, start: int
     line_start, line_end = line
     if option_start and text[option_start - 1] == "[" and text.startswith("]", end):
         return _ARGUMENT_NAME.fullmatch(value) is not None \
-            and _USAGE.search(text, line_start, option_start) is not None
+            and _USAGE.match(text, line_start, option_start) is not None
     if line_start == 0:
         line_start = leaf_key_end(text, option_start)  # a tool's output, after its key
     if option_start - line_start > _HELP_HEAD_MAX \
             or _HELP_LINE_HEAD.fullmatch(text, line_start, option_start) is None \
-            or text[line_start:line_end].rstrip().endswith("\\") \
+            or text[line_start:line_end].rstrip().endswith(_CONTINUATIONS) \
             or _HELP_ENTRY.match(text, line_start, line_end) is None \
             or not _neighbour_entry(text, line[0], line_end):
         return False
     if _METAVARIABLE.fullmatch(value) and _DESCRIPTION_AFTER.match(text, end) is not None:
-        return True
+        # A metavariable names what the description speaks of (``--password=PASS  set
+        # the password to PASS``, ``--private-key=FILE  private key file``); a table's
+        # ``--password=MANAGER  oracle system`` gives a value.
+        said = {fold(word) for word in re.findall(r"[^\W\d_]+", text[end:line_end])}
+        return any(fold(part) in said for part in re.split(r"[-_]", value) if part)
     gap = text[option_end:start]
     return (len(gap) >= 2 and gap.isspace() and "\n" not in gap and value.isalpha()
             and _DESCRIPTION_GOES_ON.match(text, end) is not None)
+
+
+#: The end of an object's member in code, and of its line: a comma, a semicolon or a
+#: closing bracket, maybe more of them, then the line's end.
+_MEMBER_END: Final = re.compile(r"[,;)}\]][ \t,;)}\]]*(?:\r?\n|\Z)")
+
+
+def member_end(text: str, at: int) -> bool:
+    """Whether an object's member of code ends at ``at``, and its line with it
+    (``  password: readPassword,``; a log's ``user: x, ip: y`` goes on)."""
+    return _MEMBER_END.match(text, at) is not None

@@ -32,6 +32,7 @@ from recognizers._text import (
     is_latin1,
     literal_database,
     longest_first,
+    member_end,
 )
 from recognizers.base import FLAGS, LABEL_PREFIX_CHARS, RawContextMixin, make_result
 from recognizers.generic import not_a_person_address
@@ -197,12 +198,15 @@ _PT_USER_WORD_BEFORE: Final = re.compile(r"(?i)usu[aá]rio[ \t]+\Z")
 
 
 def _adjective_after_user_word(text: str, match: regex.Match[str]) -> bool:
-    """The value follows the Portuguese user word and is a Portuguese adjective
-    (``ID do usuário efetivo``, ``credenciais do usuário expiradas``): Portuguese puts
-    the adjective after its noun (see recognizers.lexicon.is_portuguese_adjective)."""
+    """The value follows the Portuguese user word and is a Portuguese adjective in lower
+    case (``ID do usuário efetivo``, ``credenciais do usuário expiradas``): Portuguese
+    puts the adjective after its noun (see recognizers.lexicon.is_portuguese_adjective).
+    A login in capitals is SAP's (``Usuário MORGADO bloqueado``)."""
     start = match.start("v")
-    return _PT_USER_WORD_BEFORE.search(text[max(0, start - 16):start]) is not None \
-        and is_portuguese_adjective(match.group("v"))
+    value = match.group("v")
+    return value.islower() \
+        and _PT_USER_WORD_BEFORE.search(text[max(0, start - 16):start]) is not None \
+        and is_portuguese_adjective(value)
 
 
 def _flag_needs_command(text: str, match: regex.Match[str]) -> bool:
@@ -240,17 +244,37 @@ _FIELD_WORDS: Final = frozenset({"uid", "id", "userid", "user_id", "username", "
                                  "user", "login", "name", "key", "owner"})
 
 
+#: Words of programming languages that stand where a value would (``username = await
+#: read.username(…)``, ``user = None``): no login.
+_CODE_WORDS: Final = frozenset({"await", "async", "new", "typeof", "yield", "return", "lambda",
+                                "function", "this", "self", "cls", "super", "none", "null",
+                                "undefined", "nil", "nullptr"})
+#: A name of code in camel case: a lower-case start, a capital after it, letters alone
+#: (``decodeURIComponent``, ``nameMatch``, ``readUsername``).
+_CAMEL_CASE: Final = re.compile(r"[a-z][a-z]*[A-Z][A-Za-z]*")
+
+
 def _code_value(text: str, match: regex.Match[str]) -> bool:
     """The value after a user key is code, not a login: a call or a subscript (see
-    _called), a word of the keys (``user=uid``, ``login=current_user.username``), the
+    _called), a word of a programming language (``username = await …``), a name in camel
+    case after `` = `` or ending an object's member (``user = decodeURIComponent(…)``,
+    ``username: readUsername,``), a word of the keys (``user=uid``,
+    ``login=current_user.username``), the
     key's own name passed on (``user_id=user_id``, ``operatorName=operatorName``), an
     object's attribute (``self._user_id``) or a variable named after what it holds
     (``user_name=route_name``, ``"user_id": normalized_user_id``).  Source code is what
     a coding agent reads most."""
     value = match.group("v")
     if value.startswith(_CODE_OBJECTS) or _NAMED_VARIABLE.search(value) is not None \
-            or value.rpartition(".")[2].casefold() in _FIELD_WORDS or _called(text, match):
+            or value.rpartition(".")[2].casefold() in _FIELD_WORDS or _called(text, match) \
+            or value.casefold() in _CODE_WORDS:
         return True
+    if _CAMEL_CASE.fullmatch(value) is not None:
+        # A variable: after "=" between blanks, or ending an object's member.
+        separator = match.group("sep")
+        if (" =" in separator and "= " in separator) \
+                or (":" in separator and member_end(text, match.end("v"))):
+            return True
     start = match.start("key")
     head = start
     while head > max(0, start - _KEY_REACH) and (text[head - 1].isalnum() or text[head - 1] == "_"):

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from recognizers._text import LEAF_KEY_MAX, help_listing_value, leaf_key_end
+from recognizers._text import LEAF_KEY_MAX, help_listing_value, leaf_key_end, member_end
 from recognizers.secret.chat import chat_value
 from recognizers.secret.common import (
     ENTROPY_SCORE,
@@ -216,12 +216,18 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[Value, str] |
         value = _rest_of_line(text, start)
         if value is not None and prose(text[value.start:value.end]):
             return None  # "Senha: alterada com sucesso", "Token: expirado, gere outro"
+        if value is not None and _identifier_value(text, key_start, key_end, value,
+                                                   separator.group()):
+            return None  # an object's member in code: "  password: readPassword,"
         return (value, "line") if value else None
     value = _unquoted(text, start)
     if value is not None and not colon and separator.group().startswith((" ", "\t")) \
             and separator.group().endswith((" ", "\t")) \
             and _CODE_VALUE.fullmatch(text, value.start, value.end):
         return None  # code: token = self.stream.current, api_key = config.value
+    if value is not None and _identifier_value(text, key_start, key_end, value,
+                                               separator.group()):
+        return None  # code: password: readPassword, tokenData.packages = packages
     if value is not None and colon and text[value.start:value.end].removesuffix(".").isalpha():
         # A word after a colon in a sentence: "senha: incorreta", "token: expirado", a
         # change log's "* tests/private-key-format.scm: Rename."
@@ -266,6 +272,37 @@ _PHRASE_KEY: Final = re.compile(
     r"[ \t]{1,4}(?:[^\W\d_]{1,20}[ \t]{1,4}){0,2}[^\W\d_]{2,20}[ \t]*:[ \t]{1,8}")
 #: An attribute chain: in code (key = value, blanks around "="), a reference.
 _CODE_VALUE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+
+
+#: A name of code in camel case: a lower-case start, a capital after it, letters alone
+#: (``readPassword``, ``kEnumerableProperty``, ``validCIDR``).
+_CAMEL_CASE: Final = re.compile(r"[a-z][a-z]*[A-Z][A-Za-z]*")
+
+
+def _identifier_value(text: str, key_start: int, key_end: int, value: Value,
+                      separator: str) -> bool:
+    """The value is a name of code, not a secret: after ``=`` between blanks, a name in
+    camel case or the key's own last name (``creds.token = tokenReg``,
+    ``tokenData.packages = packages``, ``token.prev = prev``); after a colon, a name in
+    camel case that ends an object's member and its line (``password: readPassword,``).  A
+    configuration file's ``password=myPassword`` or ``password: hunter`` is a value."""
+    start, end = value.start, value.end
+    written = text[start:end]
+    if ":" in separator:
+        # (a value read to the line's end holds the comma)
+        name = written[:-1] if written.endswith((",", ";")) else written
+        return _CAMEL_CASE.fullmatch(name) is not None and member_end(text, start + len(name))
+    camel = _CAMEL_CASE.fullmatch(written) is not None
+    if not (separator.startswith((" ", "\t")) and separator.endswith((" ", "\t"))):
+        return False
+    if camel:
+        return True
+    head = key_start
+    while head > max(0, key_start - MAX_KEY) and (text[head - 1].isalnum()
+                                                   or text[head - 1] in "_."):
+        head -= 1
+    last = re.split(r"[._]", text[head:key_end])[-1]
+    return bool(last) and written.casefold() == last.casefold()
 
 
 #: Keys of configuration files that take their value after a blank.

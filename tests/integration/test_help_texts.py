@@ -76,6 +76,22 @@ def test_a_usage_line_and_a_format_are_no_secret(engine: Redactor, text: str) ->
     ("[--password=correcthorse]", "correcthorse"),
     ("cmd: --password=SEGREDO  login ok", "SEGREDO"),
     ("--password\t\tsegredo\tfoo bar", "segredo"),
+    # Found by a second review: a table of options, values and notes; a continuation
+    # of cmd.exe or PowerShell; a usage word elsewhere on the line; a metavariable-like
+    # value the description does not speak of.
+    ("--user  jsilva  prod account\n--password  letmein  prod account\n", "letmein"),
+    ("Flag        Value     Notes\n--user      deploy    service account\n"
+     "--password  letmein   set in vault\n", "letmein"),
+    ("--username=SYSTEM  oracle system\n--password=MANAGER  oracle system\n", "MANAGER"),
+    ("  --db-user=app            database user\n"
+     "  --token=ABCDEFGHIJKLMNOP  api access token", "ABCDEFGHIJKLMNOP"),
+    ("sqlcmd ^\n  --password  letmein  for sa ^\n  --user  sa  system admin ^\n", "letmein"),
+    ("mysqldump `\n  --user  root  local server `\n  --password  letmein  local server `\n",
+     "letmein"),
+    ("    command: >\n      --user=ROOT  mysql server\n      --password=TOPSECRET  mysql server\n",
+     "TOPSECRET"),
+    ("CPU usage: 3% args=[--password hunter]", "hunter"),
+    ("2024-05-01 INFO uso: 45% argv=[--password segredo]", "segredo"),
     # printf-looking passwords
     ("password=%2024a!", "%2024a!"),
     ("password: %1999d", "%1999d"),
@@ -133,6 +149,13 @@ def test_a_usage_line_and_a_kind_of_user_are_no_login(engine: Redactor, text: st
     ("exec: [--user=jsilva]", "jsilva"),
     ("[--login jsilva]", "jsilva"),
     ("mysql \\\n    --user  jsilva  production", "jsilva"),
+    # Found by a second review: a surname in capitals after the user word (SAP), a table.
+    ("Usuário MORGADO bloqueado por excesso de tentativas", "MORGADO"),
+    ("Logon falhou para o usuário MORGADO no mandante 100", "MORGADO"),
+    ("--user  jsilva  prod account\n--password  letmein  prod account\n", "jsilva"),
+    ("--password=LETMEIN   database password\n--user=SCOTT   database user\n", "SCOTT"),
+    # A log's camel-case login that does not end its line.
+    ("user: joaoSilva, ip: 10.0.0.1", "joaoSilva"),
 ])
 def test_a_login_given_to_an_option_or_after_a_user_word_stays(engine: Redactor, text: str,
                                                                login: str) -> None:
@@ -173,3 +196,39 @@ def test_a_help_text_through_the_hook_path(engine: Redactor) -> None:
     stdout = ("  -W, --password           force password prompt\n"
               "  -o, --owner=DONO    define o dono\n")
     assert engine.redact_json({"stdout": stdout}).value == {"stdout": stdout}
+
+
+@pytest.mark.parametrize("text", [
+    # npm's own source (JavaScript): names of code under a user's or a secret's key.
+    "module.exports = {\n  otp: readOTP,\n  password: readPassword,\n"
+    "  username: readUsername,\n}\n",
+    "  credentials: kEnumerableProperty,",
+    "      tokenData.cidr_whitelist = validCIDR",
+    "    token.prev = prev;",
+    "      tokenData.packages = packages",
+    "      creds.token = tokenReg",
+    "    const username = await read.username('Username:', creds.username)",
+    "        user = decodeURIComponent(pathname.slice(0, lastSlash))",
+    "      var user = nameMatch[1]",
+])
+def test_names_of_code_are_no_secret_nor_login(engine: Redactor, text: str) -> None:
+    assert engine.redact(text).text == text
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("password=myPassword", "myPassword"),  # a configuration file's value
+    ("password: correctHorse", "correctHorse"),
+    ("password: hunter,", "hunter"),
+    ("token = abc123XYZdef", "abc123XYZdef"),
+    ("user: joaoSilva, ip: 10.0.0.1", "joaoSilva"),
+    ("user = jsilva", "jsilva"),
+])
+def test_a_value_that_is_no_name_of_code_stays(engine: Redactor, text: str, value: str) -> None:
+    assert value not in engine.redact(text).text
+
+
+def test_a_program_named_as_a_users_value_is_not_spread(engine: Redactor) -> None:
+    # npm's command aliases: "adduser" was spread to its 32 other mentions.
+    text = "  'add-user': 'adduser',\nconst adduser = async (opener, prompter) => {}\n"
+    assert engine.redact(text).text.count("adduser") >= 1
+    assert "const adduser" in engine.redact(text).text
