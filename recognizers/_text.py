@@ -20,7 +20,6 @@ __all__ = [
     "help_listing_value",
     "leaf_key_end",
     "longest_first",
-    "member_end",
     "normalize_for_matching",
     "wide_characters",
 ]
@@ -785,14 +784,3 @@ def help_listing_value(text: str, option_start: int, option_end: int, start: int
     gap = text[option_end:start]
     return (len(gap) >= 2 and gap.isspace() and "\n" not in gap and value.isalpha()
             and _DESCRIPTION_GOES_ON.match(text, end) is not None)
-
-
-#: The end of an object's member in code, and of its line: a comma, a semicolon or a
-#: closing bracket, maybe more of them, then the line's end.
-_MEMBER_END: Final = re.compile(r"[,;)}\]][ \t,;)}\]]*(?:\r?\n|\Z)")
-
-
-def member_end(text: str, at: int) -> bool:
-    """Whether an object's member of code ends at ``at``, and its line with it
-    (``  password: readPassword,``; a log's ``user: x, ip: y`` goes on)."""
-    return _MEMBER_END.match(text, at) is not None

@@ -32,7 +32,6 @@ from recognizers._text import (
     is_latin1,
     literal_database,
     longest_first,
-    member_end,
 )
 from recognizers.base import FLAGS, LABEL_PREFIX_CHARS, RawContextMixin, make_result
 from recognizers.generic import not_a_person_address
@@ -244,21 +243,20 @@ _FIELD_WORDS: Final = frozenset({"uid", "id", "userid", "user_id", "username", "
                                  "user", "login", "name", "key", "owner"})
 
 
-#: Words of programming languages that stand where a value would (``username = await
-#: read.username(…)``, ``user = None``): no login.
-_CODE_WORDS: Final = frozenset({"await", "async", "new", "typeof", "yield", "return", "lambda",
-                                "function", "this", "self", "cls", "super", "none", "null",
-                                "undefined", "nil", "nullptr"})
+#: Words of programming languages that stand where a value would, code after them
+#: (``username = await read.username(…)``, ``login = async (opener) =>``): no login.
+_CODE_WORDS: Final = frozenset({"await", "async", "new", "typeof", "yield", "lambda"})
 #: A name of code in camel case: a lower-case start, a capital after it, letters alone
-#: (``decodeURIComponent``, ``nameMatch``, ``readUsername``).
+#: (``decodeURIComponent``, ``nameMatch``).
 _CAMEL_CASE: Final = re.compile(r"[a-z][a-z]*[A-Z][A-Za-z]*")
+#: What follows a word of a programming language: more code on the line.
+_CODE_GOES_ON: Final = re.compile(r"[ \t]*\(|[ \t]+[A-Za-z_$(]")
 
 
 def _code_value(text: str, match: regex.Match[str]) -> bool:
     """The value after a user key is code, not a login: a call or a subscript (see
-    _called), a word of a programming language (``username = await …``), a name in camel
-    case after `` = `` or ending an object's member (``user = decodeURIComponent(…)``,
-    ``username: readUsername,``), a word of the keys (``user=uid``,
+    _called), a word of a programming language with code after it (``username = await
+    read.username(…)``), a word of the keys (``user=uid``,
     ``login=current_user.username``), the
     key's own name passed on (``user_id=user_id``, ``operatorName=operatorName``), an
     object's attribute (``self._user_id``) or a variable named after what it holds
@@ -267,14 +265,8 @@ def _code_value(text: str, match: regex.Match[str]) -> bool:
     value = match.group("v")
     if value.startswith(_CODE_OBJECTS) or _NAMED_VARIABLE.search(value) is not None \
             or value.rpartition(".")[2].casefold() in _FIELD_WORDS or _called(text, match) \
-            or value.casefold() in _CODE_WORDS:
+            or (value in _CODE_WORDS and _CODE_GOES_ON.match(text, match.end("v"))):
         return True
-    if _CAMEL_CASE.fullmatch(value) is not None:
-        # A variable: after "=" between blanks, or ending an object's member.
-        separator = match.group("sep")
-        if (" =" in separator and "= " in separator) \
-                or (":" in separator and member_end(text, match.end("v"))):
-            return True
     start = match.start("key")
     head = start
     while head > max(0, start - _KEY_REACH) and (text[head - 1].isalnum() or text[head - 1] == "_"):
@@ -287,13 +279,18 @@ def _called(text: str, match: regex.Match[str]) -> bool:
     ``typing.Optional[str]``, ``user = getattr(cfg``): a bracket right after it, opening
     no number nor ``uid=`` (a log's ``user=xuxa88(1001)``, ``owner=x(uid=1001)``), after
     a name of code (a leading ``_``, a dot) or after ``=`` between blanks in lower case;
-    a log's ``usr=x[DOMAIN]`` or ``BNAME = X(100)`` stays a login."""
+    after ``=`` between blanks, a name in camel case called or subscripted, a number
+    too (``user = decodeURIComponent(path)``, ``user = nameMatch[1]``); a log's
+    ``usr=x[DOMAIN]`` or ``BNAME = X(100)`` stays a login."""
     end = match.end("v")
-    if not text.startswith(("(", "["), end) or text[end + 1:end + 2].isdigit() \
-            or text.startswith("uid=", end + 1):
+    if not text.startswith(("(", "["), end) or text.startswith("uid=", end + 1):
         return False
     value = match.group("v")
     separator = match.group("sep")
+    if " =" in separator and "= " in separator and _CAMEL_CASE.fullmatch(value):
+        return True  # user = decodeURIComponent(path), user = nameMatch[1]
+    if text[end + 1:end + 2].isdigit():
+        return False
     return value.startswith("_") or "." in value or (
         " =" in separator and "= " in separator and value.islower())
 

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from recognizers._text import LEAF_KEY_MAX, help_listing_value, leaf_key_end, member_end
+from recognizers._text import LEAF_KEY_MAX, help_listing_value, leaf_key_end
 from recognizers.secret.chat import chat_value
 from recognizers.secret.common import (
     ENTROPY_SCORE,
@@ -216,9 +216,6 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[Value, str] |
         value = _rest_of_line(text, start)
         if value is not None and prose(text[value.start:value.end]):
             return None  # "Senha: alterada com sucesso", "Token: expirado, gere outro"
-        if value is not None and _identifier_value(text, key_start, key_end, value,
-                                                   separator.group()):
-            return None  # an object's member in code: "  password: readPassword,"
         return (value, "line") if value else None
     value = _unquoted(text, start)
     if value is not None and not colon and separator.group().startswith((" ", "\t")) \
@@ -227,7 +224,7 @@ def _value_after(text: str, key_start: int, key_end: int) -> tuple[Value, str] |
         return None  # code: token = self.stream.current, api_key = config.value
     if value is not None and _identifier_value(text, key_start, key_end, value,
                                                separator.group()):
-        return None  # code: password: readPassword, tokenData.packages = packages
+        return None  # code: tokenData.packages = packages, token = tokenReg;
     if value is not None and colon and text[value.start:value.end].removesuffix(".").isalpha():
         # A word after a colon in a sentence: "senha: incorreta", "token: expirado", a
         # change log's "* tests/private-key-format.scm: Rename."
@@ -275,34 +272,33 @@ _CODE_VALUE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9
 
 
 #: A name of code in camel case: a lower-case start, a capital after it, letters alone
-#: (``readPassword``, ``kEnumerableProperty``, ``validCIDR``).
+#: (``tokenReg``, ``validCIDR``).
 _CAMEL_CASE: Final = re.compile(r"[a-z][a-z]*[A-Z][A-Za-z]*")
+#: A statement's end glued to its value, then the line's end (``token.prev = prev;``).
+_STATEMENT_END: Final = re.compile(r";[ \t]*(?:\r?\n|\Z)")
 
 
 def _identifier_value(text: str, key_start: int, key_end: int, value: Value,
                       separator: str) -> bool:
-    """The value is a name of code, not a secret: after ``=`` between blanks, a name in
-    camel case or the key's own last name (``creds.token = tokenReg``,
-    ``tokenData.packages = packages``, ``token.prev = prev``); after a colon, a name in
-    camel case that ends an object's member and its line (``password: readPassword,``).  A
-    configuration file's ``password=myPassword`` or ``password: hunter`` is a value."""
+    """The value is a name of code, not a secret, after ``=`` between blanks: an
+    attribute given the variable of its own name (``tokenData.packages = packages``,
+    ``exports.X509KeyUsageExtension = X509KeyUsageExtension``), or a name in camel case
+    ending a statement with a semicolon glued to it (``token = tokenReg;``).  An INI or
+    properties file's ``password = correctHorse`` or ``api_key = key`` is a value."""
     start, end = value.start, value.end
     written = text[start:end]
-    if ":" in separator:
-        # (a value read to the line's end holds the comma)
-        name = written[:-1] if written.endswith((",", ";")) else written
-        return _CAMEL_CASE.fullmatch(name) is not None and member_end(text, start + len(name))
-    camel = _CAMEL_CASE.fullmatch(written) is not None
-    if not (separator.startswith((" ", "\t")) and separator.endswith((" ", "\t"))):
+    if ":" in separator or not (separator.startswith((" ", "\t"))
+                                and separator.endswith((" ", "\t"))):
         return False
-    if camel:
+    if _CAMEL_CASE.fullmatch(written) is not None and _STATEMENT_END.match(text, end):
         return True
     head = key_start
     while head > max(0, key_start - MAX_KEY) and (text[head - 1].isalnum()
                                                    or text[head - 1] in "_."):
         head -= 1
-    last = re.split(r"[._]", text[head:key_end])[-1]
-    return bool(last) and written.casefold() == last.casefold()
+    key = text[head:key_end]
+    owner, dot, last = key.rpartition(".")
+    return bool(owner) and bool(dot) and written == last
 
 
 #: Keys of configuration files that take their value after a blank.
@@ -339,12 +335,17 @@ def _space_separated(text: str, key_start: int, key_end: int, blanks: int) -> bo
 
 def _starts_line(text: str, key_start: int) -> bool:
     """Only blanks, a list dash, ``export``/``set`` or a quote stand before the key on
-    its line (read back at most MAX_KEY characters)."""
+    its line (read back at most MAX_KEY characters), on a text's first line maybe after a
+    JSON leaf's key (see _line_body)."""
     near = max(0, key_start - MAX_KEY)
     line_start = text.rfind("\n", near, key_start) + 1
     if line_start == 0 and near > 0:
         return False
-    return _LINE_PREFIX.fullmatch(text, line_start, key_start) is not None
+    if _LINE_PREFIX.fullmatch(text, line_start, key_start) is not None:
+        return True
+    # A text's first line, after a JSON leaf's key: a tool output's "password: x".
+    return line_start == 0 and _LINE_PREFIX.fullmatch(
+        text, _line_body(text, 0, key_start), key_start) is not None
 
 
 #: A key that is the value of a name field, and the value field that follows it:

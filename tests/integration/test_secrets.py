@@ -370,6 +370,19 @@ def test_a_test_suites_verdicts_in_a_tool_output_are_no_passwords(engine: Redact
 
 
 @pytest.mark.parametrize("stdout", [
+    "password: correctHorse\nhost: db01\n",
+    "senha: gatinho\n",
+    "DB_PASSWORD: superSecret",
+])
+def test_a_tool_outputs_first_line_is_read_as_a_line(engine: Redactor, stdout: str) -> None:
+    # Found by review: after its JSON key ("stdout: password: x") a word given to a key at
+    # the first line's start was read as a word of a sentence and left.
+    out = str(engine.redact_json({"stdout": stdout}).value)
+    assert "[SECRET]" in out
+    assert all(word not in out for word in ("correctHorse", "gatinho", "superSecret"))
+
+
+@pytest.mark.parametrize("stdout", [
     "PASS: S3nh4Forte",  # a line alone
     "PASS: S3nh4Forte\nPASS: Summer2024!\n",  # two in a row
     "USER: admin\nPASS: S3nh4Forte\nPASS: t/a.sh\nPASS: t/b.sh\n",  # a login's line before
