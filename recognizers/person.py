@@ -2042,7 +2042,8 @@ def _title_triggers() -> tuple[str, ...]:
             size = 0
         groups[-1].append(pattern)
         size += len(pattern) + 1
-    tail = (r"[ \t.:,ºª\"']{0,6}(?:\([ \t]?[SAsa][ \t]?\)[ \t]{0,3}:?[ \t]{0,3})?"
+    # (a line break too: a run goes on past one where prose is wrapped, see _chains)
+    tail = (r"[ \t\r\n.:,ºª\"']{0,6}(?:\([ \t]?[SAsa][ \t]?\)[ \t]{0,3}:?[ \t]{0,3})?"
             rf"(?:{_T_LOWER_PARTICLE}[ \t]{{1,4}}){{0,2}}{_U}")
     return tuple("(?:" + "|".join(group) + ")" + tail for group in groups)
 

@@ -354,3 +354,11 @@ _EVENT_PARTS = st.sampled_from([
 def test_prefiltered_equals_unfiltered_on_event_like_text(parts: list[str]) -> None:
     text = "".join(parts)
     _same(text)
+
+
+def test_a_title_at_a_wrapped_lines_end_is_read_prefiltered_too() -> None:
+    # Found by the test above in CI: a line of 40 characters or more is prose wrapped, so
+    # a run goes on past its break; the title trigger did not, and the prefiltered
+    # engines missed the name after "SR" on the next line.
+    text = EVENT + "SR\nMariatel "
+    assert [text[s.start:s.end] for s in _same(text)] == ["Mariatel"]
