@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Final
 
 __all__ = [
+    "CAMEL_CASE",
     "LEAF_KEY_MAX",
     "MATCHING_TABLE",
     "WORD_CHARACTERS",
@@ -649,8 +650,9 @@ def _cut_at(text: str, at: int) -> bool:
             and _WORD_CHAR.match(text, after) is not None)
 
 
-
-
+#: A name of code in camel case: a lower-case start, a capital after it, letters alone
+#: (``tokenReg``, ``decodeURIComponent``): a variable, not a login nor a password.
+CAMEL_CASE: Final = re.compile(r"[a-z][a-z]*[A-Z][A-Za-z]*")
 #: An option's argument named in capitals (``--private-key=FILE``, ``--api-key KEY``,
 #: ``--owner=DONO``): a metavariable of a help listing.
 _METAVARIABLE: Final = re.compile(r"[A-ZÀ-Ý][A-ZÀ-Ý_-]{0,15}")
@@ -664,11 +666,11 @@ _DESCRIPTION_GOES_ON: Final = re.compile(r" [^\W\d_]")
 #: What stands before an option on a help listing's line: blanks, maybe a short option
 #: and its comma (``  -W, --password``, ``  -p SENHA, --password=SENHA``).
 _HELP_LINE_HEAD: Final = re.compile(r"[ \t]*(?:-[\w?](?:[ \t]?[A-Z<][^,\n]{0,20})?,[ \t]*)?")
-#: A help listing's entry: an option at its line's start (maybe after a short option and
-#: its comma), maybe its argument, two blanks or more, and a description of two words at
-#: least (``      --private-key=FILE       private key file``).
+#: A help listing's entry: that head, an option, maybe its argument, two blanks or more,
+#: and a description of two words at least (``      --private-key=FILE       private key
+#: file``).
 _HELP_ENTRY: Final = re.compile(
-    r"[ \t]*(?:-[\w?](?:[ \t]?[A-Z<][^,\n]{0,20})?,[ \t]*)?--?[\w?][\w-]{0,40}"
+    _HELP_LINE_HEAD.pattern + r"--?[\w?][\w-]{0,40}"
     r"(?:\[?[= ][^ \t\n\]]{1,30}\]?)?[ \t]{2,}[^\W\d_]+[ \t]+[^\W\d_]")
 #: The longest head, and the longest line, read around an option.
 _HELP_HEAD_MAX: Final = 40

@@ -31,6 +31,7 @@ import gzip
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Final
@@ -71,33 +72,39 @@ def _technical() -> frozenset[str]:
                      if not line.startswith("#") for word in line.split())
 
 
-#: Part of the disk cache's key: change it when the definition above changes.
+#: Part of the disk caches' keys: change it when a definition here changes.
 _CACHE_VERSION: Final = b"lexicon-1"
+
+
+def _cached_words(name: str, sources: list[str], build: Callable[[], set[str]]) -> frozenset[str]:
+    """The words ``build`` gives, kept as JSON under ``$XDG_CACHE_HOME/redactor`` keyed by
+    ``name`` and a hash of ``sources`` (pyspellchecker's lists by language code, this
+    package's data files by file name).  A cache that cannot be read or holds anything
+    but a list of words is rebuilt."""
+    digest = hashlib.sha256(_CACHE_VERSION)
+    for source in sources:
+        where = (resources.files("spellchecker") / "resources" / f"{source}.json.gz"
+                 if "." not in source else resources.files("recognizers") / "data" / source)
+        digest.update(where.read_bytes())
+    path = cache_dir() / f"{name}-{digest.hexdigest()[:24]}.json"
+    with contextlib.suppress(OSError, ValueError, RecursionError):
+        loaded = json.loads(path.read_bytes())
+        if isinstance(loaded, list) and all(type(word) is str for word in loaded):
+            return frozenset(loaded)
+    words = build()
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(sorted(words)), encoding="utf-8")
+        os.replace(temporary, path)
+    return frozenset(words)
 
 
 @cache
 def _common() -> frozenset[str]:
-    """The common words, kept as JSON under ``$XDG_CACHE_HOME/redactor`` keyed by a hash
-    of the sources (building them reads 450,000 words: half a second).  A cache that
-    cannot be read or holds anything but a list of words is rebuilt."""
-    sources = [resources.files("spellchecker") / "resources" / f"{lang}.json.gz"
-               for lang in ("pt", "en")]
-    sources.append(resources.files("recognizers") / "data" / "given_names.tsv")
-    digest = hashlib.sha256(_CACHE_VERSION)
-    for source in sources:
-        digest.update(source.read_bytes())
-    path = cache_dir() / f"lexicon-{digest.hexdigest()[:24]}.json"
-    with contextlib.suppress(OSError, ValueError, RecursionError):
-        loaded = json.loads(path.read_bytes())
-        if isinstance(loaded, list) and all(type(word) is str for word in loaded):
-            return frozenset(loaded) | _technical()
-    common = _build()
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(sorted(common)), encoding="utf-8")
-        os.replace(temporary, path)
-    return frozenset(common) | _technical()
+    """The common words (building them reads 450,000 words: half a second; see
+    _cached_words)."""
+    return _cached_words("lexicon", ["pt", "en", "given_names.tsv"], _build) | _technical()
 
 
 def _build() -> set[str]:
@@ -149,13 +156,24 @@ PT_ENDED_MIN: Final = 7
 
 @cache
 def _portuguese_adjectives() -> frozenset[str]:
+    """The Portuguese adjectives (see the module's docstring; building them reads the
+    Portuguese list and the name lists: most of a second; see _cached_words)."""
+    return _cached_words("adjectives", ["pt", *_NAME_FILES], _build_adjectives)
+
+
+#: The name lists whose words are no adjective.
+_NAME_FILES: Final = ("given_names.tsv", "surnames.txt", "surnames_hand.txt",
+                      "foreign_given_names.tsv", "foreign_surnames.txt")
+
+
+def _build_adjectives() -> set[str]:
     from recognizers.names import foreign_given_names, foreign_surnames, given_names, surnames
 
     named = (given_names().keys() | surnames() | foreign_given_names().keys()
              | foreign_surnames())
-    return frozenset(word for word in _frequencies("pt", 0) if len(word) >= PT_ENDED_MIN
-                     and word.endswith(PT_WORD_ENDINGS) and word.isalpha()
-                     and word.upper() not in named)
+    return {word for word in _frequencies("pt", 0) if len(word) >= PT_ENDED_MIN
+            and word.endswith(PT_WORD_ENDINGS) and word.isalpha()
+            and word.upper() not in named}
 
 
 def is_portuguese_adjective(value: str) -> bool:

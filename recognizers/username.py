@@ -25,6 +25,7 @@ import regex
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 from recognizers._text import (
+    CAMEL_CASE,
     QUOTE,
     ContextWords,
     fold,
@@ -246,9 +247,6 @@ _FIELD_WORDS: Final = frozenset({"uid", "id", "userid", "user_id", "username", "
 #: Words of programming languages that stand where a value would, code after them
 #: (``username = await read.username(…)``, ``login = async (opener) =>``): no login.
 _CODE_WORDS: Final = frozenset({"await", "async", "new", "typeof", "yield", "lambda"})
-#: A name of code in camel case: a lower-case start, a capital after it, letters alone
-#: (``decodeURIComponent``, ``nameMatch``).
-_CAMEL_CASE: Final = re.compile(r"[a-z][a-z]*[A-Z][A-Za-z]*")
 #: What follows a word of a programming language: more code on the line.
 _CODE_GOES_ON: Final = re.compile(r"[ \t]*\(|[ \t]+[A-Za-z_$(]")
 
@@ -287,7 +285,7 @@ def _called(text: str, match: regex.Match[str]) -> bool:
         return False
     value = match.group("v")
     separator = match.group("sep")
-    if " =" in separator and "= " in separator and _CAMEL_CASE.fullmatch(value):
+    if " =" in separator and "= " in separator and CAMEL_CASE.fullmatch(value):
         return True  # user = decodeURIComponent(path), user = nameMatch[1]
     if text[end + 1:end + 2].isdigit():
         return False

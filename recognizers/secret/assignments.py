@@ -17,7 +17,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from recognizers._text import LEAF_KEY_MAX, help_listing_value, leaf_key_end
+from recognizers._text import CAMEL_CASE, LEAF_KEY_MAX, help_listing_value, leaf_key_end
 from recognizers.secret.chat import chat_value
 from recognizers.secret.common import (
     ENTROPY_SCORE,
@@ -271,9 +271,6 @@ _PHRASE_KEY: Final = re.compile(
 _CODE_VALUE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 
 
-#: A name of code in camel case: a lower-case start, a capital after it, letters alone
-#: (``tokenReg``, ``validCIDR``).
-_CAMEL_CASE: Final = re.compile(r"[a-z][a-z]*[A-Z][A-Za-z]*")
 #: A statement's end glued to its value, then the line's end (``token.prev = prev;``).
 _STATEMENT_END: Final = re.compile(r";[ \t]*(?:\r?\n|\Z)")
 
@@ -290,7 +287,7 @@ def _identifier_value(text: str, key_start: int, key_end: int, value: Value,
     if ":" in separator or not (separator.startswith((" ", "\t"))
                                 and separator.endswith((" ", "\t"))):
         return False
-    if _CAMEL_CASE.fullmatch(written) is not None and _STATEMENT_END.match(text, end):
+    if CAMEL_CASE.fullmatch(written) is not None and _STATEMENT_END.match(text, end):
         return True
     head = key_start
     while head > max(0, key_start - MAX_KEY) and (text[head - 1].isalnum()

@@ -81,8 +81,9 @@ def warm() -> None:
 
     # The engine the hooks ask for: with the local account's own names kept.
     engine = get_redactor(for_hooks(load_settings(), os.environ))
-    # A user-name cue loads the common-word lexicon too (built once per machine).
-    engine.redact("aquecimento 529.982.247-25 user=aquecimento")
+    # A user-name cue loads the common-word lexicon too (built once per machine), and
+    # a word after the Portuguese user word the list of Portuguese adjectives.
+    engine.redact("aquecimento 529.982.247-25 user=aquecimento do usuário efetivo")
     # The prefilter of large tool outputs: loaded from the cache, or compiled now
     # (once per configuration) rather than inside a hook's time budget.
     engine.may_contain("aquecimento")

@@ -358,9 +358,14 @@ def test_the_warmed_engine_is_the_one_the_hooks_use(tmp_path: Path,
     monkeypatch.setenv("HOME", str(tmp_path / "home" / "tcarvalho"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     api._cache.clear()
+    from recognizers import lexicon
+
+    lexicon._portuguese_adjectives.cache_clear()
     worker.warm()
     built = dict(api._cache)
     assert len(built) == 1
+    # The word lists a user-name cue reads are loaded too (most of a second, built).
+    assert lexicon._portuguese_adjectives.cache_info().currsize == 1
     event = {**{"session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": str(tmp_path)},
              "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_use_id": "t1",
              "tool_input": {"command": "cat /home/tcarvalho/notas.txt /home/jsilva/x"}}
